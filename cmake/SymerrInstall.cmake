@@ -1,0 +1,19 @@
+include(CMakePackageConfigHelpers)
+install(DIRECTORY lib/include/ domains/include/ verify/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS symerr_core symerr_domains symerr_verify symerr_build_flags
+        EXPORT symerrTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT symerrTargets NAMESPACE symerr::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symerr)
+configure_package_config_file(cmake/symerrConfig.cmake.in
+        ${CMAKE_CURRENT_BINARY_DIR}/symerrConfig.cmake
+        INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symerr)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/symerrConfigVersion.cmake
+        COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/symerrConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/symerrConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symerr)

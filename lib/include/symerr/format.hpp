@@ -1,0 +1,163 @@
+// Number formats: one table of descriptors for the binary floating-point and
+// integer formats symerr reasons about (DESIGN §1 "Formats").
+//
+// Representation choice: every value of every supported floating-point format
+// is a double. Custom binary formats are therefore limited to
+// 2 <= precision <= 53, emin >= -1022, emax <= 1023 (FP8 E4M3/E5M2, FP16, BF16,
+// TF32, FP32, FP64 all fit); custom_float_format() rejects anything else.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+namespace symerr {
+
+// IEEE 754 rounding-direction attributes.
+enum class RoundingMode : unsigned char {
+  NearestEven,  // roundTiesToEven
+  TowardZero,   // roundTowardZero
+  Upward,       // roundTowardPositive
+  Downward,     // roundTowardNegative
+};
+const char* to_string(RoundingMode m) noexcept;
+
+// Ternary value of a rounding, with MPFR's sign convention:
+// the rounded value is exactly, above, or below the exact one.
+enum class Ternary : signed char { RoundedDown = -1, Exact = 0, RoundedUp = 1 };
+
+// A binary floating-point format: values (-1)^s * m * 2^(e-p+1), m < 2^p,
+// normal exponents e in [emin, emax], subnormals at exponent emin if enabled.
+struct FloatFormat {
+  std::string_view name;
+  int precision;  // p, including the hidden bit
+  int emin;       // exponent of the smallest normal: min normal = 2^emin
+  int emax;       // exponent of the largest finite: max = (2 - 2^(1-p)) * 2^emax
+  bool subnormals = true;
+
+  // u = 2^-p, the unit roundoff of round-to-nearest.
+  double unit_roundoff() const noexcept;
+  // epsilon = 2^(1-p), the spacing of values in [1, 2).
+  double epsilon() const noexcept;
+  double min_normal() const noexcept;     // 2^emin
+  double min_subnormal() const noexcept;  // 2^(emin-p+1), or min_normal() without subnormals
+  double max_subnormal() const noexcept;  // min_normal() - min_subnormal(); 0 without subnormals
+  double max_finite() const noexcept;     // (2 - 2^(1-p)) * 2^emax
+
+  friend bool operator==(const FloatFormat& a, const FloatFormat& b) noexcept {
+    return a.precision == b.precision && a.emin == b.emin && a.emax == b.emax &&
+           a.subnormals == b.subnormals;
+  }
+};
+
+inline constexpr FloatFormat FP16{"FP16", 11, -14, 15, true};
+inline constexpr FloatFormat BF16{"BF16", 8, -126, 127, true};
+inline constexpr FloatFormat FP32{"FP32", 24, -126, 127, true};
+inline constexpr FloatFormat FP64{"FP64", 53, -1022, 1023, true};
+// OCP FP8 E5M2 is IEEE-like (it has infinities and NaN); listed for custom use.
+inline constexpr FloatFormat FP8_E5M2{"FP8_E5M2", 3, -14, 15, true};
+
+// A custom binary format; throws std::invalid_argument naming the offending
+// parameter and its allowed range.
+FloatFormat custom_float_format(std::string_view name, int precision, int emin, int emax,
+                                bool subnormals = true);
+
+// A two's-complement (signed) or plain binary (unsigned) integer format of
+// `bits` bits with wrap-around modulo 2^bits.
+struct IntFormat {
+  std::string_view name;
+  int bits;  // 1..64
+  bool is_signed;
+
+  __int128 min_value() const noexcept;
+  __int128 max_value() const noexcept;
+  // The representative of v modulo 2^bits in [min_value(), max_value()].
+  __int128 wrap(__int128 v) const noexcept;
+  bool contains(__int128 v) const noexcept { return v >= min_value() && v <= max_value(); }
+
+  friend bool operator==(const IntFormat& a, const IntFormat& b) noexcept {
+    return a.bits == b.bits && a.is_signed == b.is_signed;
+  }
+};
+
+inline constexpr IntFormat INT4{"INT4", 4, true};
+inline constexpr IntFormat INT8{"INT8", 8, true};
+inline constexpr IntFormat INT16{"INT16", 16, true};
+inline constexpr IntFormat INT32{"INT32", 32, true};
+inline constexpr IntFormat INT64{"INT64", 64, true};
+inline constexpr IntFormat UINT4{"UINT4", 4, false};
+inline constexpr IntFormat UINT8{"UINT8", 8, false};
+inline constexpr IntFormat UINT16{"UINT16", 16, false};
+inline constexpr IntFormat UINT32{"UINT32", 32, false};
+inline constexpr IntFormat UINT64{"UINT64", 64, false};
+
+// Either kind of format; the "real" format (no rounding at all) is std::monostate.
+using Format = std::variant<std::monostate, FloatFormat, IntFormat>;
+std::string format_name(const Format& f);
+
+// The table: every named format. find_format("fp16") is case-insensitive and
+// also accepts the ONNX names (FLOAT16, BFLOAT16, FLOAT, DOUBLE).
+inline constexpr FloatFormat kFloatFormats[] = {FP16, BF16, FP32, FP64};
+inline constexpr IntFormat kIntFormats[] = {INT4,  INT8,  INT16,  INT32,  INT64,
+                                            UINT4, UINT8, UINT16, UINT32, UINT64};
+std::optional<Format> find_format(std::string_view name);
+
+// ---- values of a float format ------------------------------------------
+
+// True iff x (finite) is a value of F. ±0 and ±inf count as values; NaN does not.
+bool is_representable(double x, const FloatFormat& F) noexcept;
+
+// The spacing of F's values at x: for |x| in [2^e, 2^(e+1)) with e >= emin it is
+// 2^(e-p+1); below 2^emin it is min_subnormal() (the subnormal spacing).
+// For |x| above max_finite() it is the spacing of the top binade.
+// Precondition: x finite (throws std::domain_error otherwise).
+double ulp(double x, const FloatFormat& F);
+
+// The values adjacent to x in F (x a value of F): next_up / next_down, with
+// overflow to ±inf.
+double next_up(double x, const FloatFormat& F);
+double next_down(double x, const FloatFormat& F);
+
+// ---- rounding ---------------------------------------------------------------
+
+struct Rounded {
+  double value;       // a value of F (or ±inf); a zero result keeps the sign rule
+  Ternary ternary;    // value vs the exact input
+  bool overflow;      // |exact| beyond the overflow threshold of the mode
+  bool underflow;     // tiny (|exact| < min normal) and inexact (IEEE "after rounding" aside)
+};
+
+// Round an exact value into F. `negative_zero` chooses the sign of a zero
+// result when the exact value is 0 (rationals have no signed zero).
+Rounded round_to(const mpq_class& x, const FloatFormat& F, RoundingMode mode,
+                 bool negative_zero = false);
+// Round an MPFR number (any precision; ±0, ±inf pass through, NaN -> NaN, Exact).
+Rounded round_to(mpfr_srcptr x, const FloatFormat& F, RoundingMode mode);
+// Round a double (exactly: no double rounding) into F — conversion between formats.
+Rounded round_to(double x, const FloatFormat& F, RoundingMode mode);
+
+// Convert a value of `from` to `to` (throws std::invalid_argument if x is not a
+// value of `from`).
+Rounded convert(double x, const FloatFormat& from, const FloatFormat& to, RoundingMode mode);
+
+// The exact rational value of a finite double.
+mpq_class exact_value(double x);
+
+// ---- storage encodings ------------------------------------------------------
+
+// Bit patterns of the 16-bit formats. decode is exact; encode requires x to be
+// a value of the format (or NaN) and throws std::invalid_argument otherwise.
+// NaN payloads (and the quiet bit and sign) are carried in the top payload bits
+// of the double, as hardware conversions do, so decode∘encode and encode∘decode
+// are the identity on every bit pattern.
+double decode_fp16(std::uint16_t bits) noexcept;
+std::uint16_t encode_fp16(double x);
+double decode_bf16(std::uint16_t bits) noexcept;
+std::uint16_t encode_bf16(double x);
+
+}  // namespace symerr
