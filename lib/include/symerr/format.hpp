@@ -16,6 +16,8 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
+#include <symerr/config.hpp>
+
 namespace symerr {
 
 // IEEE 754 rounding-direction attributes.
