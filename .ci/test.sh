@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole test suite: Release build + ctest, then the same suite under
+# AddressSanitizer + UndefinedBehaviorSanitizer in a second build tree.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+bash .ci/deps.sh
+jobs="${SYMERR_JOBS:-$(nproc)}"
+
+echo "== Release build"
+cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DSYMERR_WERROR=ON >/dev/null
+cmake --build build/release -j"$jobs"
+echo "== Release tests"
+(cd build/release && ctest --output-on-failure -j"$jobs")
+
+echo "== ASan+UBSan build"
+cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYMERR_SANITIZE=ON \
+      -DSYMERR_BUILD_BENCH=OFF -DSYMERR_WERROR=ON >/dev/null
+cmake --build build/asan -j"$jobs"
+echo "== ASan+UBSan tests"
+# The randomized soundness tests scale their trial counts down under the
+# sanitizers (the Release run above does the full counts).
+(cd build/asan && SYMERR_TEST_SCALE=0.1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs" -LE no-asan)
