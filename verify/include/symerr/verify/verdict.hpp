@@ -1,0 +1,291 @@
+// Verdicts and their evidence: the plain data every check (concrete, symbolic,
+// spec audit) produces and every report renders (DESIGN §3, §4).
+//
+// These are data only. Rendering lives elsewhere; JSON conversion is in
+// verdict_json.cpp (to_json/from_json, found by ADL from nlohmann::json).
+// Non-finite doubles are written to JSON as the strings "inf", "-inf", "nan".
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <symerr/config.hpp>
+
+namespace symerr::verify {
+
+// ---- verdict ----------------------------------------------------------------
+
+// Proven: the property holds on every input of the stated domain.
+// Violated: at least one witness input breaks it (re-checked exactly).
+// Inconclusive: neither, with a reason (budget exhausted, shard only, ...).
+enum class Verdict : unsigned char { Proven, Violated, Inconclusive };
+
+const char* to_string(Verdict v) noexcept;                  // "proven" | "violated" | "inconclusive"
+std::optional<Verdict> parse_verdict(std::string_view s) noexcept;
+
+// Combination of the verdicts of parts of one domain: any Violated wins, then
+// any Inconclusive; Proven only if every part is Proven.
+constexpr Verdict combine(Verdict a, Verdict b) noexcept {
+  if (a == Verdict::Violated || b == Verdict::Violated) return Verdict::Violated;
+  if (a == Verdict::Inconclusive || b == Verdict::Inconclusive) return Verdict::Inconclusive;
+  return Verdict::Proven;
+}
+
+// Process exit status for a command that ran checks: 0 proven, 1 violated,
+// 2 inconclusive.
+constexpr int exit_code(Verdict v) noexcept {
+  return v == Verdict::Proven ? 0 : (v == Verdict::Violated ? 1 : 2);
+}
+
+// ---- input classes ----------------------------------------------------------
+
+// Classes an input (a tuple of operands) belongs to. One input can be in
+// several classes: the operand classes (Normal..NaN) are set for each operand,
+// Overflow when the exact result exceeds the format's range (for integers: the
+// exact result wraps around), NearZeroDivisor when a divisor is zero or
+// subnormal (for integers: zero, where the result is undefined).
+enum class InputClass : unsigned char {
+  Normal,
+  Subnormal,
+  Zero,
+  Inf,
+  NaN,
+  Overflow,
+  NearZeroDivisor,
+};
+inline constexpr std::size_t kInputClassCount = 7;
+inline constexpr std::array<InputClass, kInputClassCount> kInputClasses = {
+    InputClass::Normal, InputClass::Subnormal, InputClass::Zero,           InputClass::Inf,
+    InputClass::NaN,    InputClass::Overflow,  InputClass::NearZeroDivisor};
+
+const char* to_string(InputClass c) noexcept;  // "normal", "subnormal", "zero", "inf", "nan",
+                                               // "overflow", "near_zero_divisor"
+std::optional<InputClass> parse_input_class(std::string_view s) noexcept;
+
+// A set of input classes as a bit mask (bit i = kInputClasses[i]).
+using ClassMask = std::uint8_t;
+constexpr ClassMask mask_of(InputClass c) noexcept {
+  return static_cast<ClassMask>(1u << static_cast<unsigned>(c));
+}
+constexpr bool has_class(ClassMask m, InputClass c) noexcept { return (m & mask_of(c)) != 0; }
+
+struct ClassCount {
+  std::uint64_t checked = 0;  // inputs of this class that were run
+  std::uint64_t failed = 0;   // of which broke the property
+};
+
+// ---- witnesses --------------------------------------------------------------
+
+// One value as a check saw it: as a double (lossy only for 64-bit integers),
+// exactly (decimal for integers, exact decimal/rational or "inf"/"nan" for
+// floats), and as the storage bit pattern ("0x3c00"; empty when not meaningful).
+struct Value {
+  double value = 0;
+  std::string exact;
+  std::string bits;
+};
+
+// A failing (or, for Evidence::worst, the worst) input of a check.
+struct Witness {
+  std::vector<Value> inputs;   // operands in order (a, b)
+  Value output;                // what the kernel produced
+  Value reference;             // the reference result (correctly rounded / exact int)
+  std::string exact_result;    // the ideal result ("undefined" for x/0 on integers)
+  double abs_error = 0;        // |output - exact result|, +inf if not comparable
+  double rel_error = 0;        // abs_error / |exact result|, +inf when exact result is 0
+  double ulp_error = 0;        // abs_error / ulp(exact result) in the check's format
+  std::optional<double> bound; // the bound's value at this input, for bound checks
+  ClassMask classes = 0;
+  std::string message;         // one human sentence: what went wrong
+};
+
+// Total order used to keep "the smallest" witnesses: by the largest operand
+// magnitude, then operand magnitudes in order, then signs, then exact text.
+bool smaller_witness(const Witness& a, const Witness& b) noexcept;
+
+// ---- evidence ---------------------------------------------------------------
+
+// Histogram of |error| in ulp of the format, with fixed log-spaced buckets so
+// that histograms of different checks and shards line up:
+//   bucket 0:            error exactly 0
+//   bucket 1:            (0, 2^kMinExp)
+//   bucket 2 + k:        [2^(kMinExp+k), 2^(kMinExp+k+1)),  k = 0 .. kMaxExp-kMinExp-1
+//   bucket kBuckets - 2: [2^kMaxExp, +inf)
+//   bucket kBuckets - 1: unbounded (infinite error or NaN where a number was due)
+struct UlpHistogram {
+  static constexpr int kMinExp = -10;
+  static constexpr int kMaxExp = 24;
+  static constexpr std::size_t kBuckets = 2 + (kMaxExp - kMinExp) + 2;
+  std::array<std::uint64_t, kBuckets> counts{};
+
+  static std::size_t bucket_of(double ulp_error) noexcept;
+  // [lower, upper) edges of bucket i (bucket 0 is [0, 0]; the last is [inf, inf]).
+  static double lower_edge(std::size_t i) noexcept;
+  static double upper_edge(std::size_t i) noexcept;
+  void add(double ulp_error) noexcept { ++counts[bucket_of(ulp_error)]; }
+};
+
+// A point of the error-against-magnitude scatter plot.
+struct ScatterPoint {
+  std::vector<double> inputs;  // the operands
+  double magnitude = 0;        // |exact result|
+  double ulp_error = 0;        // |error| in ulp of the format
+  std::uint64_t key = 0;       // deterministic sampling key (hash of the input bits)
+};
+
+// Deterministic bounded sample (bottom-k by key), so that merging the samples
+// of shards gives the same sample as one run.
+struct ScatterSample {
+  std::size_t capacity = 512;
+  std::vector<ScatterPoint> points;  // sorted by key, at most capacity
+};
+
+struct SpecialValueStats {
+  std::uint64_t checked = 0;  // inputs whose IEEE/spec result is special (NaN, inf,
+                              // signed zero, overflow, undefined)
+  std::uint64_t matched = 0;  // of which the kernel returned the specified special value
+  bool all_matched() const noexcept { return matched == checked; }
+};
+
+struct Evidence {
+  std::uint64_t inputs_checked = 0;
+  std::uint64_t failures = 0;   // inputs that broke the property
+  std::uint64_t undefined = 0;  // inputs with no defined result (integer x/0): run, reported, not judged
+  std::array<ClassCount, kInputClassCount> classes{};  // indexed by InputClass
+  double max_abs_error = 0;  // over inputs with a finite exact result and finite output
+  double max_rel_error = 0;
+  double max_ulp_error = 0;
+  std::optional<Witness> worst;  // input of max_ulp_error (whether or not it failed)
+  SpecialValueStats special;
+  UlpHistogram histogram;
+  ScatterSample scatter;
+  // Kind-specific counters (e.g. "boxes_split" for symbolic checks).
+  std::map<std::string, double> metrics;
+
+  ClassCount& operator[](InputClass c) noexcept { return classes[static_cast<std::size_t>(c)]; }
+  const ClassCount& operator[](InputClass c) const noexcept {
+    return classes[static_cast<std::size_t>(c)];
+  }
+};
+
+// Evidence of the union of two disjoint input sets. Counts add, maxima take the
+// max, histograms add, scatter samples merge bottom-k, metrics add.
+void merge(Evidence& into, const Evidence& from);
+
+// ---- one check ----------------------------------------------------------------
+
+struct BoundInfo {
+  std::string name;     // e.g. "correctly rounded", "SONNX Div intro: ulp(Y)"
+  std::string formula;  // e.g. "|Y - A/B| <= ulp(Y)"
+  std::string source;   // e.g. "seed 000 Div float, Error Introduction"
+};
+
+struct ShardInfo {
+  std::uint32_t count = 1;                  // N of --shard i/N
+  std::vector<std::uint32_t> indices{0};    // shards covered (after merging: several)
+  bool complete() const noexcept { return indices.size() == count; }
+};
+
+struct CheckResult {
+  std::string id;              // stable identifier, e.g. "concrete/Div/FP16/correct_rounding"
+  std::string kind;            // "concrete" | "symbolic" | "audit"
+  std::string kernel;          // name of the kernel under test ("" for audits)
+  std::string operator_name;   // ONNX name: "Div", "Sub", ...
+  std::string format;          // "FP16", "INT8", ...
+  // Semantic options named in the report: "rounding": "RNE",
+  // "integer_division": "floor" | "truncate", "shape": "sonnx", ...
+  std::map<std::string, std::string> semantics;
+  BoundInfo bound;
+  std::vector<std::string> requirements;  // spec IDs covered: "[R1]", "[C3]"
+  std::vector<std::string> strategies;    // "special_grid", "random", "exhaustive", ...
+  std::uint64_t seed = 0;
+  ShardInfo shard;
+  Verdict verdict = Verdict::Inconclusive;
+  Evidence evidence;
+  std::vector<Witness> witnesses;  // a few smallest failing inputs (smaller_witness order)
+  std::string reason;              // why, for Inconclusive (and a summary otherwise)
+  double duration_seconds = 0;
+};
+
+// Merge the result of another shard (or strategy run) of the same check into
+// `into`: evidence merged, witnesses re-selected (at most max_witnesses),
+// shards united, durations added; the verdict is Violated if either is,
+// Proven if both are and together they cover all shards, else Inconclusive.
+// Throws std::invalid_argument if the checks differ in id or shard count.
+void merge(CheckResult& into, const CheckResult& from, std::size_t max_witnesses = 8);
+
+// ---- a campaign ---------------------------------------------------------------
+
+struct Environment {
+  std::string symerr_version;
+  std::string git_commit;
+  std::string compiler;        // e.g. "GCC 12.2.0"
+  std::string flags;           // build flags known at compile time (optimisation, sanitizers, ISA)
+  std::string cpu_model;       // /proc/cpuinfo "model name"
+  unsigned hardware_threads = 0;
+  std::string os;              // uname sysname + release + machine
+  std::string rounding_mode;   // observed FP rounding mode at start-up: "RNE", ...
+  bool flush_to_zero = false;      // FTZ observed: subnormal results flushed
+  bool denormals_are_zero = false; // DAZ observed: subnormal operands read as 0
+  std::uint64_t seed = 0;
+  std::string date;            // ISO 8601 UTC, e.g. "2024-05-01T12:00:00Z"
+};
+
+// Fill an Environment by observing the running process (environment.cpp).
+Environment current_environment(std::uint64_t seed = 0);
+
+struct CampaignResult {
+  std::string name;
+  Environment environment;
+  std::vector<CheckResult> checks;
+
+  // combine() over all checks; Proven for an empty campaign.
+  Verdict overall() const noexcept {
+    Verdict v = Verdict::Proven;
+    for (const auto& c : checks) v = combine(v, c.verdict);
+    return v;
+  }
+};
+
+// ---- JSON (verdict_json.cpp) ------------------------------------------------------
+
+void to_json(nlohmann::json& j, Verdict v);
+void from_json(const nlohmann::json& j, Verdict& v);
+void to_json(nlohmann::json& j, InputClass c);
+void from_json(const nlohmann::json& j, InputClass& c);
+void to_json(nlohmann::json& j, const ClassCount& x);
+void from_json(const nlohmann::json& j, ClassCount& x);
+void to_json(nlohmann::json& j, const Value& x);
+void from_json(const nlohmann::json& j, Value& x);
+void to_json(nlohmann::json& j, const Witness& x);
+void from_json(const nlohmann::json& j, Witness& x);
+void to_json(nlohmann::json& j, const UlpHistogram& x);
+void from_json(const nlohmann::json& j, UlpHistogram& x);
+void to_json(nlohmann::json& j, const ScatterPoint& x);
+void from_json(const nlohmann::json& j, ScatterPoint& x);
+void to_json(nlohmann::json& j, const ScatterSample& x);
+void from_json(const nlohmann::json& j, ScatterSample& x);
+void to_json(nlohmann::json& j, const SpecialValueStats& x);
+void from_json(const nlohmann::json& j, SpecialValueStats& x);
+void to_json(nlohmann::json& j, const Evidence& x);
+void from_json(const nlohmann::json& j, Evidence& x);
+void to_json(nlohmann::json& j, const BoundInfo& x);
+void from_json(const nlohmann::json& j, BoundInfo& x);
+void to_json(nlohmann::json& j, const ShardInfo& x);
+void from_json(const nlohmann::json& j, ShardInfo& x);
+void to_json(nlohmann::json& j, const CheckResult& x);
+void from_json(const nlohmann::json& j, CheckResult& x);
+void to_json(nlohmann::json& j, const Environment& x);
+void from_json(const nlohmann::json& j, Environment& x);
+void to_json(nlohmann::json& j, const CampaignResult& x);
+void from_json(const nlohmann::json& j, CampaignResult& x);
+
+}  // namespace symerr::verify
