@@ -39,10 +39,11 @@ constexpr Verdict combine(Verdict a, Verdict b) noexcept {
   return Verdict::Proven;
 }
 
-// Process exit status for a command that ran checks: 0 proven, 1 violated,
-// 2 inconclusive.
-constexpr int exit_code(Verdict v) noexcept {
-  return v == Verdict::Proven ? 0 : (v == Verdict::Violated ? 1 : 2);
+// Process exit status for a command that ran checks: 1 if violated; an
+// inconclusive verdict gives 2 when `strict`, else 0; proven gives 0.
+constexpr int exit_code(Verdict v, bool strict = false) noexcept {
+  if (v == Verdict::Violated) return 1;
+  return v == Verdict::Inconclusive && strict ? 2 : 0;
 }
 
 // ---- input classes ----------------------------------------------------------
@@ -208,6 +209,11 @@ struct CheckResult {
   std::vector<std::string> strategies;    // "special_grid", "random", "exhaustive", ...
   std::uint64_t seed = 0;
   ShardInfo shard;
+  // True when the inputs run are the whole input domain of the check within
+  // its shards, e.g. all 2^32 pairs of FP16 (or all pairs of shard i/N). A concrete check without a
+  // violation is Proven only then; sampled checks are Inconclusive
+  // ("no violation in N inputs").
+  bool exhaustive = false;
   Verdict verdict = Verdict::Inconclusive;
   Evidence evidence;
   std::vector<Witness> witnesses;  // a few smallest failing inputs (smaller_witness order)
@@ -217,8 +223,9 @@ struct CheckResult {
 
 // Merge the result of another shard (or strategy run) of the same check into
 // `into`: evidence merged, witnesses re-selected (at most max_witnesses),
-// shards united, durations added; the verdict is Violated if either is,
-// Proven if both are and together they cover all shards, else Inconclusive.
+// shards united, durations added; the verdict is Violated if either is or any
+// failure was counted, Proven if none and the merged shards are complete and
+// both parts exhaustive, else Inconclusive.
 // Throws std::invalid_argument if the checks differ in id or shard count.
 void merge(CheckResult& into, const CheckResult& from, std::size_t max_witnesses = 8);
 
