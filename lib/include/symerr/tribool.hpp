@@ -39,3 +39,45 @@ constexpr const char* to_string(Tri t) noexcept {
 }
 
 }  // namespace symerr
+
+#include <stdexcept>
+#include <string>
+
+namespace symerr {
+
+// Thrown when a program branches (converts a comparison to bool) on an answer
+// that is not certain for the whole enclosed set: the caller (the symbolic
+// check) splits the input box or reports the branch as unstable.
+class UndecidedBranch : public std::runtime_error {
+ public:
+  explicit UndecidedBranch(const std::string& what) : std::runtime_error(what) {}
+};
+
+// The result of comparing enclosures: a Tri that a program can still use in an
+// `if`. Conversion to bool is explicit and throws UndecidedBranch on Unknown,
+// so control flow never silently follows an unproven branch.
+class Truth {
+ public:
+  constexpr Truth(Tri t, const char* relation = "comparison") noexcept : t_(t), rel_(relation) {}
+  constexpr Tri tri() const noexcept { return t_; }
+  explicit operator bool() const {
+    if (t_ == Tri::Unknown)
+      throw UndecidedBranch(std::string("branch on an undecided ") + rel_ +
+                            ": it holds for part of the enclosed set only");
+    return t_ == Tri::True;
+  }
+  friend constexpr Truth operator!(Truth a) noexcept { return Truth(!a.t_, a.rel_); }
+  friend constexpr Truth operator&&(Truth a, Truth b) noexcept { return Truth(a.t_ && b.t_, a.rel_); }
+  friend constexpr Truth operator||(Truth a, Truth b) noexcept { return Truth(a.t_ || b.t_, a.rel_); }
+
+ private:
+  Tri t_;
+  const char* rel_;
+};
+
+constexpr bool certainly(Truth t) noexcept { return certainly(t.tri()); }
+constexpr bool certainly_not(Truth t) noexcept { return certainly_not(t.tri()); }
+constexpr bool possibly(Truth t) noexcept { return possibly(t.tri()); }
+constexpr bool possibly_not(Truth t) noexcept { return possibly_not(t.tri()); }
+
+}  // namespace symerr

@@ -1,0 +1,123 @@
+// SymbolicDomainError<D>: a number as the ideal real computation sees it and as
+// the machine computes it (DESIGN §1). Four enclosures over a domain D —
+// real ⊇ {r}, fp ⊇ {f finite}, err ⊇ {f − r}, rel_err ⊇ {(f − r)/r} — the
+// storage format and rounding mode of f, and explicit special-state flags.
+//
+// Invariant (kept by reduce() after every operation), for every execution
+// whose computed value f is finite and whose real value r is defined:
+//   r ∈ real, f ∈ fp, f − r ∈ err, and (f − r)/r ∈ rel_err when r ≠ 0.
+// Executions where f is ±inf or NaN, or r is undefined, are described by the
+// flags only. The propagated and introduced parts of the last operation's
+// error are kept separately (specifications bound them separately).
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+#include <symerr/domains/concept.hpp>
+#include <symerr/domains/domain_ops.hpp>
+#include <symerr/format.hpp>
+#include <symerr/ops/semantics.hpp>
+#include <symerr/symbolic/specials.hpp>
+#include <symerr/tribool.hpp>
+
+namespace symerr {
+
+template <RealDomain D>
+class SymbolicDomainError {
+ public:
+  using domain_type = D;
+
+  D real = D::point(0);
+  D fp = D::point(0);
+  D err = D::point(0);
+  D rel_err = D::point(0);
+  // The last operation's error split: err ⊆ propagated + introduced.
+  D propagated = D::point(0);
+  D introduced = D::point(0);
+
+  Format format{};  // std::monostate = ideal real arithmetic (no rounding)
+  RoundingMode mode = RoundingMode::NearestEven;
+  // Quotient semantics for integer formats; unset = the caller must choose
+  // (operator/ on integers throws; divide(a, b, mode) always works).
+  std::optional<IntegerDivision> int_division{};
+  SpecialStates specials{};
+
+  SymbolicDomainError() = default;
+
+  // ---- symbolic initialization ----------------------------------------
+
+  // An input: real value in [lo, hi], error f − r in [elo, ehi], and f a
+  // (finite) value of `format`. fp is the set of format values in
+  // [lo + elo, hi + ehi]. Throws std::invalid_argument on empty or NaN ranges
+  // or when no value of the format lies in the range.
+  static SymbolicDomainError input(double lo, double hi, double elo, double ehi, const Format& format,
+                                   RoundingMode mode = RoundingMode::NearestEven);
+  static SymbolicDomainError input(double lo, double hi, const Format& format) {
+    return input(lo, hi, 0.0, 0.0, format);
+  }
+  // An exact constant x: real = fp = {x}, err = {0}; x must be a value of the format.
+  static SymbolicDomainError constant(double x, const Format& format = Format{});
+  // A literal q rounded into the format: real = {q}, fp = {round(q)}, err = {round(q) − q}.
+  static SymbolicDomainError literal(const mpq_class& q, const Format& format,
+                                     RoundingMode mode = RoundingMode::NearestEven);
+  // A concrete computed value f whose error is known to lie in [elo, ehi].
+  static SymbolicDomainError computed(double f, double elo, double ehi, const Format& format);
+  // Special values: real undefined (and computed value arbitrary / NaN / ±inf).
+  static SymbolicDomainError undef(const Format& format = Format{});
+  static SymbolicDomainError nan(const Format& format = Format{});
+  static SymbolicDomainError inf(int sign = +1, const Format& format = Format{});
+
+  // ---- queries ------------------------------------------------------------
+
+  bool is_float() const noexcept { return std::holds_alternative<FloatFormat>(format); }
+  bool is_integer() const noexcept { return std::holds_alternative<IntFormat>(format); }
+  bool is_real() const noexcept { return std::holds_alternative<std::monostate>(format); }
+
+  Truth is_nan() const noexcept {
+    const auto& s = specials;
+    if (!s.may_be_nan) return {Tri::False, "is_nan"};
+    return {(s.may_be_finite || s.may_be_pos_inf || s.may_be_neg_inf) ? Tri::Unknown : Tri::True,
+            "is_nan"};
+  }
+  Truth is_inf() const noexcept {
+    const auto& s = specials;
+    const bool inf = s.may_be_pos_inf || s.may_be_neg_inf;
+    if (!inf) return {Tri::False, "is_inf"};
+    return {(s.may_be_finite || s.may_be_nan) ? Tri::Unknown : Tri::True, "is_inf"};
+  }
+  Truth is_finite() const noexcept {
+    const auto& s = specials;
+    if (!s.may_be_finite) return {Tri::False, "is_finite"};
+    return {(s.may_be_nan || s.may_be_pos_inf || s.may_be_neg_inf) ? Tri::Unknown : Tri::True,
+            "is_finite"};
+  }
+  Truth is_undef() const noexcept {
+    const auto& s = specials;
+    if (!s.may_be_undefined) return {Tri::False, "is_undef"};
+    return {s.may_be_defined ? Tri::Unknown : Tri::True, "is_undef"};
+  }
+  // This value with integer-division semantics chosen (for operator/).
+  SymbolicDomainError with_int_division(IntegerDivision d) const {
+    SymbolicDomainError c = *this;
+    c.int_division = d;
+    return c;
+  }
+
+  // The IEEE categories the computed value may take.
+  CategorySet categories() const noexcept;
+
+  // Restore the mutual consistency of the four fields (DESIGN §1):
+  // fp ⊆ real + err, err ⊆ fp − real, real ⊆ fp − err, rel_err ⊆ err / real,
+  // err ⊆ rel_err · real — each applied only where its validity condition holds.
+  void reduce();
+};
+
+}  // namespace symerr
+
+#include <symerr/symbolic/construct.hpp>
+#include <symerr/symbolic/arith.hpp>

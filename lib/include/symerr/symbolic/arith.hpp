@@ -1,0 +1,339 @@
+// Arithmetic on SymbolicDomainError (DESIGN §1 "Operations"). For z = x ∘ y in
+// format F and mode ρ, with e = err:
+//   real_z = real_x ∘ real_y,   t = fp_x ∘ fp_y,   fp_z = round_F,ρ(t),
+//   err_z = propagated + introduced, propagated by the exact identities
+//     add: e_x + e_y      sub: e_x − e_y
+//     mul: real_x·e_y + e_x·fp_y  (= real_y·e_x + e_y·fp_x)
+//     div: (e_x·real_y − real_x·e_y) / (real_y·fp_y)  (= (e_x − real_z·e_y) / fp_y)
+//   and introduced = round(t) − t (detail::introduced_float / wrap_integers).
+// Every identity is exact, so intersecting several of them (and t − real_z) is
+// sound and only tightens.
+#pragma once
+
+#include <symerr/symbolic/detail.hpp>
+
+namespace symerr {
+
+enum class ArithOp { Add, Sub, Mul, Div };
+
+namespace detail {
+
+inline const char* op_name(ArithOp op) {
+  switch (op) {
+    case ArithOp::Add: return "Add";
+    case ArithOp::Sub: return "Sub";
+    case ArithOp::Mul: return "Mul";
+    case ArithOp::Div: return "Div";
+  }
+  return "?";
+}
+
+// The format of a result: a real (exact) operand adopts the other's format;
+// two machine formats must agree (mixed precision goes through convert()).
+inline Format result_format(const Format& a, const Format& b, ArithOp op) {
+  if (std::holds_alternative<std::monostate>(a)) return b;
+  if (std::holds_alternative<std::monostate>(b)) return a;
+  if (a != b)
+    throw std::invalid_argument(std::string(op_name(op)) + ": operands have different formats " +
+                                format_name(a) + " and " + format_name(b) +
+                                " (convert one explicitly)");
+  return a;
+}
+
+// IEEE 754 results of the special operand categories (those not produced by
+// the finite × finite path): NaN, ±inf, and zeros (finite / inf).
+inline CategorySet special_results(ArithOp op, CategorySet cx, CategorySet cy) {
+  CategorySet r = 0;
+  if ((cx | cy) & kNaN) r |= kNaN;
+  auto has = [](CategorySet c, CategorySet m) { return (c & m) != 0; };
+  const bool x_inf = has(cx, kAnyInf), y_inf = has(cy, kAnyInf);
+  if (op == ArithOp::Sub) {  // x − y = x + (−y)
+    CategorySet ny = cy & kNaN;
+    if (cy & kPosInf) ny |= kNegInf;
+    if (cy & kNegInf) ny |= kPosInf;
+    if (cy & kPosFinite) ny |= kNegFinite;
+    if (cy & kNegFinite) ny |= kPosFinite;
+    if (cy & kPosZero) ny |= kNegZero;
+    if (cy & kNegZero) ny |= kPosZero;
+    return special_results(ArithOp::Add, cx, ny);
+  }
+  switch (op) {
+    case ArithOp::Add:
+      if ((has(cx, kPosInf) && has(cy, kNegInf)) || (has(cx, kNegInf) && has(cy, kPosInf))) r |= kNaN;
+      if ((has(cx, kPosInf) && has(cy, kFinite | kPosInf)) || (has(cy, kPosInf) && has(cx, kFinite | kPosInf)))
+        r |= kPosInf;
+      if ((has(cx, kNegInf) && has(cy, kFinite | kNegInf)) || (has(cy, kNegInf) && has(cx, kFinite | kNegInf)))
+        r |= kNegInf;
+      break;
+    case ArithOp::Mul:
+    case ArithOp::Div: {
+      const bool div = op == ArithOp::Div;
+      if ((x_inf && has(cy, kAnyZero)) || (y_inf && has(cx, kAnyZero) && !div)) r |= kNaN;
+      if (div && x_inf && y_inf) r |= kNaN;
+      if (div && has(cx, kAnyZero) && has(cy, kAnyZero)) r |= kNaN;
+      // infinite results: sign = xor of the operand signs
+      auto inf_from = [&](CategorySet a, CategorySet b) {
+        if (has(a, kPosInf) && has(b, kPositive)) r |= kPosInf;
+        if (has(a, kPosInf) && has(b, kNegative)) r |= kNegInf;
+        if (has(a, kNegInf) && has(b, kPositive)) r |= kNegInf;
+        if (has(a, kNegInf) && has(b, kNegative)) r |= kPosInf;
+      };
+      if (!div) {
+        inf_from(cx, cy & ~kAnyZero & ~kNaN);
+        inf_from(cy, cx & ~kAnyZero & ~kNaN);
+      } else {
+        inf_from(cx, cy & (kFinite) & ~kNaN);  // inf / finite (zero included)
+        // nonzero finite / ±0 = ±inf
+        const CategorySet xn = cx & kNonZeroFinite;
+        if (has(xn, kPosFinite) && has(cy, kPosZero)) r |= kPosInf;
+        if (has(xn, kPosFinite) && has(cy, kNegZero)) r |= kNegInf;
+        if (has(xn, kNegFinite) && has(cy, kPosZero)) r |= kNegInf;
+        if (has(xn, kNegFinite) && has(cy, kNegZero)) r |= kPosInf;
+        // finite / inf = ±0
+        if (has(cx, kFinite) && y_inf) {
+          if ((has(cx, kPositive & kFinite) && has(cy, kPosInf)) || (has(cx, kNegative & kFinite) && has(cy, kNegInf)))
+            r |= kPosZero;
+          if ((has(cx, kPositive & kFinite) && has(cy, kNegInf)) || (has(cx, kNegative & kFinite) && has(cy, kPosInf)))
+            r |= kNegZero;
+        }
+      }
+      break;
+    }
+    default: break;
+  }
+  return r;
+}
+
+// The nonzero part of a divisor enclosure, excluding (−gap, gap): nonzero
+// values of a float format are at least min subnormal in magnitude, nonzero
+// integers at least 1; reals have no gap. nullopt if the divisor is only 0.
+template <RealDomain D>
+std::optional<D> nonzero_part(const D& y, double gap) {
+  const bool neg = y.lower() < 0, pos = y.upper() > 0;
+  if (!neg && !pos) return std::nullopt;
+  if (!contains(y, 0.0)) return y;
+  if (gap <= 0) return y;  // the domain's division returns whole() for it
+  std::optional<D> r;
+  if (neg && y.lower() <= -gap) r = D::between(y.lower(), -gap);
+  if (pos && y.upper() >= gap) {
+    const D p = D::between(gap, y.upper());
+    r = r ? hull(*r, p) : p;
+  }
+  return r;
+}
+
+template <RealDomain D>
+D apply(ArithOp op, const D& a, const D& b) {
+  switch (op) {
+    case ArithOp::Add: return a + b;
+    case ArithOp::Sub: return a - b;
+    case ArithOp::Mul: return a * b;
+    case ArithOp::Div: return a / b;
+  }
+  return D::whole();
+}
+
+// Quotient of enclosures whose divisor straddles the gap: the hull of the two
+// one-signed quotients, so the result stays bounded.
+template <RealDomain D>
+D divide_split(const D& x, const D& y, double gap) {
+  if (!contains(y, 0.0) || gap <= 0) return x / y;
+  D r = D::point(0);
+  bool any = false;
+  if (y.lower() <= -gap) { r = x / D::between(y.lower(), -gap); any = true; }
+  if (y.upper() >= gap) {
+    const D q = x / D::between(gap, y.upper());
+    r = any ? hull(r, q) : q;
+    any = true;
+  }
+  return any ? r : D::whole();
+}
+
+template <RealDomain D>
+D integer_quotient(const D& t, IntegerDivision mode) {
+  // floor and trunc are monotone, so Q ⊆ [q(inf T), q(sup T)].
+  auto q = [&](double v) { return mode == IntegerDivision::Floor ? std::floor(v) : std::trunc(v); };
+  return D::between(q(t.lower()), q(t.upper()));
+}
+
+template <RealDomain D>
+D quotient_rounding_error(const D& t, IntegerDivision mode) {
+  // q − t ∈ (−1, 0] for floor; for truncation its sign is opposite to t's.
+  if (mode == IntegerDivision::Floor || t.lower() >= 0) return D::between(-1, 0);
+  if (t.upper() <= 0) return D::between(0, 1);
+  return D::between(-1, 1);
+}
+
+}  // namespace detail
+
+// z = x ∘ y. `int_division` is required for an integer Div.
+template <RealDomain D>
+SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
+                                  const SymbolicDomainError<D>& y,
+                                  std::optional<IntegerDivision> int_division = std::nullopt) {
+  using detail::meet;
+  using SDE = SymbolicDomainError<D>;
+  SDE z;
+  z.format = detail::result_format(x.format, y.format, op);
+  if (!x.is_real() && !y.is_real() && x.mode != y.mode)
+    throw std::invalid_argument(std::string(detail::op_name(op)) + ": operands have different rounding modes " +
+                                to_string(x.mode) + " and " + to_string(y.mode));
+  z.mode = x.is_real() ? y.mode : x.mode;
+  z.int_division = x.int_division ? x.int_division : y.int_division;
+  const FloatFormat* F = std::get_if<FloatFormat>(&z.format);
+  const IntFormat* I = std::get_if<IntFormat>(&z.format);
+  if (I && op == ArithOp::Div) {
+    if (!int_division) int_division = z.int_division;
+    if (!int_division)
+      throw std::logic_error("Div on " + format_name(z.format) +
+                             ": integer division semantics not chosen (use divide(a, b, "
+                             "IntegerDivision::Floor|Truncate) or with_int_division())");
+  }
+  SpecialStates& s = z.specials;
+  s = SpecialStates{};
+  s.may_be_finite = false;
+  s.may_be_pos_zero = false;
+
+  // ---- the real (ideal) value
+  s.may_be_defined = x.specials.may_be_defined && y.specials.may_be_defined;
+  s.may_be_undefined = x.specials.may_be_undefined || y.specials.may_be_undefined;
+  if (op == ArithOp::Div) {
+    const Tri zero = cmp_eq(y.real, D::point(0));
+    if (zero == Tri::True) s.may_be_defined = false;
+    if (contains(y.real, 0.0)) s.may_be_undefined = true;
+  }
+  z.real = detail::apply(op, x.real, y.real);
+
+  // ---- special categories of the computed value
+  const CategorySet cx = x.categories(), cy = y.categories();
+  const CategorySet special = detail::special_results(op, cx, cy);
+  s.may_be_nan = (special & kNaN) != 0;
+  s.may_be_pos_inf = (special & kPosInf) != 0;
+  s.may_be_neg_inf = (special & kNegInf) != 0;
+  const bool special_zero = (special & kAnyZero) != 0;  // finite / inf
+
+  // ---- the finite path: t = fp_x ∘ fp_y for finite operands
+  const double gap = F ? F->min_subnormal() : (I ? 1.0 : 0.0);
+  std::optional<D> y_nonzero = y.fp;
+  if (op == ArithOp::Div) y_nonzero = detail::nonzero_part(y.fp, gap);
+  const bool finite_path = x.specials.may_be_finite && y.specials.may_be_finite && y_nonzero.has_value();
+  if (I && op == ArithOp::Div && y.specials.may_be_finite && contains(y.fp, 0.0))
+    s.may_be_undefined = true;  // integer x / 0: undefined in the computed semantics too
+
+  D t = D::whole();
+  if (finite_path) {
+    t = op == ArithOp::Div ? detail::divide_split(x.fp, *y_nonzero, gap)
+                           : detail::apply(op, x.fp, y.fp);
+    // propagated error: exact identities, intersected
+    D prop = t - z.real;
+    switch (op) {
+      case ArithOp::Add: prop = meet(prop, x.err + y.err); break;
+      case ArithOp::Sub: prop = meet(prop, x.err - y.err); break;
+      case ArithOp::Mul:
+        prop = meet(prop, x.real * y.err + x.err * y.fp);
+        prop = meet(prop, y.real * x.err + y.err * x.fp);
+        break;
+      case ArithOp::Div:
+        if (certainly(cmp_ne(y.real, D::point(0))) && !contains(*y_nonzero, 0.0)) {
+          prop = meet(prop, (x.err - z.real * y.err) / *y_nonzero);
+          prop = meet(prop, (x.err * y.real - x.real * y.err) / (y.real * *y_nonzero));
+        }
+        break;
+    }
+    z.propagated = prop;
+
+    if (F) {
+      const auto r = detail::round_enclosure(t, *F, z.mode);
+      s.may_be_finite = r.may_be_finite;
+      s.may_be_pos_inf = s.may_be_pos_inf || r.may_be_pos_inf;
+      s.may_be_neg_inf = s.may_be_neg_inf || r.may_be_neg_inf;
+      s.may_overflow = r.may_overflow;
+      z.fp = r.fp;
+      bool exact = false;
+      if (op == ArithOp::Add || op == ArithOp::Sub) exact = detail::sum_is_exact(x.fp, y.fp, t, *F);
+      if (op == ArithOp::Mul)
+        exact = (detail::power_of_two_point(x.fp) || detail::power_of_two_point(y.fp)) &&
+                detail::scaling_is_exact(t, *F);
+      if (op == ArithOp::Div) exact = detail::power_of_two_point(y.fp) && detail::scaling_is_exact(t, *F);
+      z.introduced = exact ? D::point(0) : detail::introduced_float(t, z.fp, *F, z.mode);
+      if (exact) z.fp = meet(z.fp, t);
+    } else if (I) {
+      s.may_be_finite = true;
+      D q = t;
+      D intro = D::point(0);
+      if (op == ArithOp::Div) {
+        q = detail::integer_quotient(t, *int_division);
+        intro = meet(q - t, detail::quotient_rounding_error(t, *int_division));
+      }
+      const auto w = detail::wrap_integers(q, *I);
+      z.fp = w.fp;
+      z.introduced = intro + w.introduced;
+    } else {
+      s.may_be_finite = true;
+      z.fp = t;
+      z.introduced = D::point(0);
+    }
+    z.err = z.propagated + z.introduced;
+  } else {
+    z.fp = z.err = z.propagated = z.introduced = D::whole();
+  }
+
+  // finite / ±inf = ±0: a finite result from a non-finite operand, whose error
+  // against the real value is unbounded.
+  if (special_zero) {
+    z.fp = s.may_be_finite ? hull(z.fp, D::point(0)) : D::point(0);
+    s.may_be_finite = true;
+    z.err = z.propagated = z.introduced = D::whole();
+  }
+
+  // ---- signs of a zero result (IEEE 754 §6.3)
+  if (s.may_be_finite && contains(z.fp, 0.0)) {
+    if (!F) {
+      s.may_be_pos_zero = true;
+    } else if (op == ArithOp::Mul || op == ArithOp::Div) {
+      const bool xn = cx & kNegative, xp = cx & kPositive, yn = cy & kNegative, yp = cy & kPositive;
+      s.may_be_pos_zero = (xp && yp) || (xn && yn);
+      s.may_be_neg_zero = (xp && yn) || (xn && yp);
+      if (special & kPosZero) s.may_be_pos_zero = true;
+      if (special & kNegZero) s.may_be_neg_zero = true;
+    } else {
+      // Add/Sub results below the normal range are exact, so a zero result is an
+      // exact cancellation: +0 except in roundTowardNegative; (−0) + (−0) = −0.
+      const CategorySet ny = op == ArithOp::Sub ? ((cy & kPosZero) ? kNegZero : 0) | ((cy & kNegZero) ? kPosZero : 0)
+                                                : (cy & kAnyZero);
+      s.may_be_pos_zero = true;
+      s.may_be_neg_zero = z.mode == RoundingMode::Downward || ((cx & kNegZero) && (ny & kNegZero));
+    }
+  }
+
+  z.rel_err = D::whole();
+  z.reduce();
+  return z;
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
+  return arithmetic(ArithOp::Add, x, y);
+}
+template <RealDomain D>
+SymbolicDomainError<D> operator-(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
+  return arithmetic(ArithOp::Sub, x, y);
+}
+template <RealDomain D>
+SymbolicDomainError<D> operator*(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
+  return arithmetic(ArithOp::Mul, x, y);
+}
+template <RealDomain D>
+SymbolicDomainError<D> operator/(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
+  return arithmetic(ArithOp::Div, x, y);
+}
+// The ADL extension point of the generic Div operator (<symerr/ops/div.hpp>).
+template <RealDomain D>
+SymbolicDomainError<D> divide(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y,
+                              IntegerDivision mode) {
+  return arithmetic(ArithOp::Div, x, y, mode);
+}
+
+}  // namespace symerr
+
+#include <symerr/symbolic/unary.hpp>

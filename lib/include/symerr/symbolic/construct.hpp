@@ -1,0 +1,192 @@
+// Symbolic initialization, queries and the reduction step of SymbolicDomainError.
+#pragma once
+
+#include <symerr/symbolic/detail.hpp>
+
+namespace symerr {
+
+namespace detail {
+inline void require_range(double lo, double hi, const char* what) {
+  if (std::isnan(lo) || std::isnan(hi))
+    throw std::invalid_argument(std::string("SymbolicDomainError: ") + what + " range has a NaN endpoint");
+  if (lo > hi)
+    throw std::invalid_argument(std::string("SymbolicDomainError: ") + what + " range [" +
+                                std::to_string(lo) + ", " + std::to_string(hi) + "] is empty");
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    throw std::invalid_argument(std::string("SymbolicDomainError: ") + what +
+                                " range must be finite (use inf()/nan() for special values)");
+}
+}  // namespace detail
+
+template <RealDomain D>
+SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, double elo, double ehi,
+                                                     const Format& format, RoundingMode mode) {
+  detail::require_range(lo, hi, "value");
+  detail::require_range(elo, ehi, "error");
+  SymbolicDomainError x;
+  x.format = format;
+  x.mode = mode;
+  x.real = D::between(lo, hi);
+  x.err = D::between(elo, ehi);
+  const D sum = x.real + x.err;
+  if (auto* F = std::get_if<FloatFormat>(&format)) {
+    const double flo = detail::format_ceil(std::max(sum.lower(), -F->max_finite()), *F);
+    const double fhi = detail::format_floor(std::min(sum.upper(), F->max_finite()), *F);
+    if (!(flo <= fhi))
+      throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(F->name) +
+                                  " lies in [" + std::to_string(sum.lower()) + ", " +
+                                  std::to_string(sum.upper()) + "]");
+    x.fp = D::between(flo, fhi);
+  } else if (auto* I = std::get_if<IntFormat>(&format)) {
+    const double ilo = std::max(std::ceil(sum.lower()), static_cast<double>(I->min_value()));
+    const double ihi = std::min(std::floor(sum.upper()), static_cast<double>(I->max_value()));
+    if (!(ilo <= ihi))
+      throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(I->name) +
+                                  " lies in [" + std::to_string(sum.lower()) + ", " +
+                                  std::to_string(sum.upper()) + "]");
+    x.fp = D::between(ilo, ihi);
+  } else {
+    x.fp = sum;
+  }
+  x.propagated = x.err;
+  x.introduced = D::point(0);
+  x.specials.may_be_pos_zero = contains(x.fp, 0.0);
+  x.specials.may_be_neg_zero = contains(x.fp, 0.0) && x.fp.lower() < 0 && x.is_float();
+  x.rel_err = D::whole();
+  x.reduce();
+  return x;
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> SymbolicDomainError<D>::constant(double v, const Format& format) {
+  if (!std::isfinite(v)) throw std::invalid_argument("SymbolicDomainError::constant: value must be finite");
+  if (auto* F = std::get_if<FloatFormat>(&format); F && !is_representable(v, *F))
+    throw std::invalid_argument("SymbolicDomainError::constant: " + std::to_string(v) +
+                                " is not a value of " + std::string(F->name) + " (use literal())");
+  if (auto* I = std::get_if<IntFormat>(&format);
+      I && (v != std::floor(v) || v < static_cast<double>(I->min_value()) ||
+            v > static_cast<double>(I->max_value())))
+    throw std::invalid_argument("SymbolicDomainError::constant: " + std::to_string(v) +
+                                " is not a value of " + std::string(I->name));
+  SymbolicDomainError x;
+  x.format = format;
+  x.real = x.fp = D::point(v);
+  x.err = x.rel_err = x.propagated = x.introduced = D::point(0);
+  x.specials.may_be_pos_zero = v == 0 && !std::signbit(v);
+  x.specials.may_be_neg_zero = v == 0 && std::signbit(v);
+  return x;
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> SymbolicDomainError<D>::literal(const mpq_class& q, const Format& format,
+                                                       RoundingMode mode) {
+  SymbolicDomainError x;
+  x.format = format;
+  x.mode = mode;
+  x.real = D::from_rational(q);
+  mpq_class f = q;
+  if (auto* F = std::get_if<FloatFormat>(&format)) {
+    const Rounded r = round_to(q, *F, mode);
+    if (std::isinf(r.value)) {
+      x.specials.may_be_finite = false;
+      (r.value > 0 ? x.specials.may_be_pos_inf : x.specials.may_be_neg_inf) = true;
+      x.specials.may_overflow = true;
+      x.fp = x.err = x.rel_err = x.introduced = D::whole();
+      x.propagated = D::point(0);
+      return x;
+    }
+    f = exact_value(r.value);
+    x.fp = D::point(r.value);
+  } else if (auto* I = std::get_if<IntFormat>(&format)) {
+    mpz_class n;  // round to the nearest integer, ties to even, then wrap
+    mpz_fdiv_q(n.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    const mpq_class frac = q - mpq_class(n);
+    if (frac > mpq_class(1, 2) || (frac == mpq_class(1, 2) && mpz_odd_p(n.get_mpz_t()))) ++n;
+    if (!mpz_fits_slong_p(n.get_mpz_t()))
+      throw std::invalid_argument("SymbolicDomainError::literal: integer literal out of range");
+    const __int128 w = I->wrap(mpz_get_si(n.get_mpz_t()));
+    f = mpq_class(mpz_class(static_cast<long>(w)));
+    x.fp = D::point(static_cast<double>(w));
+  } else {
+    x.fp = x.real;
+  }
+  x.err = x.introduced = D::from_rational(f - q);
+  x.propagated = D::point(0);
+  x.rel_err = sgn(q) != 0 ? D::from_rational((f - q) / q) : D::whole();
+  x.specials.may_be_pos_zero = sgn(f) == 0;
+  return x;
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> SymbolicDomainError<D>::computed(double f, double elo, double ehi,
+                                                        const Format& format) {
+  detail::require_range(elo, ehi, "error");
+  SymbolicDomainError x = constant(f, format);
+  x.err = x.propagated = D::between(elo, ehi);
+  x.real = x.fp - x.err;
+  x.rel_err = D::whole();
+  x.reduce();
+  return x;
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> SymbolicDomainError<D>::undef(const Format& format) {
+  SymbolicDomainError x;
+  x.format = format;
+  x.real = x.fp = x.err = x.rel_err = x.propagated = x.introduced = D::whole();
+  x.specials = SpecialStates{true, true, true, true, true, true, false, true, false};
+  return x;
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> SymbolicDomainError<D>::nan(const Format& format) {
+  SymbolicDomainError x = undef(format);
+  x.specials = SpecialStates{false, false, false, true, false, false, false, true, false};
+  return x;
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> SymbolicDomainError<D>::inf(int sign, const Format& format) {
+  SymbolicDomainError x = undef(format);
+  x.specials = SpecialStates{false, sign > 0, sign < 0, false, false, false, false, true, false};
+  return x;
+}
+
+template <RealDomain D>
+CategorySet SymbolicDomainError<D>::categories() const noexcept {
+  const SpecialStates& s = specials;
+  CategorySet c = 0;
+  if (s.may_be_nan) c |= kNaN;
+  if (s.may_be_pos_inf) c |= kPosInf;
+  if (s.may_be_neg_inf) c |= kNegInf;
+  if (s.may_be_finite) {
+    if (fp.lower() < 0) c |= kNegFinite;
+    if (fp.upper() > 0) c |= kPosFinite;
+    if (contains(fp, 0.0)) {
+      if (s.may_be_pos_zero || !is_float()) c |= kPosZero;
+      if (s.may_be_neg_zero && is_float()) c |= kNegZero;
+      if (!(c & kAnyZero)) c |= kPosZero;
+    }
+  }
+  return c;
+}
+
+template <RealDomain D>
+void SymbolicDomainError<D>::reduce() {
+  const SpecialStates& s = specials;
+  if (!s.may_be_finite || !s.may_be_defined) return;  // no execution constrains the fields
+  using detail::meet;
+  err = meet(err, fp - real);
+  if (!s.may_be_undefined) fp = meet(fp, real + err);
+  if (!s.may_be_nan && !s.may_be_pos_inf && !s.may_be_neg_inf) real = meet(real, fp - err);
+  if (auto* F = std::get_if<FloatFormat>(&format)) fp = detail::snap_to_format(fp, *F);
+  if (auto* I = std::get_if<IntFormat>(&format)) fp = detail::snap_to_integers(fp, *I);
+  if (certainly(cmp_ne(real, D::point(0)))) {
+    rel_err = meet(rel_err, err / real);
+    err = meet(err, rel_err * real);
+  } else {
+    rel_err = D::whole();
+  }
+}
+
+}  // namespace symerr
