@@ -83,7 +83,9 @@ D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode m
   const double max = F.max_finite();
   const double m = std::min(mag(t), max);
   const double u = ulp(m, F);
-  if (mode == RoundingMode::NearestEven) return meet(from_rounding, symmetric<D>(u / 2));
+  // ½ ulp, rounded up: half of FP64's smallest subnormal is not a double.
+  const double half = (u / 2) * 2 == u ? u / 2 : u;
+  if (mode == RoundingMode::NearestEven) return meet(from_rounding, symmetric<D>(half));
   if (mag(t) > max) return from_rounding;
   switch (mode) {
     case RoundingMode::Upward: return meet(from_rounding, D::between(0, u));
