@@ -1,0 +1,87 @@
+// The subcommands: build or read a CampaignResult, write the three reports,
+// print the summary and the report path.
+#include "commands.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include <symerr/verify/campaign.hpp>
+#include <symerr/verify/report.hpp>
+
+namespace symerr::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace symerr::verify;
+
+fs::path output_dir(const Common& c) {
+  if (!c.output.empty()) return c.output;
+  return fs::path(SYMERR_SOURCE_DIR) / "report";
+}
+
+RunOptions run_options(const Common& c) {
+  RunOptions o;
+  o.jobs = c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
+  o.seed = c.seed;
+  if (!c.quiet) o.progress = [](std::string_view line) { std::cerr << "symerr: " << line << std::endl; };
+  return o;
+}
+
+int finish(const Common& c, const CampaignResult& r, double seconds) {
+  const ReportFiles f = write_reports(r, output_dir(c));
+  std::cout << render_summary(r);
+  if (seconds >= 0) std::printf("  ran in %.1f s\n", seconds);
+  std::cout << "reports: " << fs::absolute(f.json).string() << "\n"
+            << "         " << fs::absolute(f.markdown).string() << "\n"
+            << "         " << fs::absolute(f.html).string() << "\n";
+  return exit_code(r.overall(), c.strict);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int run_command(const Common& c, const std::string& campaign_file, bool exhaustive) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CampaignSpec spec;
+  try {
+    spec = campaign_file.empty() ? default_campaign() : load_campaign(campaign_file);
+  } catch (const CampaignError& e) {
+    std::fprintf(stderr, "symerr: campaign error: %s\n", e.what());
+    return 2;
+  }
+  RunOptions o = run_options(c);
+  o.exhaustive = exhaustive;
+  CampaignResult r;
+  try {
+    r = run_campaign(spec, o);
+  } catch (const KernelLoadError& e) {
+    std::fprintf(stderr, "symerr: cannot load a kernel: %s\n", e.what());
+    return 2;
+  }
+  return finish(c, r, seconds_since(t0));
+}
+
+int audit_command(const Common& c) {
+  const auto t0 = std::chrono::steady_clock::now();
+  return finish(c, run_audit(run_options(c)), seconds_since(t0));
+}
+
+int report_command(const Common& c, const std::string& json_file) {
+  CampaignResult r;
+  try {
+    r = read_report(json_file);
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "symerr: %s\n", e.what());
+    return 2;
+  }
+  return finish(c, r, -1);
+}
+
+}  // namespace symerr::cli

@@ -1,0 +1,24 @@
+// The subcommands of the symerr tool. Each returns the process exit status:
+// 0 all proven (inconclusive too unless strict), 1 a violation, 2 usage or
+// input error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace symerr::cli {
+
+struct Common {
+  std::string output;  // report directory; empty: <repository>/report
+  std::optional<std::uint64_t> seed;
+  unsigned jobs = 0;  // 0: hardware threads
+  bool strict = false;
+  bool quiet = false;
+};
+
+int run_command(const Common& c, const std::string& campaign_file, bool exhaustive);
+int audit_command(const Common& c);
+int report_command(const Common& c, const std::string& json_file);
+
+}  // namespace symerr::cli

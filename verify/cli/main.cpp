@@ -1,0 +1,66 @@
+// symerr: run verification campaigns and write their reports.
+//   symerr run [CAMPAIGN.json]   the default campaign, or a campaign file
+//   symerr audit                 the spec audit of the seeds
+//   symerr report FILE.json      re-render a stored report.json
+// Exit status: 0 all proven, 1 a violation, 2 usage or input error.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include <symerr/version.hpp>
+
+#include "commands.hpp"
+
+namespace {
+
+void add_common(CLI::App& app, symerr::cli::Common& c) {
+  app.add_option("-o,--output", c.output, "Report directory (default: <repository>/report)");
+  app.add_option("--seed", c.seed, "Seed of the random strategies (default: the campaign's)");
+  app.add_option("-j,--jobs", c.jobs, "Checks run in parallel (default: hardware threads)");
+  app.add_flag("--strict", c.strict, "Exit with 2 when a check is inconclusive");
+  app.add_flag("-q,--quiet", c.quiet, "No progress on stderr");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"symerr: sound floating-point error analysis of ML operator kernels"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("symerr ") + symerr::version() + " (commit " +
+                                        symerr::git_commit() + ")");
+  symerr::cli::Common common;
+  std::string campaign, report_file;
+  bool exhaustive = false;
+
+  CLI::App* run = app.add_subcommand("run", "Run a campaign (default: symerr's own kernels, "
+                                            "symbolic checks and the seed audit) and write the reports");
+  run->add_option("campaign", campaign, "Campaign file (JSON)")->check(CLI::ExistingFile);
+  run->add_flag("--exhaustive", exhaustive, "Sweep all input pairs of the 16-bit formats");
+  add_common(*run, common);
+
+  CLI::App* audit = app.add_subcommand("audit", "Run the spec audit of the seed specifications");
+  add_common(*audit, common);
+
+  CLI::App* report = app.add_subcommand("report", "Re-render the reports of a stored report.json");
+  report->add_option("file", report_file, "A report.json written by symerr")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_common(*report, common);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help/version (rc 0) or the error
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    if (*run) return symerr::cli::run_command(common, campaign, exhaustive);
+    if (*audit) return symerr::cli::audit_command(common);
+    return symerr::cli::report_command(common, report_file);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "symerr: error: %s\n", e.what());
+    return 2;
+  }
+}
