@@ -36,3 +36,11 @@ SYMERR_MIXED_CMP(!=)
 #undef SYMERR_MIXED_CMP
 
 }  // namespace symerr
+
+namespace symerr {
+// isfinite of an enclosure of real values: certainly when it is bounded.
+template <RealDomain D>
+Truth isfinite(const D& a) {
+  return {is_bounded(a) ? Tri::True : Tri::Unknown, "isfinite"};
+}
+}  // namespace symerr

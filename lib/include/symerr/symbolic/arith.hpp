@@ -242,7 +242,30 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
     }
     z.propagated = prop;
 
-    if (F) {
+    if (F && is_point(x.fp) && is_point(y.fp)) {
+      // Point operands: the machine result is computed exactly (GMP), so fp is
+      // the rounded point and the introduced error is exact.
+      const mpq_class qx = exact_value(x.fp.lower()), qy = exact_value(y.fp.lower());
+      mpq_class tq;
+      switch (op) {
+        case ArithOp::Add: tq = qx + qy; break;
+        case ArithOp::Sub: tq = qx - qy; break;
+        case ArithOp::Mul: tq = qx * qy; break;
+        case ArithOp::Div: tq = qx / qy; break;  // y_nonzero exists: qy != 0
+      }
+      const Rounded r = round_to(tq, *F, z.mode);
+      s.may_overflow = r.overflow;
+      if (std::isinf(r.value)) {
+        (r.value > 0 ? s.may_be_pos_inf : s.may_be_neg_inf) = true;
+        z.fp = z.introduced = D::whole();
+      } else {
+        s.may_be_finite = true;
+        z.fp = D::point(r.value);
+        z.introduced = D::from_rational(exact_value(r.value) - tq);
+        t = D::from_rational(tq);
+        z.propagated = meet(z.propagated, t - z.real);
+      }
+    } else if (F) {
       const auto r = detail::round_enclosure(t, *F, z.mode);
       s.may_be_finite = r.may_be_finite;
       s.may_be_pos_inf = s.may_be_pos_inf || r.may_be_pos_inf;
@@ -256,6 +279,10 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                 detail::scaling_is_exact(t, *F);
       if (op == ArithOp::Div) exact = detail::power_of_two_point(y.fp) && detail::scaling_is_exact(t, *F);
       z.introduced = exact ? D::point(0) : detail::introduced_float(t, z.fp, *F, z.mode);
+      // Nearest rounding is at least as close as any value of F: x and y are
+      // values of F at distance |y| and |x| from x ± y, so |δ| <= min(|x|, |y|).
+      if (!exact && z.mode == RoundingMode::NearestEven && (op == ArithOp::Add || op == ArithOp::Sub))
+        z.introduced = meet(z.introduced, detail::symmetric<D>(std::min(mag(x.fp), mag(y.fp))));
       if (exact) z.fp = meet(z.fp, t);
     } else if (I) {
       s.may_be_finite = true;
