@@ -1,0 +1,125 @@
+// End-to-end tests of the symerr executable: exit codes, a user kernel from a
+// shared library through a campaign file, and the HTML report in headless
+// Chromium.
+#include <catch2/catch.hpp>
+
+#include <symerr/verify/report.hpp>
+
+#include "fixture.hpp"
+#include "util.hpp"
+
+using namespace symerr::verify;
+using namespace symerr::verify::test;
+
+TEST_CASE("symerr: --version, usage errors and bad campaign files", "[cli]") {
+  const std::string exe = symerr_exe();
+  REQUIRE(std::filesystem::exists(exe));
+  auto r = run_command(exe + " --version");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("symerr 0.") && Catch::Contains("commit"));
+  CHECK(run_command(exe + " --help").status == 0);
+  CHECK(run_command(exe).status == 2);
+  CHECK(run_command(exe + " run --no-such-flag").status == 2);
+  CHECK(run_command(exe + " report /nonexistent.json").status == 2);
+
+  const auto dir = temp_dir("cli-bad");
+  write_text(dir / "bad.json", "{\n  \"operators\": [\"Div\"]\n  \"formats\": [\"FP32\"]\n}\n");
+  r = run_command(exe + " run " + (dir / "bad.json").string() + " -o " + (dir / "out").string());
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("bad.json:3:"));
+  write_text(dir / "bad2.json", R"({"operators": ["Div"], "formats": ["FP12"]})");
+  r = run_command(exe + " run " + (dir / "bad2.json").string() + " -o " + (dir / "out").string());
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("bad2.json: at /formats/0"));
+}
+
+TEST_CASE("symerr report re-renders a stored report.json", "[cli]") {
+  const auto dir = temp_dir("cli-report");
+  write_reports(golden_campaign(), dir / "in");
+  const auto r = run_command(symerr_exe() + " report " + (dir / "in/report.json").string() +
+                             " -o " + (dir / "out").string());
+  INFO(r.output);
+  CHECK(r.status == 1);  // the golden campaign has violations
+  CHECK(read_text(dir / "out/report.html") == render_html(golden_campaign()));
+  CHECK(read_text(dir / "out/report.md") == render_markdown(golden_campaign()));
+  CHECK_THAT(r.output, Catch::Contains((dir / "out/report.json").string()));
+}
+
+TEST_CASE("a user kernel from a shared library: its violation in all three reports", "[cli][kernel]") {
+  const auto dir = temp_dir("cli-kernel");
+  write_text(dir / "recip_div.c",
+             "#include <stddef.h>\n"
+             "void recip_div(const float* a, const float* b, float* y, size_t n) {\n"
+             "  for (size_t i = 0; i < n; ++i) y[i] = a[i] * (1.0f / b[i]);\n"
+             "}\n");
+  const auto cc = run_command("cc -shared -fPIC -O2 -o " + (dir / "librecip.so").string() + " " +
+                              (dir / "recip_div.c").string());
+  INFO(cc.output);
+  REQUIRE(cc.status == 0);
+  write_text(dir / "campaign.json", R"({
+  "name": "user kernel",
+  "seed": 11,
+  "kernels": [{"name": "recip_div", "library": "librecip.so", "symbol": "recip_div",
+               "operator": "Div", "type": "FP32"}],
+  "bound": "correctly_rounded",
+  "strategies": ["special_grid", "random"],
+  "random_count": 3000,
+  "requirements": ["[R2]"]
+})");
+  const auto out = dir / "out";
+  const auto r = run_command(symerr_exe() + " run " + (dir / "campaign.json").string() + " -o " +
+                             out.string() + " -j 1");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("VIOLATED concrete/Div/FP32/recip_div"));
+
+  const CampaignResult back = read_report(out / "report.json");
+  REQUIRE(back.checks.size() == 1);
+  const CheckResult& c = back.checks[0];
+  CHECK(c.verdict == Verdict::Violated);
+  CHECK(c.kernel == "recip_div");
+  CHECK(c.requirements == std::vector<std::string>{"[R2]"});
+  REQUIRE(!c.witnesses.empty());
+  const Witness& w = c.witnesses[0];
+  REQUIRE(w.inputs.size() == 2);
+  // the witness really is one: a * (1/b) differs from the correctly rounded a / b
+  const float a = static_cast<float>(w.inputs[0].value), b = static_cast<float>(w.inputs[1].value);
+  CHECK(a * (1.0f / b) != a / b);
+
+  const std::string md = read_text(out / "report.md"), html = read_text(out / "report.html");
+  CHECK_THAT(md, Catch::Contains("concrete/Div/FP32/recip_div") && Catch::Contains("**VIOLATED**") &&
+                     Catch::Contains("Witnesses:") && Catch::Contains(w.inputs[0].bits));
+  CHECK_THAT(html, Catch::Contains("<tr class=\"check violated\">") &&
+                       Catch::Contains("<table class=\"witnesses\">") &&
+                       Catch::Contains(w.inputs[0].bits) && Catch::Contains(w.output.bits));
+  CHECK(read_text(out / "report.json").find(w.inputs[1].bits) != std::string::npos);
+}
+
+TEST_CASE("the HTML report renders in headless Chromium: summary table and plots", "[cli][chromium]") {
+  const auto which = run_command("command -v chromium || command -v chromium-browser");
+  if (which.status != 0)
+    FAIL("chromium is not installed: the test command installs it (.ci/test.sh runs "
+         "'.ci/deps.sh chromium'); or: apt-get install chromium");
+  std::string chromium = which.output.substr(0, which.output.find('\n'));
+  const auto dir = temp_dir("chromium");
+  const ReportFiles f = write_reports(golden_campaign(), dir);
+  const auto r = run_command(
+      "timeout 90 " + chromium +
+      " --headless --no-sandbox --disable-gpu --disable-background-networking "
+      "--disable-component-update --disable-sync --no-first-run --disable-dev-shm-usage "
+      "--user-data-dir=" + (dir / "profile").string() + " --dump-dom file://" +
+      std::filesystem::absolute(f.html).string() + " 2>/dev/null");
+  INFO(r.output.substr(0, 2000));
+  REQUIRE(r.status == 0);
+  const std::string& dom = r.output;
+  CHECK(dom.find("<table id=\"summary\">") != std::string::npos);
+  CHECK(count_of(dom, "<tr class=\"check ") == 3);
+  CHECK(count_of(dom, "<tr class=\"check violated\">") == 2);
+  CHECK(count_of(dom, "<svg class=\"plot histogram\"") == 3);
+  CHECK(count_of(dom, "<svg class=\"plot scatter\"") == 3);
+  CHECK(count_of(dom, "<rect class=\"bar\"") >= 3);
+  CHECK(count_of(dom, "<circle class=\"point") == 16);
+  CHECK(dom.find("<table id=\"environment\">") != std::string::npos);
+  CHECK(dom.find("<section id=\"audit\">") != std::string::npos);
+}
