@@ -4,7 +4,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
-bash .ci/deps.sh
+bash .ci/deps.sh chromium
 jobs="${SYMERR_JOBS:-$(nproc)}"
 
 echo "== Release build"
