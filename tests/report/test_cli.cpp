@@ -6,6 +6,7 @@
 #include <symerr/verify/report.hpp>
 
 #include "fixture.hpp"
+#include "schema_check.hpp"
 #include "util.hpp"
 
 using namespace symerr::verify;
@@ -94,6 +95,11 @@ TEST_CASE("a user kernel from a shared library: its violation in all three repor
                        Catch::Contains("<table class=\"witnesses\">") &&
                        Catch::Contains(w.inputs[0].bits) && Catch::Contains(w.output.bits));
   CHECK(read_text(out / "report.json").find(w.inputs[1].bits) != std::string::npos);
+  SchemaCheck schema(nlohmann::json::parse(
+      read_text(std::filesystem::path(SYMERR_SOURCE_DIR) / "verify/schema/report.schema.json")));
+  const auto errors = schema.validate(nlohmann::json::parse(read_text(out / "report.json")));
+  for (const auto& e : errors) UNSCOPED_INFO(e);
+  CHECK(errors.empty());
 }
 
 TEST_CASE("the HTML report renders in headless Chromium: summary table and plots", "[cli][chromium]") {

@@ -170,6 +170,7 @@ CampaignSpec default_campaign() {
   s.operators = {Operator::Div, Operator::Sub, Operator::Add, Operator::Mul};
   s.formats = {ElementType::FP16, ElementType::BF16,  ElementType::FP32, ElementType::FP64,
                ElementType::INT8, ElementType::UINT8, ElementType::INT32};
+  s.random_count = 1000000;  // about 20 s of the few minutes the main job may take on 2 cores
   s.symbolic = true;
   s.audit = true;
   return s;
