@@ -1,0 +1,32 @@
+// Sub: C = A - B element-wise.
+//
+// Error identity (DESIGN §1), for SymbolicDomainError elements:
+//   err_C = e_A − e_B + (round(t) − t), t = fp_A − fp_B.
+//
+// Scalar semantics by element type:
+//   integers    — the exact result reduced modulo 2^n (INT4/UINT4 included): wrap-around;
+//   floats      — IEEE 754 in the element's format (RNE; ±inf, NaN, signed zero);
+//   class types — their own operator-.
+// Never undefined, never an error for any element value.
+#pragma once
+
+#include <symerr/ops/elementwise.hpp>
+#include <symerr/ops/integer_arith.hpp>
+
+namespace symerr {
+
+inline constexpr OpInfo kSubInfo{"Sub", "[C1]", "[R2]/[C2]"};
+
+template <class T>
+T sub_scalar(const T& a, const T& b) {
+  if constexpr (IntegerElement<T>) return wrapping_sub(a, b);
+  else return T(a - b);
+}
+
+template <class T>
+Tensor<T> Sub(const Tensor<T>& A, const Tensor<T>& B, const ElementwiseOptions& o = {}) {
+  return elementwise(A, B, o.shape_rule, [](const T& a, const T& b) { return sub_scalar(a, b); },
+                     kSubInfo);
+}
+
+}  // namespace symerr
