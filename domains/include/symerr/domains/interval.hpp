@@ -1,0 +1,149 @@
+// Interval: closed intervals of doubles, a RealDomain wrapping
+// boost::numeric::interval<double, BoostIntervalPolicies>.
+//
+// Invariant: lower() <= upper(), neither is NaN; ±inf endpoints allowed
+// ([+inf, +inf] and [-inf, -inf] are accepted and treated as limits).
+// Every operation is defined out of line in domains/src/interval.cpp, compiled
+// with -frounding-math, so that a caller compiled without it cannot break the
+// directed rounding; the inline functions below only compare, never round.
+#pragma once
+
+#include <cmath>
+#include <iosfwd>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include <boost/numeric/interval/checking.hpp>
+#include <boost/numeric/interval/hw_rounding.hpp>
+#include <boost/numeric/interval/interval.hpp>
+#include <boost/numeric/interval/policies.hpp>
+#include <boost/numeric/interval/rounded_arith.hpp>
+#include <gmpxx.h>
+
+#include <symerr/config.hpp>
+#include <symerr/domains/concept.hpp>
+#include <symerr/tribool.hpp>
+
+namespace symerr {
+
+// Checking policy for Boost.Interval that never throws. Boost's default
+// checking_strict throws std::runtime_error when an operation would create an
+// empty interval (e.g. Boost's sqrt of [-2, -1], division by [0, 0]); an error
+// analysis must answer those cases, not abort. Here an empty result is the
+// pair of NaN endpoints and nothing throws. Interval never stores such a pair:
+// it answers those cases itself, before calling Boost.
+struct IntervalChecking {
+  static double pos_inf() noexcept { return std::numeric_limits<double>::infinity(); }
+  static double neg_inf() noexcept { return -std::numeric_limits<double>::infinity(); }
+  static double nan() noexcept { return std::numeric_limits<double>::quiet_NaN(); }
+  static bool is_nan(double x) noexcept { return std::isnan(x); }
+  static double empty_lower() noexcept { return nan(); }
+  static double empty_upper() noexcept { return nan(); }
+  static bool is_empty(double l, double u) noexcept { return !(l <= u); }
+};
+
+// Rounding policy of the exposed Boost type: Boost's own choice for double.
+// save_state reads the caller's rounding mode on entry, init() then sets
+// FE_UPWARD unconditionally and the destructor restores the caller's mode, so
+// the result does not depend on the caller's mode and the mode is unchanged
+// after each operation. rounded_arith_opp rounds down as -((-x) op y) rounded
+// up: one mode switch per operation instead of two (rounded_arith_std).
+// rounded_transc_std is not used: it calls std::exp etc. in directed modes,
+// and glibc does not promise directed-rounding bounds for them.
+// Interval's own operations use a translation-unit-local copy of this policy
+// (see interval.cpp); code doing arithmetic on boost() directly must itself be
+// compiled with -frounding-math.
+using IntervalRounding =
+    boost::numeric::interval_lib::save_state<boost::numeric::interval_lib::rounded_arith_opp<double>>;
+using BoostIntervalPolicies =
+    boost::numeric::interval_lib::policies<IntervalRounding, IntervalChecking>;
+using BoostInterval = boost::numeric::interval<double, BoostIntervalPolicies>;
+
+namespace detail {
+struct IntervalAccess;
+}
+
+class Interval {
+ public:
+  Interval() noexcept : iv_(0.0, 0.0, true) {}
+
+  // {v}. Throws std::invalid_argument if v is NaN.
+  static Interval point(double v);
+  // [lo, hi]. Throws std::invalid_argument if lo or hi is NaN or lo > hi.
+  static Interval between(double lo, double hi);
+  // The tightest double interval around q: [RD(q), RU(q)].
+  static Interval from_rational(const mpq_class& q);
+  static Interval whole() noexcept;
+  // Same preconditions as between(): Boost's empty (NaN) intervals are refused.
+  static Interval from_boost(const BoostInterval& iv);
+
+  double lower() const noexcept { return iv_.lower(); }
+  double upper() const noexcept { return iv_.upper(); }
+  const BoostInterval& boost() const noexcept { return iv_; }
+
+ private:
+  friend struct detail::IntervalAccess;
+  Interval(double lo, double hi) noexcept : iv_(lo, hi, true) {}
+  BoostInterval iv_;
+};
+
+Interval operator+(const Interval& a, const Interval& b);
+Interval operator-(const Interval& a, const Interval& b);
+Interval operator*(const Interval& a, const Interval& b);  // endpoint 0 * inf = 0
+Interval operator/(const Interval& a, const Interval& b);  // whole() if 0 in b
+Interval operator-(const Interval& a);
+Interval abs(const Interval& a);
+Interval sqrt(const Interval& a);  // {sqrt(x) : x in a, x >= 0}; [0, 0] if a <= 0
+Interval hull(const Interval& a, const Interval& b);
+std::optional<Interval> intersect(const Interval& a, const Interval& b);
+
+double width(const Interval& a);  // upper - lower rounded up; +inf if unbounded
+bool contains(const Interval& a, const mpq_class& q);
+
+inline bool contains(const Interval& a, double v) { return a.lower() <= v && v <= a.upper(); }
+inline bool subset(const Interval& a, const Interval& b) {
+  return b.lower() <= a.lower() && a.upper() <= b.upper();
+}
+inline bool is_bounded(const Interval& a) {
+  return std::isfinite(a.lower()) && std::isfinite(a.upper());
+}
+inline bool is_point(const Interval& a) { return a.lower() == a.upper() && is_bounded(a); }
+inline double mag(const Interval& a) { return std::fmax(std::fabs(a.lower()), std::fabs(a.upper())); }
+inline double mig(const Interval& a) {
+  if (a.lower() <= 0 && 0 <= a.upper()) return 0.0;
+  return std::fmin(std::fabs(a.lower()), std::fabs(a.upper()));
+}
+
+// Tri::True if the relation holds for all x in a, y in b; False if for none.
+inline Tri cmp_lt(const Interval& a, const Interval& b) {
+  if (a.upper() < b.lower()) return Tri::True;
+  if (a.lower() >= b.upper()) return Tri::False;
+  return Tri::Unknown;
+}
+inline Tri cmp_le(const Interval& a, const Interval& b) {
+  if (a.upper() <= b.lower()) return Tri::True;
+  if (a.lower() > b.upper()) return Tri::False;
+  return Tri::Unknown;
+}
+inline Tri cmp_gt(const Interval& a, const Interval& b) { return cmp_lt(b, a); }
+inline Tri cmp_ge(const Interval& a, const Interval& b) { return cmp_le(b, a); }
+inline Tri cmp_eq(const Interval& a, const Interval& b) {
+  if (a.upper() < b.lower() || b.upper() < a.lower()) return Tri::False;
+  if (is_point(a) && is_point(b)) return Tri::True;  // equal points: not disjoint
+  return Tri::Unknown;
+}
+inline Tri cmp_ne(const Interval& a, const Interval& b) { return !cmp_eq(a, b); }
+
+// "[lo, hi]", 17 significant digits, lo rounded down and hi rounded up.
+std::string to_string(const Interval& a);
+std::ostream& operator<<(std::ostream& os, const Interval& a);
+
+// Run-time self-test (DESIGN §6 rule 4): true iff the directed roundings used
+// by Interval really round down and up (1/3, 1 + 2^-60, sqrt 2, a product),
+// and the caller's rounding mode is unchanged afterwards.
+bool directed_rounding_works();
+
+static_assert(RealDomain<Interval>);
+
+}  // namespace symerr
