@@ -161,7 +161,11 @@ struct Evidence {
   std::uint64_t failures = 0;   // inputs that broke the property
   std::uint64_t undefined = 0;  // inputs with no defined result (integer x/0): run, reported, not judged
   std::array<ClassCount, kInputClassCount> classes{};  // indexed by InputClass
-  double max_abs_error = 0;  // over inputs with a finite exact result and finite output
+  // Error statistics (max_*, histogram, scatter) cover the inputs with a finite
+  // exact result whose reference does not overflow; a non-finite output there
+  // is an infinite error. ulp = ulp of the exact result in the check's format
+  // (1 for integers); the relative error of a zero exact result is 0 or +inf.
+  double max_abs_error = 0;
   double max_rel_error = 0;
   double max_ulp_error = 0;
   std::optional<Witness> worst;  // input of max_ulp_error (whether or not it failed)
