@@ -27,6 +27,17 @@
 //
 // Arithmetic never changes the caller's floating-point rounding mode
 // observably and never throws on infinite endpoints.
+//
+// Conventions of the models (Interval, MpfrInterval, RationalInterval):
+// * an infinite endpoint stands for a limit; the degenerate [+inf, +inf] and
+//   [-inf, -inf] are accepted (between(v, v) with v infinite): endpoint
+//   products 0 * inf are 0, and the undefined inf - inf, inf / inf widen to
+//   the outward infinity;
+// * constructing from NaN, or with lo > hi, throws std::invalid_argument;
+// * contains(a, ±inf) compares in the extended reals; is_point(a) requires a
+//   finite point;
+// * sign queries as Tri: sign_positive(a), sign_negative, sign_zero,
+//   sign_nonnegative, sign_nonpositive in <symerr/domains/sign.hpp>.
 #pragma once
 
 #include <concepts>

@@ -22,12 +22,12 @@ class MpfrStateGuard {
  public:
   MpfrStateGuard() noexcept
       : emin_(mpfr_get_emin()), emax_(mpfr_get_emax()), flags_(mpfr_flags_save()) {
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
+    if (emin_ != mpfr_get_emin_min()) mpfr_set_emin(mpfr_get_emin_min());
+    if (emax_ != mpfr_get_emax_max()) mpfr_set_emax(mpfr_get_emax_max());
   }
   ~MpfrStateGuard() {
-    mpfr_set_emin(emin_);
-    mpfr_set_emax(emax_);
+    if (emin_ != mpfr_get_emin_min()) mpfr_set_emin(emin_);
+    if (emax_ != mpfr_get_emax_max()) mpfr_set_emax(emax_);
     mpfr_flags_restore(flags_, MPFR_FLAGS_ALL);
   }
   MpfrStateGuard(const MpfrStateGuard&) = delete;
