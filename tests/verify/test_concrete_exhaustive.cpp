@@ -72,7 +72,7 @@ TEST_CASE("shard parsing", "[concrete][exhaustive]") {
 }
 
 TEST_CASE("exhaustive: the fast path agrees with the oracle on every pair of a shard",
-          "[.][wip][concrete][exhaustive]") {  // hidden: fails at hand-off, see closing note
+          "[concrete][exhaustive]") {
   // shard 3/4096 of FP16 (16 dividends x 65536 divisors); shard 2047/4096 holds
   // the largest positive dividends (overflow), 4095/4096 the NaN rows
   for (std::uint32_t s : {3u, 500u, 2047u, 4095u}) {
