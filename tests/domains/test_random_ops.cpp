@@ -681,7 +681,7 @@ template <class D> void run_tightness(Op op, long trials, unsigned long long see
 
 TEMPLATE_TEST_CASE("Tightness twin: bounded operands give the tightest enclosure on the domain's grid",
                    "[domains][tightness]", Interval, MpfrInterval, RationalInterval) {
-  const long n = trial_count(20000);
+  const long n = trial_count(15000);
   const Op ops[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Sqrt, Op::Neg,
                     Op::Abs, Op::Hull, Op::Intersect, Op::Compare};
   for (Op op : ops) run_tightness<TestType>(op, n, default_seed + 100 + static_cast<unsigned>(op), false);
@@ -689,7 +689,7 @@ TEMPLATE_TEST_CASE("Tightness twin: bounded operands give the tightest enclosure
 
 TEMPLATE_TEST_CASE("Tightness twin: point operands (Interval within 1 ulp per side, MPFR 2^(1-P), rationals exact)",
                    "[domains][tightness]", Interval, MpfrInterval, RationalInterval) {
-  const long n = trial_count(20000);
+  const long n = trial_count(10000);
   for (Op op : {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Sqrt, Op::Compare})
     run_tightness<TestType>(op, n, default_seed + 200 + static_cast<unsigned>(op), true);
 }
