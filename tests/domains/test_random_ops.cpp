@@ -294,8 +294,8 @@ template <class D> D build_related(const D& a, const std::vector<mpq_class>& poi
   return hull(D::from_rational(x - d1), D::from_rational(x + d2));
 }
 
-mpq_class random_fraction(Rng& r) {  // in [0, 1]
-  if (r.coin()) return mpq_class(mpz_class(static_cast<long>(r.range(0, 1L << 32))), mpz_class(1L << 32));
+mpq_class random_fraction(Rng& r) {  // in [0, 1]; mostly dyadic (cheap), some with odd denominators
+  if (r.coin(0.75)) return mpq_class(mpz_class(static_cast<long>(r.range(0, 1L << 32))), mpz_class(1L << 32));
   const long n = r.range(1, 1L << 20) * 2 + 1;
   mpq_class t(mpz_class(r.range(0, n)), mpz_class(n));
   t.canonicalize();
@@ -422,7 +422,7 @@ template <class D>
 void check_soundness(Op op, const D& a, const D& b, Rng& rng, Failures& f, const Origin& origin) {
   using T = Traits<D>;
   const Bounds ba = T::bounds(a), bb = T::bounds(b);
-  const auto xs = sample(ba, rng, op == Op::Sqrt || !is_binary(op) ? 3 : 1);
+  const auto xs = sample(ba, rng, is_binary(op) ? 1 : 2);
   const auto ys = is_binary(op) ? sample(bb, rng, 1) : std::vector<mpq_class>{};
   auto fail = [&](const D* r, const std::string& detail) {
     f.report(describe(op, a, b, r, origin) + "\n  " + detail);
