@@ -212,6 +212,28 @@ TEST_CASE("seed 000 SONNX Div (new): integer examples, floor and truncation", "[
           "(no negative operand), although the section specifies floor");
 }
 
+TEST_CASE("seed 000 SONNX Div (new): the Why3 texts disagree with the informal semantics", "[seed]") {
+  const std::string f = "000_acf4091c44808315.txt";
+  // Real section: informal spec and [C2] say a zero divisor is undefined; the Why3
+  // module DivReal returns infinity / nan instead. The operator's real semantics
+  // (FloatDivisionByZero::Undefined) report the element as undefined.
+  cite(f, R"(\text{undefined} & \text{otherwise})");
+  cite(f, "module DivReal");
+  cite(f, "else if a.value[i] <> 0.0 && b.value[i] = 0.0 then result.value[i] = infinity");
+  const DivResult<double> r = div_checked(Tensor<double>{1.0, 0.0}, Tensor<double>{0.0, 0.0}, real_semantics());
+  CHECK(r.undefined == std::vector<std::size_t>{0, 1});
+  finding("000 SONNX Div real section",
+          "the informal spec and [C2] make B = 0 undefined; the Why3 module DivReal returns "
+          "infinity (A != 0) or nan (A = 0)");
+  // Int section: the informal spec says floor; the Why3 module uses int.Int's '/', which
+  // Why3 does not define (int.EuclideanDivision's div rounds 7 / -2 to -3, floor gives -4).
+  cite(f, "ensures { forall i. result.value[i] = a.value[i] / b.value[i] }");
+  CHECK(Div(Tensor<int>{7}, Tensor<int>{-2}, DivOptions::sonnx(IntegerDivision::Floor))[0] == -4);
+  finding("000 SONNX Div int section",
+          "informal spec: floor; Why3 DivInt: a / b with only int.Int imported (no division "
+          "there; Why3's Euclidean div gives 7 / -2 = -3, floor gives -4, truncation -3)");
+}
+
 // ---------------------------------------------------------------------------
 // 001: SONNX Div, older format
 // ---------------------------------------------------------------------------
