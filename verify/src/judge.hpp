@@ -30,8 +30,12 @@ inline std::uint64_t mix64(std::uint64_t z) noexcept {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+// The scatter-sampling key of an input pair: independent hashes of the two
+// operands, xor-ed (so that a sweep can hash each operand once).
+inline std::uint64_t key_first(std::uint64_t a_bits) noexcept { return mix64(a_bits * 0x9E3779B97F4A7C15ull); }
+inline std::uint64_t key_second(std::uint64_t b_bits) noexcept { return mix64(b_bits + 0x632BE59BD9B4E019ull); }
 inline std::uint64_t pair_key(std::uint64_t a_bits, std::uint64_t b_bits) noexcept {
-  return mix64(a_bits * 0x9E3779B97F4A7C15ull ^ mix64(b_bits + 0x632BE59BD9B4E019ull));
+  return key_first(a_bits) ^ key_second(b_bits);
 }
 
 // Bottom-k insertion by key.

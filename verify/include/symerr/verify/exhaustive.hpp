@@ -40,6 +40,9 @@ struct ExhaustiveOptions {
   // Stop after this many failures (0: never). The verdict is then Violated and
   // the evidence covers only the rows swept; the reason says so.
   std::uint64_t max_failures = 0;
+  // Use AVX-512 for the FP16/BF16 fast path where the CPU has it (false: the
+  // scalar loop, same results).
+  bool vectorized = true;
 };
 
 // Number of pairs of the whole domain: 2^(2·bits).
