@@ -9,6 +9,9 @@ target_compile_options(symerr_build_flags INTERFACE
   -fno-fast-math)
 if(SYMERR_SANITIZE)
   target_compile_options(symerr_build_flags INTERFACE
-    -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+    # GCC 12's flow analysis under the sanitizers reports false
+    # maybe-uninitialized warnings inside libstdc++ (<regex> via Catch2)
+    -Wno-maybe-uninitialized)
   target_link_options(symerr_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
