@@ -148,9 +148,11 @@ int mpfr_apply(Operator op, mpfr_ptr y, mpfr_srcptr a, mpfr_srcptr b, mpfr_rnd_t
 // Per-thread MPFR variables: no allocation per call.
 struct MpfrScratch {
   mpfr_t a, b, y, wide;
+  // `wide` has 128 >= 2*53 + 2 bits: its rounding to binary64 (subnormals
+  // included) is then the correct rounding of the exact result (Figueroa).
   MpfrScratch() {
-    mpfr_inits2(53, a, b, wide, static_cast<mpfr_ptr>(nullptr));
-    mpfr_init2(y, 53);
+    mpfr_inits2(53, a, b, y, static_cast<mpfr_ptr>(nullptr));
+    mpfr_init2(wide, 128);
   }
   ~MpfrScratch() { mpfr_clears(a, b, y, wide, static_cast<mpfr_ptr>(nullptr)); }
   MpfrScratch(const MpfrScratch&) = delete;

@@ -101,7 +101,8 @@ FloatInputs boundary_inputs(Operator op, const FloatFormat& F, std::size_t count
     const std::uint64_t kind = g.below(5);
     double a = 0, b = 0;
     if (kind <= 2) {  // a target result, scaled by a random operand, then jittered
-      const double t = random_sign(g, targets[g.below(n_targets)]);
+      double t = random_sign(g, targets[g.below(n_targets)]);
+      if (!std::isfinite(t)) t = std::copysign(max, t);  // FP64: the threshold is not a double
       const bool big = std::fabs(t) >= 1;
       const mpq_class qt = exact_value(t);
       switch (op) {

@@ -1,0 +1,34 @@
+// symerr's own Div/Sub/Add/Mul (the scalar rules of lib/ops, wrapped by
+// builtin_kernel) pass the concrete check for every format of the default
+// campaign; 8-bit integers are proven on all pairs.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <symerr/verify/campaign.hpp>
+#include <symerr/verify/concrete.hpp>
+
+using namespace symerr;
+using namespace symerr::verify;
+
+TEST_CASE("builtin kernels: Add, Sub, Mul, Div over the default formats", "[concrete][builtin]") {
+  const char* scale = std::getenv("SYMERR_TEST_SCALE");
+  const double f = scale ? std::atof(scale) : 1.0;
+  for (Operator op : {Operator::Add, Operator::Sub, Operator::Mul, Operator::Div})
+    for (ElementType t : {ElementType::FP16, ElementType::BF16, ElementType::FP32, ElementType::FP64,
+                          ElementType::INT8, ElementType::UINT8, ElementType::INT32}) {
+      for (IntegerDivision d : {IntegerDivision::Floor, IntegerDivision::Truncate}) {
+        if (d == IntegerDivision::Truncate && (op != Operator::Div || is_float(t))) continue;
+        CheckOptions o;
+        o.integer_division = d;
+        o.strategies.random_count = static_cast<std::size_t>(20000 * (f > 0 ? f : 1.0));
+        o.strategies.boundary_count = 2000;
+        const CheckResult r = check_kernel(builtin_kernel(op, t, d), o);
+        INFO(r.id << ": " << r.reason);
+        CHECK(r.evidence.failures == 0);
+        CHECK(r.verdict == (storage_size(t) == 1 ? Verdict::Proven : Verdict::Inconclusive));
+        if (is_float(t)) CHECK(r.evidence.max_ulp_error <= 0.5);
+      }
+    }
+}
