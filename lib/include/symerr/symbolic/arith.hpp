@@ -16,6 +16,20 @@ namespace symerr {
 
 enum class ArithOp { Add, Sub, Mul, Div };
 
+class Interval;  // <symerr/domains/interval.hpp>
+
+namespace detail {
+// arithmetic() over Interval with the whole operation in one upward-rounding
+// scope instead of one mode save/set/restore per interval operation. Declared
+// here for every D; defined (explicitly instantiated for Interval only) in
+// domains/src/interval_batch.cpp, compiled with -frounding-math. Results are
+// identical to the generic path.
+template <RealDomain D>
+SymbolicDomainError<D> arithmetic_one_scope(ArithOp op, const SymbolicDomainError<D>& x,
+                                            const SymbolicDomainError<D>& y,
+                                            std::optional<IntegerDivision> int_division);
+}  // namespace detail
+
 namespace detail {
 
 inline const char* op_name(ArithOp op) {
@@ -171,6 +185,7 @@ template <RealDomain D>
 SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                                   const SymbolicDomainError<D>& y,
                                   std::optional<IntegerDivision> int_division = std::nullopt) {
+  if constexpr (std::is_same_v<D, Interval>) return detail::arithmetic_one_scope(op, x, y, int_division);
   using detail::meet;
   using SDE = SymbolicDomainError<D>;
   SDE z;
@@ -213,7 +228,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
   const bool special_zero = (special & kAnyZero) != 0;  // finite / inf
 
   // ---- the finite path: t = fp_x ∘ fp_y for finite operands
-  const double gap = F ? F->min_subnormal() : (I ? 1.0 : 0.0);
+  const double gap = F ? detail::min_subnormal(*F) : (I ? 1.0 : 0.0);
   std::optional<D> y_nonzero = y.fp;
   if (op == ArithOp::Div) y_nonzero = detail::nonzero_part(y.fp, gap);
   const bool finite_path = x.specials.may_be_finite && y.specials.may_be_finite && y_nonzero.has_value();

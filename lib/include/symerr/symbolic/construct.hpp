@@ -182,8 +182,12 @@ void SymbolicDomainError<D>::reduce() {
   if (auto* F = std::get_if<FloatFormat>(&format)) fp = detail::snap_to_format(fp, *F);
   if (auto* I = std::get_if<IntFormat>(&format)) fp = detail::snap_to_integers(fp, *I);
   if (certainly(cmp_ne(real, D::point(0)))) {
+    // With rel_err unbounded on entry (as after every arithmetic operation),
+    // rel_err becomes err / real, and (err / real) · real ⊇ err: the second
+    // intersection cannot tighten, so it is skipped.
+    const bool rel_unbounded = rel_err.lower() == -INFINITY && rel_err.upper() == INFINITY;
     rel_err = meet(rel_err, err / real);
-    err = meet(err, rel_err * real);
+    if (!rel_unbounded) err = meet(err, rel_err * real);
   } else {
     rel_err = D::whole();
   }

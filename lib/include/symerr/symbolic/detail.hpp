@@ -9,6 +9,7 @@
 
 #include <symerr/domains/concept.hpp>
 #include <symerr/format.hpp>
+#include <symerr/symbolic/fast_format.hpp>
 
 namespace symerr::detail {
 
@@ -24,13 +25,13 @@ D symmetric(double h) {
 }
 
 // The smallest value of F that is >= x / the largest that is <= x (x finite).
-inline double format_ceil(double x, const FloatFormat& F) { return round_to(x, F, RoundingMode::Upward).value; }
-inline double format_floor(double x, const FloatFormat& F) { return round_to(x, F, RoundingMode::Downward).value; }
+inline double format_ceil(double x, const FloatFormat& F) { return round_value(x, F, RoundingMode::Upward); }
+inline double format_floor(double x, const FloatFormat& F) { return round_value(x, F, RoundingMode::Downward); }
 
 // Shrink an enclosure of finite values of F to its format-value endpoints.
 template <RealDomain D>
 D snap_to_format(const D& a, const FloatFormat& F) {
-  const double max = F.max_finite();
+  const double max = max_finite(F);
   double lo = std::max(a.lower(), -max), hi = std::min(a.upper(), max);
   lo = format_ceil(lo, F);
   hi = format_floor(hi, F);
@@ -60,10 +61,10 @@ struct RoundedEnclosure {
 
 template <RealDomain D>
 RoundedEnclosure<D> round_enclosure(const D& t, const FloatFormat& F, RoundingMode mode) {
-  const double max = F.max_finite();
+  const double max = max_finite(F);
   // Rounding is monotone, so round(T) ⊆ [round(inf T), round(sup T)].
-  const double lo = round_to(t.lower(), F, mode).value;
-  const double hi = round_to(t.upper(), F, mode).value;
+  const double lo = round_value(t.lower(), F, mode);
+  const double hi = round_value(t.upper(), F, mode);
   RoundedEnclosure<D> r{D::point(0), lo != INFINITY && hi != -INFINITY, hi == INFINITY,
                         lo == -INFINITY, t.upper() > max || t.lower() < -max};
   if (r.may_be_finite) r.fp = D::between(std::max(lo, -max), std::min(hi, max));
@@ -80,9 +81,9 @@ RoundedEnclosure<D> round_enclosure(const D& t, const FloatFormat& F, RoundingMo
 template <RealDomain D>
 D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
   const D from_rounding = fp - t;
-  const double max = F.max_finite();
+  const double max = max_finite(F);
   const double m = std::min(mag(t), max);
-  const double u = ulp(m, F);
+  const double u = ulp_of(m, F);
   // ½ ulp, rounded up: half of FP64's smallest subnormal is not a double.
   const double half = (u / 2) * 2 == u ? u / 2 : u;
   if (mode == RoundingMode::NearestEven) return meet(from_rounding, symmetric<D>(half));
@@ -105,8 +106,8 @@ D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode m
 template <RealDomain D>
 bool sum_is_exact(const D& x, const D& y, const D& t, const FloatFormat& F) {
   if (!is_bounded(t)) return false;
-  const double q = std::min(ulp(mig(x), F), ulp(mig(y), F));
-  return mag(t) <= std::ldexp(q, F.precision) && mag(t) <= F.max_finite();
+  const double q = std::min(ulp_of(mig(x), F), ulp_of(mig(y), F));
+  return mag(t) <= std::ldexp(q, F.precision) && mag(t) <= max_finite(F);
 }
 
 // x · 2^k and x / 2^k are exact when no result leaves the normal range.
@@ -119,7 +120,7 @@ bool power_of_two_point(const D& a) {
 
 template <RealDomain D>
 bool scaling_is_exact(const D& t, const FloatFormat& F) {
-  return mig(t) >= F.min_normal() && mag(t) <= F.max_finite();
+  return mig(t) >= min_normal(F) && mag(t) <= max_finite(F);
 }
 
 // The wrap-around of integer results Q (integer-valued enclosure) into I: the

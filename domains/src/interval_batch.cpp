@@ -1,0 +1,257 @@
+// One SymbolicDomainError<Interval> arithmetic operation in a single upward
+// rounding scope (compiled with -frounding-math, like interval.cpp).
+//
+// Interval's operations each save the caller's rounding mode, set FE_UPWARD and
+// restore the mode: three mode calls per interval operation, some twenty
+// operations per SymbolicDomainError operation. Here the generic arithmetic()
+// template is instantiated over ScopedInterval, a domain local to this
+// translation unit whose operations are Interval's algorithms (the same
+// Boost.Interval code and the same rounded_arith_opp scheme as interval.cpp)
+// but assume FE_UPWARD is already set. arithmetic_one_scope() sets it once,
+// runs the operation, and restores the caller's mode (also on exceptions).
+//
+// Results are bit-identical to the per-operation Interval path: every interval
+// operation rounds exactly as Interval's does. The template code between the
+// interval operations also runs in upward mode; all of its own floating-point
+// operations on doubles are exact (comparisons, negations, fabs/fmin/fmax,
+// floor/trunc, frexp/ldexp, scaling by powers of two, round_to's integer
+// arithmetic, GMP, MPFR with explicit rounding), so their results do not depend
+// on the mode. The one inexact candidate, introduced_float's (u / 2) * 2 == u
+// test at FP64's smallest subnormal, takes the same branch in both modes.
+#include <cfenv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <boost/numeric/interval/arith.hpp>
+#include <boost/numeric/interval/utility.hpp>
+
+#include <symerr/domains/interval.hpp>
+#include <symerr/domains/mpfr_support.hpp>
+#include <symerr/symbolic.hpp>
+
+namespace bn = boost::numeric;
+namespace bil = boost::numeric::interval_lib;
+
+namespace symerr {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// Value barrier (see interval.cpp): an operation on v cannot be evaluated
+// before a preceding rounding-mode change (GCC bug 34678).
+inline double opaque(double v) noexcept {
+#if defined(__x86_64__)
+  __asm__ __volatile__("" : "+x"(v));
+#else
+  __asm__ __volatile__("" : "+m"(v));
+#endif
+  return v;
+}
+
+struct ScopeControl : bil::rounding_control<double> {};
+
+// interval.cpp's LocalArith without the mode save/set/restore: the mode is
+// FE_UPWARD for the whole scope; a downward rounding is -((-x) op y) rounded up.
+struct ScopeArith : ScopeControl {
+  double add_down(double x, double y) { return -force_rounding(-opaque(x) - opaque(y)); }
+  double add_up(double x, double y) { return force_rounding(opaque(x) + opaque(y)); }
+  double sub_down(double x, double y) { return -force_rounding(opaque(y) - opaque(x)); }
+  double sub_up(double x, double y) { return force_rounding(opaque(x) - opaque(y)); }
+  double mul_down(double x, double y) { return -force_rounding(opaque(x) * -opaque(y)); }
+  double mul_up(double x, double y) { return force_rounding(opaque(x) * opaque(y)); }
+  double div_down(double x, double y) { return -force_rounding(opaque(x) / -opaque(y)); }
+  double div_up(double x, double y) { return force_rounding(opaque(x) / opaque(y)); }
+  double sqrt_down(double x) {
+    downward();
+    const double r = force_rounding(std::sqrt(opaque(x)));
+    upward();
+    return r;
+  }
+  double sqrt_up(double x) { return force_rounding(std::sqrt(opaque(x))); }
+};
+
+using ScopeBoost = bn::interval<double, bil::policies<ScopeArith, IntervalChecking>>;
+
+[[gnu::noinline, gnu::cold]] void require_no_nan(double lo, double hi, const char* who) {
+  if (std::isnan(lo) || std::isnan(hi))
+    throw std::invalid_argument(std::string(who) + ": NaN endpoint (special states are flags, not NaN)");
+  if (lo > hi) throw std::invalid_argument(std::string(who) + ": lower endpoint above upper endpoint");
+}
+
+// Interval's semantics (interval.hpp / interval.cpp), valid only while an
+// UpwardScope is active.
+class ScopedInterval {
+ public:
+  ScopedInterval() noexcept = default;
+  static ScopedInterval point(double v) {
+    if (std::isnan(v)) [[unlikely]] require_no_nan(v, v, "Interval::point");
+    return {v, v};
+  }
+  static ScopedInterval between(double lo, double hi) {
+    if (!(lo <= hi)) [[unlikely]] require_no_nan(lo, hi, "Interval::between");
+    return {lo, hi};
+  }
+  static ScopedInterval from_rational(const mpq_class& q) {
+    return {detail::to_double_down(q), detail::to_double_up(q)};
+  }
+  static ScopedInterval whole() noexcept { return {-inf, inf}; }
+  static ScopedInterval make(double lo, double hi) noexcept { return {lo, hi}; }
+
+  double lower() const noexcept { return lo_; }
+  double upper() const noexcept { return hi_; }
+  ScopeBoost boost() const noexcept { return ScopeBoost(lo_, hi_, true); }
+
+ private:
+  ScopedInterval(double lo, double hi) noexcept : lo_(lo), hi_(hi) {}
+  double lo_ = 0.0, hi_ = 0.0;
+};
+
+using SI = ScopedInterval;
+
+SI outward(const ScopeBoost& r) noexcept {
+  return SI::make(std::isnan(r.lower()) ? -inf : r.lower(), std::isnan(r.upper()) ? inf : r.upper());
+}
+
+int compare(double d, const mpq_class& q) {
+  if (std::isinf(d)) return d > 0 ? 1 : -1;
+  return cmp(mpq_class(d), q);
+}
+
+inline bool contains(const SI& a, double v) { return a.lower() <= v && v <= a.upper(); }
+[[maybe_unused]] bool contains(const SI& a, const mpq_class& q) {
+  return compare(a.lower(), q) <= 0 && compare(a.upper(), q) >= 0;
+}
+SI operator+(const SI& a, const SI& b) { return outward(a.boost() + b.boost()); }
+SI operator-(const SI& a, const SI& b) { return outward(a.boost() - b.boost()); }
+SI operator*(const SI& a, const SI& b) {
+  const ScopeBoost r = a.boost() * b.boost();
+  return SI::make(std::isnan(r.lower()) ? 0.0 : r.lower(), std::isnan(r.upper()) ? 0.0 : r.upper());
+}
+SI operator/(const SI& a, const SI& b) {
+  if (contains(b, 0.0)) return SI::whole();
+  return outward(bil::detail::div_non_zero(a.boost(), b.boost()));
+}
+SI operator-(const SI& a) { return SI::make(-a.upper(), -a.lower()); }
+[[maybe_unused]] SI abs(const SI& a) {
+  if (a.lower() >= 0) return a;
+  if (a.upper() <= 0) return -a;
+  return SI::make(0.0, std::fmax(-a.lower(), a.upper()));
+}
+[[maybe_unused]] SI sqrt(const SI& a) {
+  if (a.upper() <= 0) return SI::make(0.0, 0.0);
+  ScopeArith rnd;
+  const double lo = a.lower() > 0 ? rnd.sqrt_down(a.lower()) : 0.0;
+  return SI::make(lo, rnd.sqrt_up(a.upper()));
+}
+// Endpoints are never NaN, so plain comparisons replace fmin/fmax (library
+// calls without -ffinite-math-only); they may differ only in the sign of a
+// zero endpoint, which is the same bound.
+inline double min2(double a, double b) noexcept { return b < a ? b : a; }
+inline double max2(double a, double b) noexcept { return a < b ? b : a; }
+SI hull(const SI& a, const SI& b) {
+  return SI::make(min2(a.lower(), b.lower()), max2(a.upper(), b.upper()));
+}
+std::optional<SI> intersect(const SI& a, const SI& b) {
+  const double lo = max2(a.lower(), b.lower());
+  const double hi = min2(a.upper(), b.upper());
+  if (lo > hi) return std::nullopt;
+  return SI::make(lo, hi);
+}
+[[maybe_unused]] double width(const SI& a) {
+  const double w = bn::width(a.boost());
+  return std::isnan(w) ? inf : w;
+}
+[[maybe_unused]] inline bool subset(const SI& a, const SI& b) {
+  return b.lower() <= a.lower() && a.upper() <= b.upper();
+}
+inline bool is_bounded(const SI& a) { return std::isfinite(a.lower()) && std::isfinite(a.upper()); }
+inline bool is_point(const SI& a) { return a.lower() == a.upper() && is_bounded(a); }
+inline double mag(const SI& a) { return max2(std::fabs(a.lower()), std::fabs(a.upper())); }
+inline double mig(const SI& a) {
+  if (a.lower() <= 0 && 0 <= a.upper()) return 0.0;
+  return min2(std::fabs(a.lower()), std::fabs(a.upper()));
+}
+inline Tri cmp_lt(const SI& a, const SI& b) {
+  if (a.upper() < b.lower()) return Tri::True;
+  if (a.lower() >= b.upper()) return Tri::False;
+  return Tri::Unknown;
+}
+inline Tri cmp_le(const SI& a, const SI& b) {
+  if (a.upper() <= b.lower()) return Tri::True;
+  if (a.lower() > b.upper()) return Tri::False;
+  return Tri::Unknown;
+}
+[[maybe_unused]] inline Tri cmp_gt(const SI& a, const SI& b) { return cmp_lt(b, a); }
+[[maybe_unused]] inline Tri cmp_ge(const SI& a, const SI& b) { return cmp_le(b, a); }
+inline Tri cmp_eq(const SI& a, const SI& b) {
+  if (a.upper() < b.lower() || b.upper() < a.lower()) return Tri::False;
+  if (is_point(a) && is_point(b)) return Tri::True;
+  return Tri::Unknown;
+}
+inline Tri cmp_ne(const SI& a, const SI& b) { return !cmp_eq(a, b); }
+
+static_assert(RealDomain<ScopedInterval>);
+
+// Sets FE_UPWARD for its lifetime and restores the caller's mode.
+class UpwardScope {
+ public:
+  UpwardScope() : saved_(std::fegetround()) { std::fesetround(FE_UPWARD); }
+  ~UpwardScope() { std::fesetround(saved_); }
+  UpwardScope(const UpwardScope&) = delete;
+  UpwardScope& operator=(const UpwardScope&) = delete;
+
+ private:
+  int saved_;
+};
+
+// Interval -> ScopedInterval: Interval's invariant (no NaN, lower <= upper)
+// is ScopedInterval's; the other way goes through Interval::between's check.
+template <class To, class From>
+To convert_domain(const From& a) {
+  if constexpr (std::is_same_v<To, ScopedInterval>) return ScopedInterval::make(a.lower(), a.upper());
+  else return To::between(a.lower(), a.upper());
+}
+
+template <class To, class From>
+SymbolicDomainError<To> convert_sde(const SymbolicDomainError<From>& x) {
+  SymbolicDomainError<To> r;
+  r.real = convert_domain<To>(x.real);
+  r.fp = convert_domain<To>(x.fp);
+  r.err = convert_domain<To>(x.err);
+  r.rel_err = convert_domain<To>(x.rel_err);
+  r.propagated = convert_domain<To>(x.propagated);
+  r.introduced = convert_domain<To>(x.introduced);
+  r.format = x.format;
+  r.mode = x.mode;
+  r.int_division = x.int_division;
+  r.specials = x.specials;
+  return r;
+}
+
+}  // namespace
+
+namespace detail {
+
+template <RealDomain D>
+SymbolicDomainError<D> arithmetic_one_scope(ArithOp op, const SymbolicDomainError<D>& x,
+                                            const SymbolicDomainError<D>& y,
+                                            std::optional<IntegerDivision> int_division) {
+  static_assert(std::is_same_v<D, Interval>);
+  const SymbolicDomainError<ScopedInterval> sx = convert_sde<ScopedInterval>(x);
+  const SymbolicDomainError<ScopedInterval> sy = convert_sde<ScopedInterval>(y);
+  const SymbolicDomainError<ScopedInterval> z = [&] {
+    UpwardScope scope;
+    return arithmetic(op, sx, sy, int_division);
+  }();
+  return convert_sde<Interval>(z);
+}
+
+template SymbolicDomainError<Interval> arithmetic_one_scope<Interval>(
+    ArithOp, const SymbolicDomainError<Interval>&, const SymbolicDomainError<Interval>&,
+    std::optional<IntegerDivision>);
+
+}  // namespace detail
+}  // namespace symerr
