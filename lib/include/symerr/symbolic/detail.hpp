@@ -82,7 +82,10 @@ template <RealDomain D>
 D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
   const D from_rounding = fp - t;
   const double max = max_finite(F);
-  const double m = std::min(mag(t), max);
+  double m = std::min(mag(t), max);
+  // At |t| = 2^k exactly the rounding is exact, and every other |t| <= 2^k
+  // lies in a lower binade: the top binade's ulp is never reached.
+  if (int e = 0; m > min_normal(F) && std::frexp(m, &e) == 0.5) m = std::nextafter(m, 0.0);
   const double u = ulp_of(m, F);
   // ½ ulp, rounded up: half of FP64's smallest subnormal is not a double.
   const double half = (u / 2) * 2 == u ? u / 2 : u;
