@@ -1,3 +1,3 @@
-// Compiled by the install/fast-math-refused test with -ffast-math: must not compile.
+// Compiled by the install/fast-math-refused test as a fast-math translation unit (__FAST_MATH__ defined): must not compile.
 #include <symerr/format.hpp>
 int main() { return 0; }
