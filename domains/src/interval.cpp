@@ -18,57 +18,24 @@
 
 #include <symerr/domains/mpfr_support.hpp>
 
+#include "interval_rounding.hpp"
+
 namespace bn = boost::numeric;
 namespace bil = boost::numeric::interval_lib;
 
 namespace symerr {
-namespace detail {
-struct IntervalAccess {
-  static Interval make(double lo, double hi) noexcept { return Interval(lo, hi); }
-};
-}  // namespace detail
-
 namespace {
 
 using detail::IntervalAccess;
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// Value barrier: the optimiser must treat v as produced here, so an operation
-// on v cannot be evaluated before a preceding rounding-mode change (GCC
-// bug 34678: -frounding-math does not order FP operations and fesetround).
-inline double opaque(double v) noexcept {
-#if defined(__x86_64__)
-  __asm__ __volatile__("" : "+x"(v));
-#else
-  __asm__ __volatile__("" : "+m"(v));
-#endif
-  return v;
-}
-
-// Boost's C99 rounding control (fegetround/fesetround), renamed locally.
+// Boost's C99 rounding control (fegetround/fesetround), renamed locally; its
+// force_rounding is a volatile store and reload.
 struct LocalControl : bil::rounding_control<double> {};
 
-// The rounded_arith_opp scheme: the mode is FE_UPWARD throughout (init), a
-// downward rounding is -((-x) op y) rounded up. Operands pass a value barrier
-// (read after the mode change), results a volatile store (force_rounding:
-// computed before the mode is restored).
-struct LocalArith : LocalControl {
+// rounded_arith_opp: init() sets FE_UPWARD for the whole operation.
+struct LocalArith : UpwardOppArith<LocalControl> {
   void init() { upward(); }
-  double add_down(double x, double y) { return -force_rounding(-opaque(x) - opaque(y)); }
-  double add_up(double x, double y) { return force_rounding(opaque(x) + opaque(y)); }
-  double sub_down(double x, double y) { return -force_rounding(opaque(y) - opaque(x)); }
-  double sub_up(double x, double y) { return force_rounding(opaque(x) - opaque(y)); }
-  double mul_down(double x, double y) { return -force_rounding(opaque(x) * -opaque(y)); }
-  double mul_up(double x, double y) { return force_rounding(opaque(x) * opaque(y)); }
-  double div_down(double x, double y) { return -force_rounding(opaque(x) / -opaque(y)); }
-  double div_up(double x, double y) { return force_rounding(opaque(x) / opaque(y)); }
-  double sqrt_down(double x) {
-    downward();
-    const double r = force_rounding(std::sqrt(opaque(x)));
-    upward();
-    return r;
-  }
-  double sqrt_up(double x) { return force_rounding(std::sqrt(opaque(x))); }
 };
 
 using LocalRounding = bil::save_state<LocalArith>;
@@ -84,12 +51,6 @@ Interval outward(const LocalInterval& r) noexcept {
   return IntervalAccess::make(lo, hi);
 }
 
-void require_no_nan(double lo, double hi, const char* who) {
-  if (std::isnan(lo) || std::isnan(hi))
-    throw std::invalid_argument(std::string(who) + ": NaN endpoint (special states are flags, not NaN)");
-  if (lo > hi) throw std::invalid_argument(std::string(who) + ": lower endpoint above upper endpoint");
-}
-
 // Sign of d - q for a double d (possibly infinite, not NaN) and a rational q.
 int compare(double d, const mpq_class& q) {
   if (std::isinf(d)) return d > 0 ? 1 : -1;
@@ -98,25 +59,20 @@ int compare(double d, const mpq_class& q) {
 
 }  // namespace
 
-Interval Interval::point(double v) {
-  require_no_nan(v, v, "Interval::point");
-  return Interval(v, v);
+namespace detail {
+void throw_bad_interval(double lo, double hi, const char* who) {
+  if (std::isnan(lo) || std::isnan(hi))
+    throw std::invalid_argument(std::string(who) + ": NaN endpoint (special states are flags, not NaN)");
+  throw std::invalid_argument(std::string(who) + ": lower endpoint above upper endpoint");
 }
-
-Interval Interval::between(double lo, double hi) {
-  require_no_nan(lo, hi, "Interval::between");
-  return Interval(lo, hi);
-}
+}  // namespace detail
 
 Interval Interval::from_rational(const mpq_class& q) {
   return Interval(detail::to_double_down(q), detail::to_double_up(q));
 }
 
-Interval Interval::whole() noexcept { return Interval(-inf, inf); }
-
 Interval Interval::from_boost(const BoostInterval& iv) {
-  require_no_nan(iv.lower(), iv.upper(), "Interval::from_boost");
-  return Interval(iv.lower(), iv.upper());
+  return between(iv.lower(), iv.upper());
 }
 
 Interval operator+(const Interval& a, const Interval& b) { return outward(local(a) + local(b)); }

@@ -2,16 +2,19 @@
 // rounding scope (compiled with -frounding-math, like interval.cpp).
 //
 // Interval's operations each save the caller's rounding mode, set FE_UPWARD and
-// restore the mode: three mode calls per interval operation, some twenty
+// restore the mode: three mode calls per interval operation, about a dozen
 // operations per SymbolicDomainError operation. Here the generic arithmetic()
 // template is instantiated over ScopedInterval, a domain local to this
 // translation unit whose operations are Interval's algorithms (the same
-// Boost.Interval code and the same rounded_arith_opp scheme as interval.cpp)
-// but assume FE_UPWARD is already set. arithmetic_one_scope() sets it once,
-// runs the operation, and restores the caller's mode (also on exceptions).
+// Boost.Interval code and the same rounded_arith_opp scheme, from
+// interval_rounding.hpp) but assume FE_UPWARD is already set.
+// arithmetic_one_scope() sets it once, runs the operation, and restores the
+// caller's mode (also on exceptions).
 //
-// Results are bit-identical to the per-operation Interval path: every interval
-// operation rounds exactly as Interval's does. The template code between the
+// Results equal the per-operation Interval path's, up to the sign of zero
+// endpoints (min/max here are comparisons, Interval's are fmin/fmax; [-0, x]
+// and [+0, x] are the same set): tests/core/test_symbolic_one_scope.cpp
+// compares the two under every caller mode. The template code between the
 // interval operations also runs in upward mode; all of its own floating-point
 // operations on doubles are exact (comparisons, negations, fabs/fmin/fmax,
 // floor/trunc, frexp/ldexp, scaling by powers of two, round_to's integer
@@ -25,12 +28,18 @@
 #include <stdexcept>
 #include <string>
 
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+#include <xmmintrin.h>
+#endif
+
 #include <boost/numeric/interval/arith.hpp>
 #include <boost/numeric/interval/utility.hpp>
 
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_support.hpp>
 #include <symerr/symbolic.hpp>
+
+#include "interval_rounding.hpp"
 
 namespace bn = boost::numeric;
 namespace bil = boost::numeric::interval_lib;
@@ -40,40 +49,29 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// Value barrier (see interval.cpp): an operation on v cannot be evaluated
-// before a preceding rounding-mode change (GCC bug 34678).
-inline double opaque(double v) noexcept {
+// The mode is FE_UPWARD for the whole scope. A result passes a volatile asm
+// in a register instead of Boost's volatile store and reload: the operation
+// cannot be moved past it, and GCC does not move volatile asm across the
+// scope's closing mode change (itself a volatile operation).
+struct ScopeControl : bil::rounding_control<double> {
+  static double force_rounding(double r) noexcept {
 #if defined(__x86_64__)
-  __asm__ __volatile__("" : "+x"(v));
+    __asm__ __volatile__("" : "+x"(r));
 #else
-  __asm__ __volatile__("" : "+m"(v));
+    __asm__ __volatile__("" : "+m"(r));
 #endif
-  return v;
-}
-
-struct ScopeControl : bil::rounding_control<double> {};
-
-// interval.cpp's LocalArith without the mode save/set/restore: the mode is
-// FE_UPWARD for the whole scope; a downward rounding is -((-x) op y) rounded up.
-struct ScopeArith : ScopeControl {
-  double add_down(double x, double y) { return -force_rounding(-opaque(x) - opaque(y)); }
-  double add_up(double x, double y) { return force_rounding(opaque(x) + opaque(y)); }
-  double sub_down(double x, double y) { return -force_rounding(opaque(y) - opaque(x)); }
-  double sub_up(double x, double y) { return force_rounding(opaque(x) - opaque(y)); }
-  double mul_down(double x, double y) { return -force_rounding(opaque(x) * -opaque(y)); }
-  double mul_up(double x, double y) { return force_rounding(opaque(x) * opaque(y)); }
-  double div_down(double x, double y) { return -force_rounding(opaque(x) / -opaque(y)); }
-  double div_up(double x, double y) { return force_rounding(opaque(x) / opaque(y)); }
-  double sqrt_down(double x) {
-    downward();
-    const double r = force_rounding(std::sqrt(opaque(x)));
-    upward();
     return r;
   }
-  double sqrt_up(double x) { return force_rounding(std::sqrt(opaque(x))); }
+};
+using ScopeArith = UpwardOppArith<ScopeControl>;
+
+// ScopedInterval's invariant (no NaN endpoint, lower <= upper) holds for every
+// operand, so Boost's emptiness tests on operands are constant false here.
+struct ScopeChecking : IntervalChecking {
+  static constexpr bool is_empty(double, double) noexcept { return false; }
 };
 
-using ScopeBoost = bn::interval<double, bil::policies<ScopeArith, IntervalChecking>>;
+using ScopeBoost = bn::interval<double, bil::policies<ScopeArith, ScopeChecking>>;
 
 [[gnu::noinline, gnu::cold]] void require_no_nan(double lo, double hi, const char* who) {
   if (std::isnan(lo) || std::isnan(hi))
@@ -126,11 +124,11 @@ inline bool contains(const SI& a, double v) { return a.lower() <= v && v <= a.up
 }
 SI operator+(const SI& a, const SI& b) { return outward(a.boost() + b.boost()); }
 SI operator-(const SI& a, const SI& b) { return outward(a.boost() - b.boost()); }
-SI operator*(const SI& a, const SI& b) {
+[[gnu::always_inline]] inline SI operator*(const SI& a, const SI& b) {
   const ScopeBoost r = a.boost() * b.boost();
   return SI::make(std::isnan(r.lower()) ? 0.0 : r.lower(), std::isnan(r.upper()) ? 0.0 : r.upper());
 }
-SI operator/(const SI& a, const SI& b) {
+[[gnu::always_inline]] inline SI operator/(const SI& a, const SI& b) {
   if (contains(b, 0.0)) return SI::whole();
   return outward(bil::detail::div_non_zero(a.boost(), b.boost()));
 }
@@ -196,6 +194,30 @@ inline Tri cmp_ne(const SI& a, const SI& b) { return !cmp_eq(a, b); }
 static_assert(RealDomain<ScopedInterval>);
 
 // Sets FE_UPWARD for its lifetime and restores the caller's mode.
+//
+// On x86-64, where double arithmetic is SSE2 and nothing in the scope uses the
+// x87 unit (no long double; libm's floor/trunc/frexp/ldexp/nextafter and GMP's
+// conversions work on SSE registers or integers), only MXCSR's rounding-control
+// field is switched: fesetround also reloads the x87 control word, which costs
+// more than the scope's arithmetic it brackets. On exit only the two RC bits are
+// restored, so exception flags raised inside the scope stay raised, as with
+// fesetround. Ordering: every rounding operation's operands pass through a
+// volatile asm and its result through a volatile store (force_rounding), and
+// GCC does not move volatile accesses across the volatile ldmxcsr.
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+class UpwardScope {
+ public:
+  UpwardScope() : saved_(_mm_getcsr()) { _mm_setcsr((saved_ & ~kRoundingBits) | kUpward); }
+  ~UpwardScope() { _mm_setcsr((_mm_getcsr() & ~kRoundingBits) | (saved_ & kRoundingBits)); }
+  UpwardScope(const UpwardScope&) = delete;
+  UpwardScope& operator=(const UpwardScope&) = delete;
+
+ private:
+  static constexpr unsigned kRoundingBits = 0x6000u;  // MXCSR.RC, bits 13-14
+  static constexpr unsigned kUpward = 0x4000u;        // RC = 10b: toward +inf
+  unsigned saved_;
+};
+#else
 class UpwardScope {
  public:
   UpwardScope() : saved_(std::fegetround()) { std::fesetround(FE_UPWARD); }
@@ -206,28 +228,40 @@ class UpwardScope {
  private:
   int saved_;
 };
+#endif
 
-// Interval -> ScopedInterval: Interval's invariant (no NaN, lower <= upper)
-// is ScopedInterval's; the other way goes through Interval::between's check.
-template <class To, class From>
-To convert_domain(const From& a) {
-  if constexpr (std::is_same_v<To, ScopedInterval>) return ScopedInterval::make(a.lower(), a.upper());
-  else return To::between(a.lower(), a.upper());
-}
+// Interval's invariant (no NaN, lower <= upper) is ScopedInterval's, both ways.
+ScopedInterval scoped(const Interval& a) noexcept { return ScopedInterval::make(a.lower(), a.upper()); }
+Interval unscoped(const ScopedInterval& a) noexcept { return detail::IntervalAccess::make(a.lower(), a.upper()); }
 
-template <class To, class From>
-SymbolicDomainError<To> convert_sde(const SymbolicDomainError<From>& x) {
-  SymbolicDomainError<To> r;
-  r.real = convert_domain<To>(x.real);
-  r.fp = convert_domain<To>(x.fp);
-  r.err = convert_domain<To>(x.err);
-  r.rel_err = convert_domain<To>(x.rel_err);
-  r.propagated = convert_domain<To>(x.propagated);
-  r.introduced = convert_domain<To>(x.introduced);
+// An operand of arithmetic(): it reads real, fp, err, the flags, the format,
+// the mode and the division semantics, never rel_err or the last operation's
+// propagated/introduced split, which are left whole (sound if ever read).
+SymbolicDomainError<ScopedInterval> operand(const SymbolicDomainError<Interval>& x) {
+  SymbolicDomainError<ScopedInterval> r;
+  r.real = scoped(x.real);
+  r.fp = scoped(x.fp);
+  r.err = scoped(x.err);
+  r.rel_err = r.propagated = r.introduced = ScopedInterval::whole();
   r.format = x.format;
   r.mode = x.mode;
   r.int_division = x.int_division;
   r.specials = x.specials;
+  return r;
+}
+
+SymbolicDomainError<Interval> result(const SymbolicDomainError<ScopedInterval>& z) {
+  SymbolicDomainError<Interval> r;
+  r.real = unscoped(z.real);
+  r.fp = unscoped(z.fp);
+  r.err = unscoped(z.err);
+  r.rel_err = unscoped(z.rel_err);
+  r.propagated = unscoped(z.propagated);
+  r.introduced = unscoped(z.introduced);
+  r.format = z.format;
+  r.mode = z.mode;
+  r.int_division = z.int_division;
+  r.specials = z.specials;
   return r;
 }
 
@@ -240,13 +274,13 @@ SymbolicDomainError<D> arithmetic_one_scope(ArithOp op, const SymbolicDomainErro
                                             const SymbolicDomainError<D>& y,
                                             std::optional<IntegerDivision> int_division) {
   static_assert(std::is_same_v<D, Interval>);
-  const SymbolicDomainError<ScopedInterval> sx = convert_sde<ScopedInterval>(x);
-  const SymbolicDomainError<ScopedInterval> sy = convert_sde<ScopedInterval>(y);
+  const SymbolicDomainError<ScopedInterval> sx = operand(x);
+  const SymbolicDomainError<ScopedInterval> sy = operand(y);
   const SymbolicDomainError<ScopedInterval> z = [&] {
     UpwardScope scope;
     return arithmetic(op, sx, sy, int_division);
   }();
-  return convert_sde<Interval>(z);
+  return result(z);
 }
 
 template SymbolicDomainError<Interval> arithmetic_one_scope<Interval>(

@@ -62,19 +62,30 @@ using BoostInterval = boost::numeric::interval<double, BoostIntervalPolicies>;
 
 namespace detail {
 struct IntervalAccess;
-}
+// Throws std::invalid_argument naming `who` and the fault (NaN endpoint, or
+// lower above upper).
+[[noreturn, gnu::cold]] void throw_bad_interval(double lo, double hi, const char* who);
+}  // namespace detail
 
 class Interval {
  public:
   Interval() noexcept : iv_(0.0, 0.0, true) {}
 
   // {v}. Throws std::invalid_argument if v is NaN.
-  static Interval point(double v);
+  static Interval point(double v) {
+    if (std::isnan(v)) [[unlikely]] detail::throw_bad_interval(v, v, "Interval::point");
+    return Interval(v, v);
+  }
   // [lo, hi]. Throws std::invalid_argument if lo or hi is NaN or lo > hi.
-  static Interval between(double lo, double hi);
+  static Interval between(double lo, double hi) {
+    if (!(lo <= hi)) [[unlikely]] detail::throw_bad_interval(lo, hi, "Interval::between");
+    return Interval(lo, hi);
+  }
   // The tightest double interval around q: [RD(q), RU(q)].
   static Interval from_rational(const mpq_class& q);
-  static Interval whole() noexcept;
+  static Interval whole() noexcept {
+    return Interval(-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
+  }
   // Same preconditions as between(): Boost's empty (NaN) intervals are refused.
   static Interval from_boost(const BoostInterval& iv);
 

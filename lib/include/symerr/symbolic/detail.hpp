@@ -85,7 +85,7 @@ D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode m
   double m = std::min(mag(t), max);
   // At |t| = 2^k exactly the rounding is exact, and every other |t| <= 2^k
   // lies in a lower binade: the top binade's ulp is never reached.
-  if (int e = 0; m > min_normal(F) && std::frexp(m, &e) == 0.5) m = std::nextafter(m, 0.0);
+  if (m > min_normal(F) && is_power_of_two(m)) m = std::nextafter(m, 0.0);
   const double u = ulp_of(m, F);
   // ½ ulp, rounded up: half of FP64's smallest subnormal is not a double.
   const double half = (u / 2) * 2 == u ? u / 2 : u;
@@ -116,9 +116,7 @@ bool sum_is_exact(const D& x, const D& y, const D& t, const FloatFormat& F) {
 // x · 2^k and x / 2^k are exact when no result leaves the normal range.
 template <RealDomain D>
 bool power_of_two_point(const D& a) {
-  if (!is_point(a) || a.lower() == 0) return false;
-  int e = 0;
-  return std::fabs(std::frexp(a.lower(), &e)) == 0.5;
+  return is_point(a) && is_power_of_two(a.lower());
 }
 
 template <RealDomain D>

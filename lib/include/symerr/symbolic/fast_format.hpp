@@ -20,6 +20,15 @@ inline double pow2(int e) noexcept {
   return std::ldexp(1.0, e);
 }
 
+// |x| = 2^k for some integer k (x finite and nonzero): frexp(x) = ±0.5.
+inline bool is_power_of_two(double x) noexcept {
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x) & ~(std::uint64_t{1} << 63);
+  const std::uint64_t exponent = bits >> 52, fraction = bits & ((std::uint64_t{1} << 52) - 1);
+  if (exponent == 0x7ff) return false;             // inf, NaN
+  if (exponent == 0) return std::has_single_bit(fraction);  // subnormal (0 has no bit)
+  return fraction == 0;
+}
+
 // FloatFormat::max_finite(): (2 - 2^(1-p)) * 2^emax.
 inline double max_finite(const FloatFormat& F) noexcept {
   if (F.precision >= 1 && F.precision <= 53 && F.emax >= -1022 && F.emax <= 1023) {
