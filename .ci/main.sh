@@ -6,6 +6,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 bash .ci/deps.sh
 jobs="${SYMERR_JOBS:-$(nproc)}"
-cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
+bash .ci/configure.sh build/release -DCMAKE_BUILD_TYPE=Release
 cmake --build build/release -j"$jobs" --target symerr
 exec build/release/verify/cli/symerr run "$@"
