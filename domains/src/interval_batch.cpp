@@ -49,19 +49,31 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-// The mode is FE_UPWARD for the whole scope. A result passes a volatile asm
-// in a register instead of Boost's volatile store and reload: the operation
-// cannot be moved past it, and GCC does not move volatile asm across the
-// scope's closing mode change (itself a volatile operation).
-struct ScopeControl : bil::rounding_control<double> {
-  static double force_rounding(double r) noexcept {
-#if defined(__x86_64__)
-    __asm__ __volatile__("" : "+x"(r));
-#else
-    __asm__ __volatile__("" : "+m"(r));
+// The mode is FE_UPWARD for the whole scope. A result passes the value
+// barrier (a volatile asm, in a register) instead of Boost's volatile store
+// and reload: the operation cannot be moved past it, and GCC does not move a
+// volatile asm across the scope's closing mode change (itself volatile).
+//
+// On x86-64, where double arithmetic is SSE2 and nothing in the scope uses the
+// x87 unit (no long double; libm's floor/trunc/frexp/ldexp/nextafter and GMP's
+// conversions work on SSE registers or integers), only MXCSR's rounding-control
+// field is switched, here and by UpwardScope below: fesetround also reloads the
+// x87 control word, which costs more than the arithmetic it brackets.
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+constexpr unsigned kRoundingBits = 0x6000u;  // MXCSR.RC, bits 13-14
+constexpr unsigned kRoundUp = 0x4000u;       // RC = 10b: toward +inf
+constexpr unsigned kRoundDown = 0x2000u;     // RC = 01b: toward -inf
+// Only the RC field changes: exception flags raised so far stay raised.
+inline void set_sse_rounding(unsigned rc) noexcept { _mm_setcsr((_mm_getcsr() & ~kRoundingBits) | rc); }
 #endif
-    return r;
-  }
+
+struct ScopeControl : bil::rounding_control<double> {
+  static double force_rounding(double r) noexcept { return opaque(r); }
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+  // sqrt_down's switch to FE_DOWNWARD and back (the only other mode changes).
+  static void upward() noexcept { set_sse_rounding(kRoundUp); }
+  static void downward() noexcept { set_sse_rounding(kRoundDown); }
+#endif
 };
 using ScopeArith = UpwardOppArith<ScopeControl>;
 
@@ -193,28 +205,19 @@ inline Tri cmp_ne(const SI& a, const SI& b) { return !cmp_eq(a, b); }
 
 static_assert(RealDomain<ScopedInterval>);
 
-// Sets FE_UPWARD for its lifetime and restores the caller's mode.
-//
-// On x86-64, where double arithmetic is SSE2 and nothing in the scope uses the
-// x87 unit (no long double; libm's floor/trunc/frexp/ldexp/nextafter and GMP's
-// conversions work on SSE registers or integers), only MXCSR's rounding-control
-// field is switched: fesetround also reloads the x87 control word, which costs
-// more than the scope's arithmetic it brackets. On exit only the two RC bits are
-// restored, so exception flags raised inside the scope stay raised, as with
-// fesetround. Ordering: every rounding operation's operands pass through a
-// volatile asm and its result through a volatile store (force_rounding), and
-// GCC does not move volatile accesses across the volatile ldmxcsr.
+// Sets FE_UPWARD for its lifetime and restores the caller's mode (on x86-64
+// MXCSR's RC field only, see ScopeControl). Ordering: every rounding
+// operation's operands and result pass a volatile asm, and GCC does not move
+// volatile asm across the volatile ldmxcsr (nor across fesetround's call).
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
 class UpwardScope {
  public:
-  UpwardScope() : saved_(_mm_getcsr()) { _mm_setcsr((saved_ & ~kRoundingBits) | kUpward); }
-  ~UpwardScope() { _mm_setcsr((_mm_getcsr() & ~kRoundingBits) | (saved_ & kRoundingBits)); }
+  UpwardScope() : saved_(_mm_getcsr() & kRoundingBits) { set_sse_rounding(kRoundUp); }
+  ~UpwardScope() { set_sse_rounding(saved_); }
   UpwardScope(const UpwardScope&) = delete;
   UpwardScope& operator=(const UpwardScope&) = delete;
 
  private:
-  static constexpr unsigned kRoundingBits = 0x6000u;  // MXCSR.RC, bits 13-14
-  static constexpr unsigned kUpward = 0x4000u;        // RC = 10b: toward +inf
   unsigned saved_;
 };
 #else
