@@ -1,7 +1,9 @@
 include(CMakePackageConfigHelpers)
 install(DIRECTORY lib/include/ domains/include/ verify/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS symerr_core symerr_domains symerr_verify symerr_build_flags
+# symerr_build_flags (-Werror, the sanitizers) is symerr's own build policy: it is
+# not installed, and the libraries link it as $<BUILD_INTERFACE:...> only.
+install(TARGETS symerr_core symerr_domains symerr_verify
         EXPORT symerrTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -103,7 +103,7 @@ TEMPLATE_TEST_CASE("SymbolicDomainError arithmetic is sound (random boxes, exact
   soundness_campaign<TestType>(2026, n);
 }
 
-TEMPLATE_TEST_CASE("SymbolicDomainError soundness, long run", "[core][soundness][long]", Interval,
+TEMPLATE_TEST_CASE("SymbolicDomainError soundness, long run", "[core][soundness][.][long]", Interval,
                    MpfrInterval, RationalInterval) {
   soundness_campaign<TestType>(99, 2000000);
 }

@@ -112,7 +112,7 @@ TEST_CASE("BFloat16: + - * / correctly rounded (random pairs vs MPFR BF16 emulat
   check_against_mpfr<BFloat16>(BF16, scaled(60000), 2);
 }
 
-TEST_CASE("Half and BFloat16: 2^24 random pairs vs MPFR", "[scalar][long]") {
+TEST_CASE("Half and BFloat16: 2^24 random pairs vs MPFR", "[scalar][.][long]") {
   check_against_mpfr<Half>(FP16, std::size_t{1} << 24, 3);
   check_against_mpfr<BFloat16>(BF16, std::size_t{1} << 24, 4);
 }

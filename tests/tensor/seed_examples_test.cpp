@@ -1,12 +1,16 @@
-// Every example of the five seed documents (SYMERR_SHARED_DIR/seeds), run
-// through the operators. Each transcription is tied to its source by cite(),
-// which requires the quoted text to occur in the seed file.
+// Every example of the five seed documents, run through the operators. The
+// operands, stated results and the statements the findings are about are test
+// data (tests/data/seeds/examples.json, each entry naming its document and
+// section); the test reads them from there, so a wrong transcription is fixed
+// in one place.
 //
 // Where an example disagrees with the operator's own stated semantics the test
 // asserts the disagreement (it fails if the operator is bent to match the
 // example) and reports it with WARN("SEED FINDING ..."). The findings are
 // listed in tests/tensor/SEED_FINDINGS.md.
 #include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <symerr/format.hpp>
 #include <symerr/ops/any.hpp>
@@ -15,38 +19,68 @@
 #include <fstream>
 #include <limits>
 #include <random>
-#include <sstream>
 #include <string>
 
 using namespace symerr;
+using nlohmann::json;
 
 namespace {
 
-std::string collapse_spaces(const std::string& s) {
-  std::string r;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      space = true;
-      continue;
-    }
-    if (space && !r.empty()) r += ' ';
-    space = false;
-    r += c;
-  }
-  return r;
+const json& seed_data() {
+  static const json data = [] {
+    std::ifstream in(std::string(SYMERR_TEST_DATA_DIR) + "/seeds/examples.json");
+    if (!in) throw std::runtime_error("cannot open tests/data/seeds/examples.json");
+    return json::parse(in);
+  }();
+  return data;
 }
 
-// The quoted text must occur in the seed (whitespace runs compared as one space).
-void cite(const std::string& file, const std::string& quote) {
-  const std::string path = std::string(SYMERR_SHARED_DIR) + "/seeds/" + file;
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  INFO("seed " << file << " must contain: " << quote);
-  REQUIRE(collapse_spaces(ss.str()).find(collapse_spaces(quote)) != std::string::npos);
+// The entry `id` of `kind` ("examples" or "statements"); it must name a known
+// document and a section.
+const json& entry(const char* kind, const std::string& id) {
+  const json& all = seed_data().at(kind);
+  INFO("tests/data/seeds/examples.json: " << kind << " " << id);
+  REQUIRE(all.contains(id));
+  const json& e = all.at(id);
+  REQUIRE(seed_data().at("documents").contains(e.at("document").get<std::string>()));
+  REQUIRE_FALSE(e.at("section").get<std::string>().empty());
+  return e;
 }
+const json& example(const std::string& id) { return entry("examples", id); }
+const json& statement(const std::string& id) {
+  const json& e = entry("statements", id);
+  REQUIRE_FALSE(e.at("text").get<std::string>().empty());
+  return e;
+}
+
+double number(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  const std::string s = v.get<std::string>();
+  if (s == "inf") return INFINITY;
+  if (s == "-inf") return -INFINITY;
+  if (s == "nan") return NAN;
+  throw std::runtime_error("not a number in the seed data: " + s);
+}
+
+Shape shape_of(const json& v) {
+  Shape s;
+  for (const json& d : v) s.push_back(d.get<std::size_t>());
+  return s;
+}
+
+// A nested JSON array (a scalar, a vector, rows of a matrix, ...) as a tensor.
+Tensor<double> tensor_of(const json& v) {
+  Shape shape;
+  for (const json* level = &v; level->is_array(); level = &level->at(0)) shape.push_back(level->size());
+  std::vector<double> values;
+  const auto flatten = [&](const auto& self, const json& x) -> void {
+    if (!x.is_array()) return values.push_back(number(x));
+    for (const json& y : x) self(self, y);
+  };
+  flatten(flatten, v);
+  return Tensor<double>(shape, values);
+}
+Tensor<double> operand(const json& e, const char* key) { return tensor_of(e.at(key)); }
 
 void finding(const std::string& where, const std::string& what) {
   WARN("SEED FINDING " << where << ": " << what);
@@ -126,34 +160,22 @@ void float_div_example(const Tensor<double>& A, const Tensor<double>& B,
 // ---------------------------------------------------------------------------
 
 TEST_CASE("seed 000 SONNX Div (new): real example 1", "[seed]") {
-  const std::string f = "000_acf4091c44808315.txt";
-  cite(f, R"(A = \begin{bmatrix} 6.1 & 9.5 & 35.7 \end{bmatrix} \in \mathbb{R}^{1 \times 3})");
-  cite(f, R"(B = \begin{bmatrix} 3.0 & 3.3 & 5.1 \end{bmatrix} \in \mathbb{R}^{1 \times 3})");
-  cite(f, R"(Y = \frac{A}{B} = \begin{bmatrix} 2.0333 & 2.8788 & 7.0 \end{bmatrix})");
+  const json& e = example("000.real.ex1");
   // real semantics, computed in FP64: its error (< 1e-15) is far below the 4 decimals
-  const auto Y = Div(Tensor<double>{{6.1, 9.5, 35.7}}, Tensor<double>{{3.0, 3.3, 5.1}}, real_semantics());
-  check_decimals(Y, Tensor<double>{{2.0333, 2.8788, 7.0}}, 1e-15, "000 real ex1");
+  const auto Y = Div(operand(e, "A"), operand(e, "B"), real_semantics());
+  check_decimals(Y, operand(e, "stated"), 1e-15, "000 real ex1");
 }
 
 TEST_CASE("seed 000 SONNX Div (new): real example 2", "[seed]") {
-  const std::string f = "000_acf4091c44808315.txt";
-  cite(f, R"(A = \begin{bmatrix} 3.7 & 4.4 \\ 16.2 & 0.5 \\ 25.3 & 24.8 \end{bmatrix})");
-  cite(f, R"(B = \begin{bmatrix} 3.0 & 2.2 \\ 4.1 & 1.0 \\ 5.2 & 4.0 \end{bmatrix})");
-  cite(f, R"(1.2333 & 2.0 \\ 3.9512 & 0.5 \\ 4.8654 & 6.2)");
-  const auto Y = Div(Tensor<double>{{3.7, 4.4}, {16.2, 0.5}, {25.3, 24.8}},
-                     Tensor<double>{{3.0, 2.2}, {4.1, 1.0}, {5.2, 4.0}}, real_semantics());
-  check_decimals(Y, Tensor<double>{{1.2333, 2.0}, {3.9512, 0.5}, {4.8654, 6.2}}, 1e-15, "000 real ex2");
+  const json& e = example("000.real.ex2");
+  const auto Y = Div(operand(e, "A"), operand(e, "B"), real_semantics());
+  check_decimals(Y, operand(e, "stated"), 1e-15, "000 real ex2");
 }
 
 TEST_CASE("seed 000 SONNX Div (new): float example 1 (division by zero -> inf)", "[seed]") {
-  const std::string f = "000_acf4091c44808315.txt";
-  cite(f, R"(A = \begin{bmatrix} 3.0 & 4.5 \\ 16.0 & 1.0 \\ 25.5 & 24.25 \end{bmatrix})");
-  cite(f, R"(B = \begin{bmatrix} 3.0 & 2.0 \\ 4.0 & 0.0 \\ 5.0 & 4.0 \end{bmatrix})");
-  cite(f, R"(Y = \begin{bmatrix} 1.0 & 2.25 \\ 4.0 & \infty \\ 5.1 & 6.0625 \end{bmatrix})");
-  cite(f, "dtype=np.float32");
-  const Tensor<double> A{{3.0, 4.5}, {16.0, 1.0}, {25.5, 24.25}};
-  const Tensor<double> B{{3.0, 2.0}, {4.0, 0.0}, {5.0, 4.0}};
-  const Tensor<double> Y{{1.0, 2.25}, {4.0, INFINITY}, {5.1, 6.0625}};
+  const json& e = example("000.float.ex1");
+  const Tensor<double> A = operand(e, "A"), B = operand(e, "B"), Y = operand(e, "stated");
+  REQUIRE(std::isinf(Y[3]));
   // FP32, the type of the document's numpy snippet
   check_decimals(Div(tensor_cast<float>(A), tensor_cast<float>(B)), Y, 0x1p-24, "000 float ex1 FP32");
   float_div_example<float>(A, B, Y, "000 float ex1");
@@ -165,12 +187,9 @@ TEST_CASE("seed 000 SONNX Div (new): float example 1 (division by zero -> inf)",
 }
 
 TEST_CASE("seed 000 SONNX Div (new): float example 2 (0/0 -> NaN)", "[seed]") {
-  const std::string f = "000_acf4091c44808315.txt";
-  cite(f, R"(A = \begin{bmatrix} 3.25 & 4.5 \\ 16.0 & 0.0 \\ 25.5 & 24.25 \end{bmatrix})");
-  cite(f, R"(Y = \begin{bmatrix} 1.0833 & 2.25 \\ 4.0 & \text{NaN} \\ 5.1 & 6.0625 \end{bmatrix})");
-  const Tensor<double> A{{3.25, 4.5}, {16.0, 0.0}, {25.5, 24.25}};
-  const Tensor<double> B{{3.0, 2.0}, {4.0, 0.0}, {5.0, 4.0}};
-  const Tensor<double> Y{{1.0833, 2.25}, {4.0, NAN}, {5.1, 6.0625}};
+  const json& e = example("000.float.ex2");
+  const Tensor<double> A = operand(e, "A"), B = operand(e, "B"), Y = operand(e, "stated");
+  REQUIRE(std::isnan(Y[3]));
   check_decimals(Div(tensor_cast<float>(A), tensor_cast<float>(B)), Y, 0x1p-24, "000 float ex2 FP32");
   float_div_example<float>(A, B, Y, "000 float ex2");
   float_div_example<double>(A, B, Y, "000 float ex2");
@@ -182,7 +201,7 @@ TEST_CASE("seed 000 SONNX Div (new): the inf case is signed under IEEE", "[seed]
   // The informal float spec says "inf if A[i] != 0 and B[i] = 0"; IEEE 754 (which
   // the same section invokes) gives -inf for a negative dividend or a -0 divisor,
   // and NaN for a NaN dividend. The operator follows IEEE.
-  cite("000_acf4091c44808315.txt", R"(\text{inf} & \text{if } A[i] \neq 0 \text{ and } B[i]=0)");
+  statement("000.float.inf_case");
   const auto Y = Div(Tensor<float>{-1.f, 1.f, NAN}, Tensor<float>{0.f, -0.f, 0.f});
   CHECK(Y[0] == -INFINITY);
   CHECK(Y[1] == -INFINITY);
@@ -192,34 +211,27 @@ TEST_CASE("seed 000 SONNX Div (new): the inf case is signed under IEEE", "[seed]
 }
 
 TEST_CASE("seed 000 SONNX Div (new): integer examples, floor and truncation", "[seed]") {
-  const std::string f = "000_acf4091c44808315.txt";
-  cite(f, R"(A = \begin{bmatrix} 6 & 9 & 35 \end{bmatrix} \quad B = \begin{bmatrix} 3 & 3 & 5 \end{bmatrix})");
-  cite(f, R"(Y = \begin{bmatrix} 2 & 3 & 7 \end{bmatrix})");
-  cite(f, R"(A = \begin{bmatrix} 10 & 10 \\ 21 & 1 \\ 30 & 9 \end{bmatrix})");
-  cite(f, R"(B = \begin{bmatrix} 3 & 2 \\ 4 & 1 \\ 5 & 4 \end{bmatrix})");
-  cite(f, R"(Y = \begin{bmatrix} 3 & 5 \\ 5 & 1 \\ 6 & 2 \end{bmatrix})");
+  statement("000.int.floor");
   // All operands are positive, so floor and truncation agree; every value is right
   // (10/3 = 3.33 -> 3, 21/4 = 5.25 -> 5, 9/4 = 2.25 -> 2). INT4/UINT4 cannot hold them.
-  int_div_example_all<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                      std::uint16_t, std::uint32_t, std::uint64_t>(
-      Tensor<int>{{6, 9, 35}}, Tensor<int>{{3, 3, 5}}, Tensor<int>{{2, 3, 7}}, "000 int ex1");
-  int_div_example_all<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                      std::uint16_t, std::uint32_t, std::uint64_t>(
-      Tensor<int>{{10, 10}, {21, 1}, {30, 9}}, Tensor<int>{{3, 2}, {4, 1}, {5, 4}},
-      Tensor<int>{{3, 5}, {5, 1}, {6, 2}}, "000 int ex2");
+  for (const char* id : {"000.int.ex1", "000.int.ex2"}) {
+    const json& e = example(id);
+    int_div_example_all<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                        std::uint16_t, std::uint32_t, std::uint64_t>(
+        tensor_cast<int>(operand(e, "A")), tensor_cast<int>(operand(e, "B")),
+        tensor_cast<int>(operand(e, "stated")), id);
+  }
   finding("000 SONNX Div int examples",
           "all operands positive: the examples cannot tell floor from truncation "
           "(no negative operand), although the section specifies floor");
 }
 
 TEST_CASE("seed 000 SONNX Div (new): the Why3 texts disagree with the informal semantics", "[seed]") {
-  const std::string f = "000_acf4091c44808315.txt";
   // Real section: informal spec and [C2] say a zero divisor is undefined; the Why3
   // module DivReal returns infinity / nan instead. The operator's real semantics
   // (FloatDivisionByZero::Undefined) report the element as undefined.
-  cite(f, R"(\text{undefined} & \text{otherwise})");
-  cite(f, "module DivReal");
-  cite(f, "else if a.value[i] <> 0.0 && b.value[i] = 0.0 then result.value[i] = infinity");
+  statement("000.real.undefined");
+  statement("000.real.why3");
   const DivResult<double> r = div_checked(Tensor<double>{1.0, 0.0}, Tensor<double>{0.0, 0.0}, real_semantics());
   CHECK(r.undefined == std::vector<std::size_t>{0, 1});
   finding("000 SONNX Div real section",
@@ -227,7 +239,7 @@ TEST_CASE("seed 000 SONNX Div (new): the Why3 texts disagree with the informal s
           "infinity (A != 0) or nan (A = 0)");
   // Int section: the informal spec says floor; the Why3 module uses int.Int's '/', which
   // Why3 does not define (int.EuclideanDivision's div rounds 7 / -2 to -3, floor gives -4).
-  cite(f, "ensures { forall i. result.value[i] = a.value[i] / b.value[i] }");
+  statement("000.int.why3");
   CHECK(Div(Tensor<int>{7}, Tensor<int>{-2}, DivOptions::sonnx(IntegerDivision::Floor))[0] == -4);
   finding("000 SONNX Div int section",
           "informal spec: floor; Why3 DivInt: a / b with only int.Int imported (no division "
@@ -239,27 +251,20 @@ TEST_CASE("seed 000 SONNX Div (new): the Why3 texts disagree with the informal s
 // ---------------------------------------------------------------------------
 
 TEST_CASE("seed 001 SONNX Div (old): real examples", "[seed]") {
-  const std::string f = "001_16275cc1406d3c06.txt";
-  cite(f, R"(A = \begin{bmatrix} 6 & 9 & 35 \end{bmatrix})");
-  cite(f, R"(C = \begin{bmatrix} 2 & 3 & 7 \end{bmatrix})");
-  cite(f, R"(A = \begin{bmatrix} 3 & 4 \\ 16 & 0 \\ 25 & 24 \end{bmatrix})");
-  cite(f, R"(B = \begin{bmatrix} 3 & 2 \\ 4 & 1 \\ 5 & 4 \end{bmatrix})");
-  cite(f, R"(C = \begin{bmatrix} 1 & 2 \\ 4 & 0 \\ 5 & 6 \end{bmatrix})");
-  CHECK(Div(Tensor<double>{{6, 9, 35}}, Tensor<double>{{3, 3, 5}}, real_semantics()) ==
-        Tensor<double>{{2, 3, 7}});
-  CHECK(Div(Tensor<double>{{3, 4}, {16, 0}, {25, 24}}, Tensor<double>{{3, 2}, {4, 1}, {5, 4}},
-            real_semantics()) == Tensor<double>{{1, 2}, {4, 0}, {5, 6}});
+  for (const char* id : {"001.real.ex1", "001.real.ex2"}) {
+    const json& e = example(id);
+    INFO(id);
+    CHECK(Div(operand(e, "A"), operand(e, "B"), real_semantics()) == operand(e, "stated"));
+  }
 }
 
 TEST_CASE("seed 001 SONNX Div (old): float examples in FP16, BF16, FP32, FP64", "[seed]") {
-  const std::string f = "001_16275cc1406d3c06.txt";
-  cite(f, R"(A = \begin{bmatrix} 3 & 4 \\ 16 & 1 \\ 25 & 24 \end{bmatrix})");
-  cite(f, R"(B = \begin{bmatrix} 3 & 2 \\ 4 & 0 \\ 5 & 4 \end{bmatrix})");
-  cite(f, R"(C = \begin{bmatrix} 1 & 2 \\ 4 & \text{inf} \\ 5 & 6 \end{bmatrix})");
-  cite(f, R"(C = \begin{bmatrix} 1 & 2 \\ 4 & \text{nan} \\ 5 & 6 \end{bmatrix})");
-  const Tensor<double> A1{{3, 4}, {16, 1}, {25, 24}}, A2{{3, 4}, {16, 0}, {25, 24}};
-  const Tensor<double> B{{3, 2}, {4, 0}, {5, 4}};
-  const Tensor<double> C1{{1, 2}, {4, INFINITY}, {5, 6}}, C2{{1, 2}, {4, NAN}, {5, 6}};
+  const json &e1 = example("001.float.ex1"), &e2 = example("001.float.ex2");
+  const Tensor<double> A1 = operand(e1, "A"), A2 = operand(e2, "A");
+  const Tensor<double> B = operand(e1, "B");
+  REQUIRE(operand(e2, "B") == B);
+  const Tensor<double> C1 = operand(e1, "stated"), C2 = operand(e2, "stated");
+  REQUIRE((std::isinf(C1[3]) && std::isnan(C2[3])));
   // every stated value is exact: compare encodings
   CHECK(encodings_equal(Div(tensor_cast<float>(A1), tensor_cast<float>(B)), tensor_cast<float>(C1)));
   CHECK(encodings_equal(Div(tensor_cast<float>(A2), tensor_cast<float>(B)), tensor_cast<float>(C2)));
@@ -276,20 +281,18 @@ TEST_CASE("seed 001 SONNX Div (old): float examples in FP16, BF16, FP32, FP64", 
 // ---------------------------------------------------------------------------
 
 TEST_CASE("seed 002 ONNX Div: test_div_example and the generated cases", "[seed]") {
-  const std::string f = "002_ad18d28f589c4615.txt";
-  cite(f, "x = np.array([3, 4]).astype(np.float32)");
-  cite(f, "y = np.array([1, 2]).astype(np.float32)");
-  cite(f, "z = x / y # expected output [3., 2.]");
+  const json& e = example("002.test_div_example");
   const auto o = DivOptions::onnx(IntegerDivision::Truncate);
-  CHECK(Div(Tensor<float>{3, 4}, Tensor<float>{1, 2}, o) == Tensor<float>{3, 2});
+  CHECK(Div(tensor_cast<float>(operand(e, "A")), tensor_cast<float>(operand(e, "B")), o) ==
+        tensor_cast<float>(operand(e, "stated")));
   // test_div_bcast: (3,4,5) / (5,) under multidirectional broadcasting
-  cite(f, "y = np.random.rand(5).astype(np.float32) + 1.0");
-  CHECK(broadcast_shape({3, 4, 5}, {5}, OnnxMultidirectional{}) == Shape{3, 4, 5});
+  const json& bcast = statement("002.bcast");
+  CHECK(broadcast_shape(shape_of(bcast.at("A_shape")), shape_of(bcast.at("B_shape")), OnnxMultidirectional{}) ==
+        shape_of(bcast.at("result_shape")));
   // test_div_uint8: x // y with y in [1, 24]: floor = truncation for unsigned operands
-  cite(f, "y = np.random.randint(24, size=(3, 4, 5), dtype=np.uint8) + 1");
-  cite(f, "z = x // y");
-  for (int x = 0; x < 24; ++x)
-    for (int y = 1; y <= 24; ++y) {
+  const json& u8 = statement("002.uint8");
+  for (int x = 0; x < u8.at("x_max").get<int>(); ++x)
+    for (int y = u8.at("y_min").get<int>(); y <= u8.at("y_max").get<int>(); ++y) {
       const auto a = Tensor<std::uint8_t>{static_cast<std::uint8_t>(x)};
       const auto b = Tensor<std::uint8_t>{static_cast<std::uint8_t>(y)};
       CHECK(Div(a, b, DivOptions::onnx(IntegerDivision::Floor)) ==
@@ -301,41 +304,32 @@ TEST_CASE("seed 002 ONNX Div: test_div_example and the generated cases", "[seed]
 }
 
 TEST_CASE("seed 002 ONNX Div-1/6: the supported legacy shape pairs, with values", "[seed]") {
-  const std::string f = "002_ad18d28f589c4615.txt";
-  cite(f, "shape(A) = (2, 3, 4, 5), shape(B) = (,), i.e. B is a scalar tensor");
-  cite(f, "shape(A) = (2, 3, 4, 5), shape(B) = (1, 1), i.e. B is an 1-element tensor");
-  cite(f, "shape(A) = (2, 3, 4, 5), shape(B) = (5,)");
-  cite(f, "shape(A) = (2, 3, 4, 5), shape(B) = (4, 5)");
-  cite(f, "shape(A) = (2, 3, 4, 5), shape(B) = (3, 4), with axis=1");
-  cite(f, "shape(A) = (2, 3, 4, 5), shape(B) = (2), with axis=0");
-  cite(f, "1-dim expansion doesn't work yet.");
-  Tensor<double> A(Shape{2, 3, 4, 5}, 0.0);
+  const json& st = statement("002.legacy_shapes");
+  Tensor<double> A(shape_of(st.at("A_shape")), 0.0);
   for (std::size_t k = 0; k < A.size(); ++k) A[k] = static_cast<double>(k) - 60.0;
-  struct Case {
-    Shape b;
-    std::optional<std::int64_t> axis;
-    std::size_t first_axis;  // of A that B's first axis maps to
-  };
-  const Case cases[] = {{{}, {}, 4}, {{1, 1}, {}, 4}, {{5}, {}, 3}, {{4, 5}, {}, 2}, {{3, 4}, 1, 1}, {{2}, 0, 0}};
-  for (const Case& c : cases) {
-    Tensor<double> B(c.b, 0.0);
+  REQUIRE(st.at("cases").size() == 6);
+  for (const json& c : st.at("cases")) {
+    Tensor<double> B(shape_of(c.at("B_shape")), 0.0);
     for (std::size_t k = 0; k < B.size(); ++k) B[k] = static_cast<double>(k) + 1.5;
-    INFO("B " << to_string(c.b));
-    const auto C = Div(A, B, DivOptions::onnx_legacy({true, c.axis}, IntegerDivision::Truncate));
+    const std::optional<std::int64_t> axis =
+        c.contains("axis") ? std::optional<std::int64_t>(c.at("axis").get<std::int64_t>()) : std::nullopt;
+    const auto first_axis = c.at("first_axis").get<std::size_t>();  // of A that B's first axis maps to
+    INFO("B " << to_string(B.shape()));
+    const auto C = Div(A, B, DivOptions::onnx_legacy({true, axis}, IntegerDivision::Truncate));
     REQUIRE(C.shape() == A.shape());
     for (const Index& i : A.indexes()) {
       Index ib;
       if (B.size() > 1)
-        for (std::size_t k = 0; k < B.rank(); ++k) ib.push_back(i[c.first_axis + k]);
+        for (std::size_t k = 0; k < B.rank(); ++k) ib.push_back(i[first_axis + k]);
       else ib.assign(B.rank(), 0);
       CHECK(C[i] == A[i] / B[ib]);
     }
   }
   // "1-dim expansion doesn't work yet": (1, 5) onto (2, 3, 4, 5) is rejected
-  CHECK_THROWS_AS(Div(A, Tensor<double>(Shape{1, 5}, 1.0), DivOptions::onnx_legacy({true, {}}, IntegerDivision::Truncate)),
+  CHECK_THROWS_AS(Div(A, Tensor<double>(shape_of(st.at("rejected_B_shape")), 1.0),
+                      DivOptions::onnx_legacy({true, {}}, IntegerDivision::Truncate)),
                   ShapeError);
   // broadcast = 0: "If broadcasting is disabled it should be of the same size."
-  cite(f, "If broadcasting is disabled it should be of the same size.");
   CHECK_THROWS_AS(Div(A, Tensor<double>{1.0, 2.0, 3.0, 4.0, 5.0},
                       DivOptions::onnx_legacy({false, {}}, IntegerDivision::Truncate)),
                   ShapeError);
@@ -346,11 +340,9 @@ TEST_CASE("seed 002 ONNX Div-1/6: the supported legacy shape pairs, with values"
 // ---------------------------------------------------------------------------
 
 TEST_CASE("seed 003 SONNX Sub: real example 1 (label says A + B)", "[seed]") {
-  const std::string f = "003_f8a8aa56144c1e97.txt";
-  cite(f, R"(A = \begin{bmatrix} 6.1 & 9.5 & 35.7 \end{bmatrix})");
-  cite(f, R"(B = \begin{bmatrix} 2 & 3 & 4 \end{bmatrix})");
-  cite(f, R"(Y = A + B = \begin{bmatrix} 4.1 & 6.5 & 31.7 \end{bmatrix})");
-  const Tensor<double> A{6.1, 9.5, 35.7}, B{2, 3, 4}, stated{4.1, 6.5, 31.7};
+  const json& e = example("003.real.ex1");
+  REQUIRE(e.at("label") == "Y = A + B");
+  const Tensor<double> A = operand(e, "A"), B = operand(e, "B"), stated = operand(e, "stated");
   check_decimals(Sub(A, B), stated, 1e-15, "003 real ex1");
   // the values are A - B; A + B would be 8.1, 12.5, 39.7
   const auto sum = Add(A, B);
@@ -360,13 +352,9 @@ TEST_CASE("seed 003 SONNX Sub: real example 1 (label says A + B)", "[seed]") {
 }
 
 TEST_CASE("seed 003 SONNX Sub: float example 1 (label says A + B)", "[seed]") {
-  const std::string f = "003_f8a8aa56144c1e97.txt";
-  cite(f, R"(A = \begin{bmatrix} 3.0 & 4.5 \\ 16.0 & 1.0 \\ 25.5 & 24.25 \end{bmatrix})");
-  cite(f, R"(B = \begin{bmatrix} 3.0 & 2.0 \\ 4.0 & 0.0 \\ 5.0 & 4.0 \end{bmatrix})");
-  cite(f, R"(Y = A + B = \begin{bmatrix} 0.0 & 2.5 \\ 12.0 & 1.0 \\ 20.5 & 20.25 \end{bmatrix})");
-  const Tensor<double> A{{3.0, 4.5}, {16.0, 1.0}, {25.5, 24.25}};
-  const Tensor<double> B{{3.0, 2.0}, {4.0, 0.0}, {5.0, 4.0}};
-  const Tensor<double> Y{{0.0, 2.5}, {12.0, 1.0}, {20.5, 20.25}};
+  const json& e = example("003.float.ex1");
+  REQUIRE(e.at("label") == "Y = A + B");
+  const Tensor<double> A = operand(e, "A"), B = operand(e, "B"), Y = operand(e, "stated");
   // exact in every listed float type (FP16, FP32, FP64), and in BF16 too
   CHECK(encodings_equal(Sub(tensor_cast<float>(A), tensor_cast<float>(B)), tensor_cast<float>(Y)));
   CHECK(encodings_equal(Sub(A, B), Y));
@@ -379,29 +367,32 @@ TEST_CASE("seed 003 SONNX Sub: float example 1 (label says A + B)", "[seed]") {
 }
 
 TEST_CASE("seed 003 SONNX Sub: UINT8 example, wrap-around", "[seed]") {
-  const std::string f = "003_f8a8aa56144c1e97.txt";
-  cite(f, "### Example 1 (1D UINT8 tensors)");
-  cite(f, R"(A = \begin{bmatrix} 6 & 100 \end{bmatrix} \quad B = \begin{bmatrix} 3 & 200 \end{bmatrix})");
-  cite(f, R"(Y = \begin{bmatrix} 3 & 44 \end{bmatrix})");
-  const auto Y = Sub(Tensor<std::uint8_t>{6, 100}, Tensor<std::uint8_t>{3, 200});
-  CHECK(Y[0] == 3);
-  CHECK(Y[1] == 156);  // 100 - 200 = -100 = 156 (mod 256)
-  CHECK(Y[1] != 44);   // the example's value: (100 + 200) mod 256, i.e. an addition
-  CHECK(Add(Tensor<std::uint8_t>{100}, Tensor<std::uint8_t>{200})[0] == 44);
+  const json& e = example("003.uint8.ex1");
+  const auto A = tensor_cast<std::uint8_t>(operand(e, "A")), B = tensor_cast<std::uint8_t>(operand(e, "B"));
+  const Tensor<double> stated = operand(e, "stated");
+  REQUIRE(A == Tensor<std::uint8_t>{6, 100});  // Y[1] below is 100 - 200
+  REQUIRE(B == Tensor<std::uint8_t>{3, 200});
+  const auto Y = Sub(A, B);
+  CHECK(Y[0] == stated[0]);
+  CHECK(Y[1] == 156);         // 100 - 200 = -100 = 156 (mod 256)
+  CHECK(Y[1] != stated[1]);   // the example's value 44: (100 + 200) mod 256, i.e. an addition
+  CHECK(Add(A, B)[1] == stated[1]);
   finding("003 SONNX Sub UINT8 example",
           "Y[1] = 100 - 200 is stated as 44; wrap-around gives 156 (44 = (100 + 200) mod 256)");
 }
 
 TEST_CASE("seed 003 SONNX Sub: INT8 example, wrap-around", "[seed]") {
-  const std::string f = "003_f8a8aa56144c1e97.txt";
-  cite(f, "### Example 1 (1D INT8 tensors)");
-  cite(f, R"(A = \begin{bmatrix} -6 & 10 & 10 \end{bmatrix} \quad B = \begin{bmatrix} -3 & 100 & -120 \end{bmatrix})");
-  cite(f, R"(Y = \begin{bmatrix} -9 & -90 & -126 \end{bmatrix})");
-  const auto Y = Sub(Tensor<std::int8_t>{-6, 10, 10}, Tensor<std::int8_t>{-3, 100, -120});
-  CHECK(Y[0] == -3);    // -6 - (-3)
-  CHECK(Y[0] != -9);    // the example's value: -6 + (-3)
-  CHECK(Y[1] == -90);   // agrees
-  CHECK(Y[2] == -126);  // 10 - (-120) = 130 wraps to -126: agrees
+  const json& e = example("003.int8.ex1");
+  const auto A = tensor_cast<std::int8_t>(operand(e, "A")), B = tensor_cast<std::int8_t>(operand(e, "B"));
+  const Tensor<double> stated = operand(e, "stated");
+  REQUIRE(A == Tensor<std::int8_t>{-6, 10, 10});
+  REQUIRE(B == Tensor<std::int8_t>{-3, 100, -120});
+  const auto Y = Sub(A, B);
+  CHECK(Y[0] == -3);            // -6 - (-3)
+  CHECK(Y[0] != stated[0]);     // the example's value -9: -6 + (-3)
+  CHECK(Add(A, B)[0] == stated[0]);
+  CHECK(Y[1] == stated[1]);     // -90: agrees
+  CHECK(Y[2] == stated[2]);     // 10 - (-120) = 130 wraps to -126: agrees
   finding("003 SONNX Sub INT8 example",
           "Y[0] = -6 - (-3) is stated as -9; the semantics give -3 (-9 = -6 + (-3)); "
           "Y[1] = -90 and Y[2] = -126 (130 wrapped) are right");
@@ -411,7 +402,7 @@ TEST_CASE("seed 003 SONNX Sub: the unsigned wrap formula misses A - B < 0", "[se
   // "A[i] - B[i] - k.2^n if A[i] - B[i] > 2^n - 1, A[i] - B[i] otherwise, with k in N such
   // that 0 <= A[i] - B[i] - k.2^n < 2^n": for A < B no k in N exists and the 'otherwise'
   // branch yields a negative UINT value. The operator wraps modulo 2^n (k = -1).
-  cite("003_f8a8aa56144c1e97.txt", R"(with $k \in N$ such that $0 \le A[i] - B[i]- k.2^{n} < 2^n$)");
+  statement("003.uint_formula");
   CHECK(Sub(Tensor<std::uint32_t>{1}, Tensor<std::uint32_t>{2})[0] == 4294967295u);
   finding("003 SONNX Sub UINTn formula",
           "only handles A - B > 2^n - 1 (impossible for a subtraction); A - B < 0 has no k in N; "
@@ -423,18 +414,20 @@ TEST_CASE("seed 003 SONNX Sub: the unsigned wrap formula misses A - B < 0", "[se
 // ---------------------------------------------------------------------------
 
 TEST_CASE("seed 004 OpenVINO Divide-1: example 1 (auto_broadcast none, pythondiv)", "[seed]") {
-  const std::string f = "004_bbaf275f30f57a7f.txt";
-  cite(f, R"(<data auto_broadcast="none" m_pythondiv="true"/>)");
+  const json& st = statement("004.ex1");
+  REQUIRE(st.at("auto_broadcast") == "none");
+  REQUIRE(st.at("pythondiv") == true);
+  const Shape shape = shape_of(st.at("shape"));
   std::mt19937_64 rng(4);
-  std::vector<std::int32_t> va(256 * 56), vb(256 * 56);
+  std::vector<std::int32_t> va(shape[0] * shape[1]), vb(shape[0] * shape[1]);
   for (auto& x : va) x = static_cast<std::int32_t>(rng() % 2001) - 1000;
   for (auto& x : vb) {
     do x = static_cast<std::int32_t>(rng() % 41) - 20;
     while (x == 0);
   }
-  const Tensor<std::int32_t> A({256, 56}, va), B({256, 56}, vb);
+  const Tensor<std::int32_t> A(shape, va), B(shape, vb);
   const auto C = Div(A, B, DivOptions::openvino(AutoBroadcast::None, true));
-  REQUIRE(C.shape() == Shape{256, 56});
+  REQUIRE(C.shape() == shape);
   for (std::size_t k = 0; k < C.size(); ++k)
     CHECK(C[k] == static_cast<std::int32_t>(std::floor(static_cast<double>(va[k]) / vb[k])));
   // floats: pythondiv has no effect
@@ -443,15 +436,17 @@ TEST_CASE("seed 004 OpenVINO Divide-1: example 1 (auto_broadcast none, pythondiv
 }
 
 TEST_CASE("seed 004 OpenVINO Divide-1: example 2, [8,1,6,1] / [7,1,5] -> [8,7,6,5]", "[seed]") {
-  const std::string f = "004_bbaf275f30f57a7f.txt";
-  cite(f, R"(<data auto_broadcast="numpy" m_pythondiv="false"/>)");
-  cite(f, "<dim>8</dim> <dim>7</dim> <dim>6</dim> <dim>5</dim>");
+  const json& st = statement("004.ex2");
+  REQUIRE(st.at("auto_broadcast") == "numpy");
+  REQUIRE(st.at("pythondiv") == false);
+  const Shape sa = shape_of(st.at("A_shape")), sb = shape_of(st.at("B_shape"));
+  REQUIRE((sa == Shape{8, 1, 6, 1} && sb == Shape{7, 1, 5}));  // the index arithmetic below
   std::vector<std::int32_t> va(8 * 6), vb(7 * 5);
   for (std::size_t k = 0; k < va.size(); ++k) va[k] = static_cast<std::int32_t>(k) * 7 - 150;
   for (std::size_t k = 0; k < vb.size(); ++k) vb[k] = static_cast<std::int32_t>(k % 9) - 4 + (k % 9 >= 4);
-  const Tensor<std::int32_t> A({8, 1, 6, 1}, va), B({7, 1, 5}, vb);
+  const Tensor<std::int32_t> A(sa, va), B(sb, vb);
   const auto C = Div(A, B, DivOptions::openvino(AutoBroadcast::Numpy, false));  // truncation
-  REQUIRE(C.shape() == Shape{8, 7, 6, 5});
+  REQUIRE(C.shape() == shape_of(st.at("result_shape")));
   for (const Index& i : C.indexes()) {
     const std::int32_t a = A(i[0], 0, i[2], 0), b = B(i[1], 0, i[3]);
     CHECK(C[i] == a / b);  // C++ '/' truncates
@@ -468,10 +463,7 @@ TEST_CASE("seed 004 OpenVINO Divide-1: example 2, [8,1,6,1] / [7,1,5] -> [8,7,6,
 }
 
 TEST_CASE("seed 004 OpenVINO Divide-1: attribute names", "[seed]") {
-  const std::string f = "004_bbaf275f30f57a7f.txt";
-  cite(f, "pythondiv");
-  cite(f, "m_pythondiv=");
-  cite(f, "auto_broacast attribute");
+  statement("004.attributes");
   finding("004 OpenVINO Divide-1",
           "the attribute is documented as 'pythondiv' but both XML examples spell it "
           "'m_pythondiv'; 'auto_broacast' typo; auto_broadcast's 'Range of values' is empty "

@@ -147,7 +147,7 @@ TEST_CASE("exhaustive: max_failures stops a refutation early", "[concrete][exhau
 
 // ---- long runs ------------------------------------------------------------------------
 
-TEST_CASE("exhaustive FP16: correct division proven over all 2^32 pairs", "[long][exhaustive]") {
+TEST_CASE("exhaustive FP16: correct division proven over all 2^32 pairs", "[.][long][exhaustive]") {
   ExhaustiveOptions o;
   o.threads = 2;
   const auto t0 = std::chrono::steady_clock::now();
@@ -161,7 +161,7 @@ TEST_CASE("exhaustive FP16: correct division proven over all 2^32 pairs", "[long
   CHECK(r.evidence.special.all_matched());
 }
 
-TEST_CASE("exhaustive FP16/BF16: broken divisions refuted over all pairs", "[long][exhaustive]") {
+TEST_CASE("exhaustive FP16/BF16: broken divisions refuted over all pairs", "[.][long][exhaustive]") {
   ExhaustiveOptions o;
   o.threads = 2;
   const CheckResult ftz = check_exhaustive(fp16_div_ftz(), o);

@@ -20,7 +20,7 @@ using namespace symerr::verify;
 
 fs::path output_dir(const Common& c) {
   if (!c.output.empty()) return c.output;
-  return fs::path(SYMERR_SOURCE_DIR) / "report";
+  return fs::path("report");  // relative to the current directory, never the source tree
 }
 
 RunOptions run_options(const Common& c) {

@@ -10,7 +10,7 @@
 namespace symerr::cli {
 
 struct Common {
-  std::string output;  // report directory; empty: <repository>/report
+  std::string output;  // report directory; empty: ./report
   std::optional<std::uint64_t> seed;
   unsigned jobs = 0;  // 0: hardware threads
   bool strict = false;

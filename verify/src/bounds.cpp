@@ -2,7 +2,10 @@
 // accuracy digest's, and symerr's own rigorous ones.
 #include <symerr/verify/bounds.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <deque>
 #include <mutex>
 #include <stdexcept>
 
@@ -15,6 +18,17 @@
 namespace symerr::verify {
 
 namespace {
+
+// A stable bound id: "<source>.<operator>.<rest>", all lower-case
+// ("symerr.div.float.introduction").
+std::string bound_id(std::string_view source, std::string_view op, std::string_view rest) {
+  std::string id = std::string(source) + "." + std::string(op) + "." + std::string(rest);
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return id;
+}
+bool is_lower_case_id(const std::string& id) {
+  return !id.empty() && std::none_of(id.begin(), id.end(), [](unsigned char c) { return std::isupper(c) || std::isspace(c); });
+}
 
 mpq_class absq(const mpq_class& q) { return sgn(q) < 0 ? mpq_class(-q) : q; }
 
@@ -79,8 +93,8 @@ mpq_class seed_propagation_at(const ExactPoint& p) {
 
 std::vector<SpecBound> builtin_bounds() {
   std::vector<SpecBound> v;
-  const char* seed = "seeds/000 SONNX Div";
-  const char* digest = "sonnx/README.md";
+  const char* seed = "SONNX Div specification (seed 000)";
+  const char* digest = "SONNX accuracy digest";
 
   v.push_back({"seed000.div.propagation", "Div", "seed Div propagation bound",
                "|Y_err^propag| <= |A_err/B| + |A*B_err/B^2|", std::string(seed) + ", Error Propagation (real and float)",
@@ -152,7 +166,7 @@ std::vector<SpecBound> builtin_bounds() {
                [](const ExactPoint&) { return mpq_class(1, 2); }});
   // The guideline's IEEE rule (§1.6, §2.4): for a normal result r, |intro| <= u·|r| (RNE).
   for (const char* op : {"Add", "Sub", "Mul"}) {
-    v.push_back({std::string("digest.") + op + ".float.introduction", op, "digest IEEE introduction rule",
+    v.push_back({bound_id("digest", op, "float.introduction"), op, "digest IEEE introduction rule",
                  "|Y_err^intro| <= u * |r| for a normal result r (RNE)", std::string(digest) + " §1.6 / §2.4",
                  {}, kFloatType, ErrorPart::Introduced, true, false, "the exact result r is a normal number",
                  [op](const SymbolicError& a, const SymbolicError& b) {
@@ -192,12 +206,12 @@ std::vector<SpecBound> builtin_bounds() {
                  return mpq_class((absq(p.ae) * absq(p.br) + absq(p.ar) * absq(p.be)) / (absq(p.br) * absq(mpq_class(p.br + p.be))));
                }});
   for (const char* op : {"Add", "Sub"})
-    v.push_back({std::string("symerr.") + op + ".propagation", op, "exact Add/Sub propagation bound",
+    v.push_back({bound_id("symerr", op, "propagation"), op, "exact Add/Sub propagation bound",
                  "|Y_err^propag| <= |A_err| + |B_err|", "symerr (exact identity)", {},
                  kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false, "always", always, always_at,
                  [](auto& a, auto& b, auto&) { return abs(a.err) + abs(b.err); },
                  [](const ExactPoint& p) { return mpq_class(absq(p.ae) + absq(p.be)); }});
-  v.push_back({"symerr.Mul.propagation", "Mul", "exact Mul propagation bound",
+  v.push_back({bound_id("symerr", "Mul", "propagation"), "Mul", "exact Mul propagation bound",
                "|Y_err^propag| <= |A|*|B_err| + |B|*|A_err| + |A_err|*|B_err|", "symerr (exact identity)", {},
                kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false, "always", always, always_at,
                [](auto& a, auto& b, auto&) {
@@ -207,13 +221,13 @@ std::vector<SpecBound> builtin_bounds() {
                  return mpq_class(absq(p.ar) * absq(p.be) + absq(p.br) * absq(p.ae) + absq(p.ae) * absq(p.be));
                }});
   for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
-    v.push_back({std::string("symerr.") + op + ".float.introduction", op, "correct rounding (RNE)",
+    v.push_back({bound_id("symerr", op, "float.introduction"), op, "correct rounding (RNE)",
                  "|Y_err^intro| <= ulp(t)/2, t the exact result of the machine inputs", "IEEE 754 §4.3.1", {},
                  kFloatType, ErrorPart::Introduced, false, false, "finite result", always, finite_result_at,
                  [op](auto& a, auto& b, auto& c) { return ulp(machine_result(op, a, b), *float_of(c)) * 0.5; },
                  [](const ExactPoint& p) { return mpq_class(exact_ulp(p.t, *float_of(p)) / 2); },
                  [](const Interval& t, const Interval&, const FloatFormat& F) { return ulp(t, F) * 0.5; }, {}});
-    v.push_back({std::string("symerr.") + op + ".int.introduction", op,
+    v.push_back({bound_id("symerr", op, "int.introduction"), op,
                  std::string(op) == "Div" ? "integer quotient rounding" : "exact without wrap-around",
                  std::string(op) == "Div" ? "|Y_err^intro| <= 1 (floor or truncation; in fact < 1), no wrap-around"
                                           : "Y_err^intro = 0 when the result does not wrap",
@@ -226,11 +240,19 @@ std::vector<SpecBound> builtin_bounds() {
   return v;
 }
 
-std::vector<SpecBound>& registry() {
-  static std::vector<SpecBound> r = builtin_bounds();
+// The registry: a deque, so that the pointers find_bound and bounds_for hand
+// out stay valid while bounds are registered; every access holds the mutex.
+struct Registry {
+  Registry() {
+    for (SpecBound& b : builtin_bounds()) bounds.push_back(std::move(b));
+  }
+  std::mutex mutex;
+  std::deque<SpecBound> bounds;
+};
+Registry& registry() {
+  static Registry r;
   return r;
 }
-std::mutex registry_mutex;
 
 }  // namespace
 
@@ -290,27 +312,40 @@ ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idi
   return p;
 }
 
-const std::vector<SpecBound>& bound_registry() { return registry(); }
+std::vector<const SpecBound*> bound_registry() {
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  std::vector<const SpecBound*> r;
+  for (const auto& b : reg.bounds) r.push_back(&b);
+  return r;
+}
 
 void register_bound(SpecBound b) {
-  std::lock_guard<std::mutex> lock(registry_mutex);
-  for (const auto& x : registry())
-    if (x.id == b.id) throw std::invalid_argument("register_bound: a bound with id '" + b.id + "' exists");
+  if (!is_lower_case_id(b.id))
+    throw std::invalid_argument("register_bound: the id '" + b.id + "' must be non-empty and lower-case, without spaces");
   if (!b.enclose || !b.exact) throw std::invalid_argument("register_bound: '" + b.id + "' needs enclose and exact");
   if (!b.valid_on) b.valid_on = always;
   if (!b.valid_at) b.valid_at = always_at;
-  registry().push_back(std::move(b));
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  for (const auto& x : reg.bounds)
+    if (x.id == b.id) throw std::invalid_argument("register_bound: a bound with id '" + b.id + "' exists");
+  reg.bounds.push_back(std::move(b));
 }
 
 std::vector<const SpecBound*> bounds_for(std::string_view op, const Format& format) {
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
   std::vector<const SpecBound*> r;
-  for (const auto& b : registry())
+  for (const auto& b : reg.bounds)
     if (b.op == op && (b.types & type_class(format))) r.push_back(&b);
   return r;
 }
 
 const SpecBound* find_bound(std::string_view id) {
-  for (const auto& b : registry())
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  for (const auto& b : reg.bounds)
     if (b.id == id) return &b;
   return nullptr;
 }

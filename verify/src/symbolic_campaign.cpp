@@ -122,8 +122,8 @@ std::vector<CheckResult> run_seed_audit(const Progress& progress) {
       {"digest.div.propagation", FP32, {-2, 2, -0.01, 0.01}, {1, 4, -0.01, 0.01}},
       {"digest.div.float.introduction", FP32, {ms32, 1, 0, 0}, {1, 8, 0, 0}},
       {"digest.div.int.introduction", INT32, {-100, 100, 0, 0}, {1, 9, 0, 0}},
-      {"digest.Mul.float.introduction", FP32, {ms32, 1, 0, 0}, {0.5, 1, 0, 0}},
-      {"digest.Add.float.introduction", FP16, {-64, 64, 0, 0}, {-8, 8, 0, 0}},
+      {"digest.mul.float.introduction", FP32, {ms32, 1, 0, 0}, {0.5, 1, 0, 0}},
+      {"digest.add.float.introduction", FP16, {-64, 64, 0, 0}, {-8, 8, 0, 0}},
   };
   for (const Target& t : targets) {
     const SpecBound* b = find_bound(t.bound);
@@ -148,7 +148,7 @@ std::vector<CheckResult> run_seed_audit(const Progress& progress) {
     CheckResult r = audit_result("threshold/seed000.div.real.scenario", "Div", "real",
                                  {"seed real Div unit verification, small errors",
                                   "|c.err| <= |a.err/b.real| + |a.real*b.err/b.real^2| + 1e-12",
-                                  "seeds/000 SONNX Div, real, Unit Verification"},
+                                  "SONNX Div specification (seed 000), real, Unit Verification"},
                                  {"[C2]"});
     const double rho = std::ldexp(1.0, -k);
     // at 2 rho the corner A = 2, B = 1, A_err = 2 rho, B_err = -2 rho violates it (exact check)
@@ -175,7 +175,7 @@ std::vector<CheckResult> run_seed_audit(const Progress& progress) {
     CheckResult r = audit_result("special/seed000.div.float", "Div", "FP32",
                                  {"seed float Div special values",
                                   "A != 0, B = 0 -> inf; A = 0, B = 0 -> nan; else A/B",
-                                  "seeds/000 SONNX Div, float, Informal specification and [C3]"},
+                                  "SONNX Div specification (seed 000), float, Informal specification and [C3]"},
                                  {"[C3]"});
     // covered = false: the seed's cases say nothing about this input
     struct Case { double a, b, spec; const char* what; bool covered = true; };
@@ -209,7 +209,7 @@ std::vector<CheckResult> run_seed_audit(const Progress& progress) {
     say(progress, "audit seed examples (integer Sub wrap-around, Div floor)");
     CheckResult r = audit_result("examples/seeds.int", "Sub/Div", "UINT8/INT8/INT32",
                                  {"seed integer examples", "Y = A - B with wrap-around; Y = floor(A / B)",
-                                  "seeds/003 SONNX Sub (int), seeds/000 and 001 SONNX Div (int)"},
+                                  "SONNX Sub specification (seed 003, int), SONNX Div specifications (seeds 000 and 001, int)"},
                                  {"[R1]", "[R2]"});
     struct Ex { Operator op; IntFormat f; long a, b, stated; const char* doc; };
     const Ex ex[] = {

@@ -134,21 +134,27 @@ SymbolicDomainError<D> SymbolicDomainError<D>::undef(const Format& format) {
   SymbolicDomainError x;
   x.format = format;
   x.real = x.fp = x.err = x.rel_err = x.propagated = x.introduced = D::whole();
-  x.specials = SpecialStates{true, true, true, true, true, true, false, true, false};
+  x.specials = SpecialStates{.may_be_finite = true, .may_be_pos_inf = true, .may_be_neg_inf = true,
+                             .may_be_nan = true, .may_be_pos_zero = true, .may_be_neg_zero = true,
+                             .may_be_defined = false, .may_be_undefined = true, .may_overflow = false};
   return x;
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::nan(const Format& format) {
   SymbolicDomainError x = undef(format);
-  x.specials = SpecialStates{false, false, false, true, false, false, false, true, false};
+  x.specials = SpecialStates{.may_be_finite = false, .may_be_pos_inf = false, .may_be_neg_inf = false,
+                             .may_be_nan = true, .may_be_pos_zero = false, .may_be_neg_zero = false,
+                             .may_be_defined = false, .may_be_undefined = true, .may_overflow = false};
   return x;
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::inf(int sign, const Format& format) {
   SymbolicDomainError x = undef(format);
-  x.specials = SpecialStates{false, sign > 0, sign < 0, false, false, false, false, true, false};
+  x.specials = SpecialStates{.may_be_finite = false, .may_be_pos_inf = sign > 0, .may_be_neg_inf = sign < 0,
+                             .may_be_nan = false, .may_be_pos_zero = false, .may_be_neg_zero = false,
+                             .may_be_defined = false, .may_be_undefined = true, .may_overflow = false};
   return x;
 }
 

@@ -52,7 +52,7 @@ const char* to_string(ErrorPart p) noexcept;  // "err", "err_propag", "err_intro
 enum TypeClass : unsigned { kRealType = 1, kFloatType = 2, kIntType = 4 };
 
 struct SpecBound {
-  std::string id;        // stable: "seed000.div.propagation"
+  std::string id;        // stable, lower-case: "seed000.div.propagation", "symerr.div.float.introduction"
   std::string op;        // ONNX name
   std::string name;      // short human name
   std::string formula;   // as the source states it
@@ -80,9 +80,12 @@ struct SpecBound {
   std::function<Tri(const Interval& t, const FloatFormat& F)> valid_t;
 };
 
-// Every registered bound (seed bounds, digest bounds, symerr's own, user's).
-const std::vector<SpecBound>& bound_registry();
-// Add a user bound (its id must be new; throws std::invalid_argument otherwise).
+// Every registered bound (seed bounds, digest bounds, symerr's own, user's), in
+// registration order. The pointers (also those of bounds_for and find_bound)
+// stay valid for the life of the program; all four functions are thread-safe.
+std::vector<const SpecBound*> bound_registry();
+// Add a user bound: its id must be new, non-empty and lower-case without spaces,
+// and it needs `enclose` and `exact` (throws std::invalid_argument otherwise).
 void register_bound(SpecBound b);
 // The bounds applicable to an operator and a format.
 std::vector<const SpecBound*> bounds_for(std::string_view op, const Format& format);
