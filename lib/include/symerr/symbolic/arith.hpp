@@ -171,11 +171,14 @@ D integer_quotient(const D& t, IntegerDivision mode) {
 }
 
 template <RealDomain D>
-D quotient_rounding_error(const D& t, IntegerDivision mode) {
+D quotient_rounding_error(const D& t, IntegerDivision mode, const D& divisor) {
   // q − t ∈ (−1, 0] for floor; for truncation its sign is opposite to t's.
-  if (mode == IntegerDivision::Floor || t.lower() >= 0) return D::between(-1, 0);
-  if (t.upper() <= 0) return D::between(0, 1);
-  return D::between(-1, 1);
+  // With integer a, b: t − floor(t) = (a mod b)/|b| is a multiple of 1/|b|,
+  // so |q − t| <= 1 − 1/|b| <= 1 − 1/B for B >= max |b| (upper end rounded up).
+  const double m = (D::point(1) - D::point(1) / D::point(std::max(1.0, mag(divisor)))).upper();
+  if (mode == IntegerDivision::Floor || t.lower() >= 0) return D::between(-m, 0);
+  if (t.upper() <= 0) return D::between(0, m);
+  return D::between(-m, m);
 }
 
 }  // namespace detail
@@ -309,7 +312,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
       D intro = D::point(0);
       if (op == ArithOp::Div) {
         q = detail::integer_quotient(t, *int_division);
-        intro = meet(q - t, detail::quotient_rounding_error(t, *int_division));
+        intro = meet(q - t, detail::quotient_rounding_error(t, *int_division, *y_nonzero));
       }
       const auto w = detail::wrap_integers(q, *I);
       z.fp = w.fp;
@@ -344,11 +347,16 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
       if (special & kNegZero) s.may_be_neg_zero = true;
     } else {
       // Add/Sub results below the normal range are exact, so a zero result is an
-      // exact cancellation: +0 except in roundTowardNegative; (−0) + (−0) = −0.
+      // exact cancellation of nonzero values — +0, −0 in roundTowardNegative —
+      // or a sum of zeros: (+0) + (+0) = +0, (−0) + (−0) = −0, mixed zeros as a
+      // cancellation.
       const CategorySet ny = op == ArithOp::Sub ? ((cy & kPosZero) ? kNegZero : 0) | ((cy & kNegZero) ? kPosZero : 0)
                                                 : (cy & kAnyZero);
-      s.may_be_pos_zero = true;
-      s.may_be_neg_zero = z.mode == RoundingMode::Downward || ((cx & kNegZero) && (ny & kNegZero));
+      const bool down = z.mode == RoundingMode::Downward;
+      const bool cancel = (cx & kNonZeroFinite) && (cy & kNonZeroFinite);
+      const bool mixed = ((cx & kPosZero) && (ny & kNegZero)) || ((cx & kNegZero) && (ny & kPosZero));
+      s.may_be_pos_zero = ((cancel || mixed) && !down) || ((cx & kPosZero) && (ny & kPosZero));
+      s.may_be_neg_zero = ((cancel || mixed) && down) || ((cx & kNegZero) && (ny & kNegZero));
     }
   }
 

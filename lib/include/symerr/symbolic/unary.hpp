@@ -21,6 +21,7 @@ SymbolicDomainError<D> operator-(const SymbolicDomainError<D>& x) {
     z.fp = w.fp;
     z.introduced = w.introduced;
     z.err = z.propagated + z.introduced;
+    if (mag(w.introduced) != 0) z.rel_err = D::whole();  // x's no longer holds after a wrap
   }
   z.reduce();
   return z;
@@ -92,8 +93,21 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
   return z;
 }
 
+namespace detail {
+// Every value of `from` is a value of `to` (the conversion is exact).
+inline bool values_included(const Format& from, const FloatFormat& to) {
+  if (const FloatFormat* F = std::get_if<FloatFormat>(&from))
+    return F->precision <= to.precision && F->emin >= to.emin && F->emax <= to.emax &&
+           (to.subnormals || !F->subnormals);
+  if (const IntFormat* I = std::get_if<IntFormat>(&from))  // integers up to 2^p are values of `to`
+    return I->bits - (I->is_signed ? 1 : 0) <= std::min(to.precision, to.emax);
+  return false;
+}
+}  // namespace detail
+
 // Conversion to another format (mixed precision): fp_z = round(fp_x),
-// err_z = err_x + (round(t) − t).
+// err_z = err_x + (round(t) − t); exact when every value of x's format is one
+// of the target's.
 template <RealDomain D>
 SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to,
                                RoundingMode mode = RoundingMode::NearestEven) {
@@ -109,7 +123,12 @@ SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to
       z.specials.may_be_pos_inf = z.specials.may_be_pos_inf || r.may_be_pos_inf;
       z.specials.may_be_neg_inf = z.specials.may_be_neg_inf || r.may_be_neg_inf;
       z.specials.may_overflow = r.may_overflow;
-      z.introduced = detail::introduced_float(x.fp, z.fp, *F, mode);
+      if (contains(z.fp, 0.0)) {  // a nonzero value may round to the zero of its sign
+        if (x.fp.upper() > 0) z.specials.may_be_pos_zero = true;
+        if (x.fp.lower() < 0) z.specials.may_be_neg_zero = true;
+      }
+      z.introduced = detail::values_included(x.format, *F) ? D::point(0)
+                                                            : detail::introduced_float(x.fp, z.fp, *F, mode);
     }
   } else if (const IntFormat* I = std::get_if<IntFormat>(&to)) {
     if (!x.is_integer())
