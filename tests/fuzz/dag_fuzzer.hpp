@@ -199,7 +199,7 @@ class DagGenerator {
   double value_of(const FloatFormat& F, double x) {
     if (!std::isfinite(x)) x = x < 0 ? -F.max_finite() : F.max_finite();
     Computed c = round_exact(exact_value(x), std::signbit(x), F, RoundingMode::NearestEven);
-    if (c.kind != Kind::Finite) c = finite(x < 0 ? mpq_class(-max_finite_q(F)) : max_finite_q(F));
+    if (c.kind != Kind::Finite) c = finite_value(x < 0 ? mpq_class(-max_finite_q(F)) : max_finite_q(F));
     const double v = c.v.get_d();
     return c.neg_zero ? -0.0 : v;
   }
@@ -476,20 +476,20 @@ inline std::optional<Exec> sample_leaf(DagGenerator& g, const Node& n, RoundingM
       if (k == 0) return undefined({Kind::NaN, 0, false});
       if (k == 1 && F && F->has_infinities()) return undefined({g.chance(0.5) ? Kind::PosInf : Kind::NegInf, 0, false});
       const double v = F ? g.signed_value(*F) : 0.0;
-      return undefined(finite(exact_value(v), std::signbit(v)));
+      return undefined(finite_value(exact_value(v), std::signbit(v)));
     }
     case LeafKind::Constant:
       e.r = e.pr = exact_value(n.lo);
-      e.f = finite(e.r, F && std::signbit(n.lo));
+      e.f = finite_value(e.r, F && std::signbit(n.lo));
       return e;
     case LeafKind::Literal:
       e.r = e.pr = n.q;
       if (F) e.f = round_exact(n.q, false, *F, mode);
-      else if (I) e.f = finite(mpq_class(wrap(round_half_even(n.q), *I)));
-      else e.f = finite(n.q);
+      else if (I) e.f = finite_value(mpq_class(wrap(round_half_even(n.q), *I)));
+      else e.f = finite_value(n.q);
       return e;
     case LeafKind::Computed: {
-      e.f = finite(exact_value(n.lo), F && std::signbit(n.lo));
+      e.f = finite_value(exact_value(n.lo), F && std::signbit(n.lo));
       e.pr = e.f.v;
       e.r = e.f.v - g.between(exact_value(n.elo), exact_value(n.ehi));
       return e;
@@ -527,7 +527,7 @@ inline std::optional<Exec> sample_leaf(DagGenerator& g, const Node& n, RoundingM
     f = mpq_class(mpz_class(a + o));
   } else {
     e.r = g.between(lo, hi);
-    e.f = finite(mpq_class(e.r + g.between(elo, ehi)));
+    e.f = finite_value(mpq_class(e.r + g.between(elo, ehi)));
     e.pr = e.f.v;
     return e;
   }
@@ -536,7 +536,7 @@ inline std::optional<Exec> sample_leaf(DagGenerator& g, const Node& n, RoundingM
   if (rh > hi) rh = hi;
   if (rl > rh) return std::nullopt;
   e.r = g.between(rl, rh);
-  e.f = finite(f, neg_zero);
+  e.f = finite_value(f, neg_zero);
   e.pr = f;
   return e;
 }

@@ -79,17 +79,17 @@ inline mpq_class max_finite_q(const FloatFormat& F) {
   return mpq_class((mpz_class(1) << F.precision) - 1 - F.reserved_top) * pow2q(F.emax - F.precision + 1);
 }
 
-inline Computed finite(const mpq_class& v, bool neg_zero = false) { return {Kind::Finite, v, neg_zero}; }
+inline Computed finite_value(const mpq_class& v, bool neg_zero = false) { return {Kind::Finite, v, neg_zero}; }
 
 // The special value replacing an overflow of F in mode m.
 inline Computed overflow_result(bool negative, const FloatFormat& F, RoundingMode m) {
   const mpq_class max = max_finite_q(F);
   if (F.overflow == Overflow::NaN) return {Kind::NaN, 0, false};
-  if (F.overflow == Overflow::Saturate) return finite(negative ? mpq_class(-max) : max);
+  if (F.overflow == Overflow::Saturate) return finite_value(negative ? mpq_class(-max) : max);
   bool to_inf = m == RoundingMode::NearestEven || (m == RoundingMode::Upward && !negative) ||
                 (m == RoundingMode::Downward && negative);
   if (to_inf) return {negative ? Kind::NegInf : Kind::PosInf, 0, false};
-  return finite(negative ? mpq_class(-max) : max);
+  return finite_value(negative ? mpq_class(-max) : max);
 }
 
 // A would-be infinite result in F (x/0, inf operands): formats without
@@ -98,14 +98,14 @@ inline Computed infinite_result(bool negative, const FloatFormat& F) {
   if (F.has_infinities()) return {negative ? Kind::NegInf : Kind::PosInf, 0, false};
   if (F.overflow == Overflow::NaN) return {Kind::NaN, 0, false};
   const mpq_class max = max_finite_q(F);
-  return finite(negative ? mpq_class(-max) : max);
+  return finite_value(negative ? mpq_class(-max) : max);
 }
 
 // round_F,m(q); a zero q gives the zero of sign `neg_zero`, a nonzero q that
 // rounds to zero the zero of its own sign.
 inline Computed round_exact(const mpq_class& q, bool neg_zero, const FloatFormat& F, RoundingMode m) {
   const int s = sgn(q);
-  if (s == 0) return finite(0, neg_zero);
+  if (s == 0) return finite_value(0, neg_zero);
   const bool negative = s < 0;
   const mpq_class a = abs(q);
   const mpq_class mn = pow2q(F.emin);
@@ -140,7 +140,7 @@ inline Computed round_exact(const mpq_class& q, bool neg_zero, const FloatFormat
     mpfr_clear(y);
     if (abs(v) > max_finite_q(F)) return overflow_result(negative, F, m);
   }
-  return finite(v, sgn(v) == 0 && negative);
+  return finite_value(v, sgn(v) == 0 && negative);
 }
 
 inline mpz_class wrap(const mpz_class& v, const IntFormat& I) {
@@ -169,10 +169,10 @@ inline Computed convert_computed(const Computed& c, const Format& from, const Fo
     return round_exact(c.v, nz, *F, m);
   }
   if (const IntFormat* I = std::get_if<IntFormat>(&to)) {
-    if (std::holds_alternative<IntFormat>(from)) return finite(mpq_class(wrap(c.v.get_num(), *I)));
-    return finite(mpq_class(wrap(round_half_even(c.v), *I)));
+    if (std::holds_alternative<IntFormat>(from)) return finite_value(mpq_class(wrap(c.v.get_num(), *I)));
+    return finite_value(mpq_class(wrap(round_half_even(c.v), *I)));
   }
-  return finite(c.v);
+  return finite_value(c.v);
 }
 
 // ---- operations -------------------------------------------------------------
@@ -188,7 +188,7 @@ inline Computed negate(const Computed& c) {
     case Kind::PosInf: return {Kind::NegInf, 0, false};
     case Kind::NegInf: return {Kind::PosInf, 0, false};
     case Kind::NaN: return c;
-    default: return finite(-c.v, sgn(c.v) == 0 && !c.neg_zero);
+    default: return finite_value(-c.v, sgn(c.v) == 0 && !c.neg_zero);
   }
 }
 
@@ -206,7 +206,7 @@ inline Computed float_op(ArithOp op, const Computed& x, Computed y, const FloatF
       const mpq_class t = x.v + y.v;
       if (sgn(t) == 0) {
         const bool both_neg_zero = sgn(x.v) == 0 && sgn(y.v) == 0 && x.neg_zero && y.neg_zero;
-        return finite(0, both_neg_zero || m == RoundingMode::Downward);
+        return finite_value(0, both_neg_zero || m == RoundingMode::Downward);
       }
       return round_exact(t, false, F, m);
     }
@@ -220,7 +220,7 @@ inline Computed float_op(ArithOp op, const Computed& x, Computed y, const FloatF
       const bool xz = !xi && sgn(x.v) == 0, yz = !yi && sgn(y.v) == 0;
       if ((xi && yi) || (xz && yz)) return {Kind::NaN, 0, false};
       if (xi) return infinite_result(sx != sy, F);
-      if (yi) return finite(0, sx != sy);
+      if (yi) return finite_value(0, sx != sy);
       if (yz) return infinite_result(sx != sy, F);
       return round_exact(x.v / y.v, sx != sy, F, m);
     }
@@ -278,11 +278,11 @@ inline Exec binary(ArithOp op, const Exec& x, const Exec& y, const Format& fx, c
         else mpz_tdiv_q(q.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t());
         break;
     }
-    z.f = finite(mpq_class(wrap(q, *I)));
+    z.f = finite_value(mpq_class(wrap(q, *I)));
   } else {
     const auto v = real_op(op, cx.v, cy.v);
     if (!v) { z.computed_defined = false; return z; }
-    z.f = finite(*v);
+    z.f = finite_value(*v);
   }
   return z;
 }
@@ -300,7 +300,7 @@ inline Exec unary(Unary op, const Exec& x, const Format& from, const Format& to,
   else { z.r = abs(x.r); z.pr = abs(x.pr); }
   if (!x.computed_defined) return z;
   if (const IntFormat* I = std::get_if<IntFormat>(&from)) {
-    z.f = finite(mpq_class(wrap(neg ? mpz_class(-x.f.v.get_num()) : mpz_class(abs(x.f.v.get_num())), *I)));
+    z.f = finite_value(mpq_class(wrap(neg ? mpz_class(-x.f.v.get_num()) : mpz_class(abs(x.f.v.get_num())), *I)));
   } else if (neg) {
     z.f = negate(x.f);
   } else {
