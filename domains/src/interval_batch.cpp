@@ -19,8 +19,11 @@
 // operations on doubles are exact (comparisons, negations, fabs/fmin/fmax,
 // floor/trunc, frexp/ldexp, scaling by powers of two, round_to's integer
 // arithmetic, GMP, MPFR with explicit rounding), so their results do not depend
-// on the mode. The one inexact candidate, introduced_float's (u / 2) * 2 == u
-// test at FP64's smallest subnormal, takes the same branch in both modes.
+// on the mode (also the integer helpers: ceil/floor, v − floor(v) below 2^52,
+// exact conversions to __int128 and mpz). The one inexact candidate,
+// introduced_float's (u / 2) * 2 == u test at FP64's smallest subnormal,
+// takes the same branch in both modes. round_to() holds its own
+// FpEnvironmentGuard (round to nearest) and restores the scope's mode.
 #include <cfenv>
 #include <cmath>
 #include <limits>

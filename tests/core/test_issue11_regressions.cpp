@@ -340,3 +340,22 @@ TEMPLATE_TEST_CASE("issue 11: OCP FP8 E4M3 (no infinities, max 448, NaN or satur
   CHECK(d.specials.may_be_nan);
   CHECK_FALSE(d.specials.may_be_pos_inf);
 }
+
+// Found by the DAG fuzzer's long run: a product's introduced error of 4.6e-326
+// (RationalInterval: lower() rounds it down to 0) was taken for an exact zero,
+// and the next division's propagated part was intersected with its total
+// error as if the operand were fresh.
+TEMPLATE_TEST_CASE("whole-kernel split: a tiny introduced error is not taken for zero", "[issue11]", DOMAINS) {
+  using SDE = SymbolicDomainError<TestType>;
+  const RoundingMode up = RoundingMode::Upward;
+  const double c = -0x1.82fbcd248fb1p-342, f1 = 0x1.d21ce36507691p-730;
+  const double elo = -0x1.1398ace778f3cp-731, ehi = 0x1.e4c00b236f886p-734;
+  SDE n0 = SDE::constant(c, FP64), n1 = SDE::computed(f1, elo, ehi, FP64);
+  n0.mode = n1.mode = up;
+  const SDE n2 = n1 * n0, n3 = n2 / n0;
+  const Exec e0 = exact(exact_value(c));
+  const Exec e1 = exact(exact_value(f1) - exact_value(ehi), exact_value(f1), finite_value(exact_value(f1)));
+  const Exec e2 = binary(ArithOp::Mul, e1, e0, FP64, FP64, up, IntegerDivision::Floor);
+  REQUIRE_ENCLOSES(n2, e2);
+  REQUIRE_ENCLOSES(n3, binary(ArithOp::Div, e2, e0, FP64, FP64, up, IntegerDivision::Floor));
+}

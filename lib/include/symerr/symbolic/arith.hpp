@@ -216,9 +216,11 @@ D actual_real(const SymbolicDomainError<D>& x) {
   return meet(x.real + x.propagated, x.fp - x.introduced);
 }
 
+// a = {0} exactly (lower() and upper() are outward doubles: a tiny rational
+// point has lower() == 0 but upper() > 0).
 template <RealDomain D>
 bool is_zero_point(const D& a) {
-  return is_point(a) && a.lower() == 0;
+  return a.lower() == 0 && a.upper() == 0;
 }
 
 // The whole-kernel split of z = x ∘ y before the rounding of t = fp_x ∘ fp_y:
