@@ -19,8 +19,11 @@
 // operations on doubles are exact (comparisons, negations, fabs/fmin/fmax,
 // floor/trunc, frexp/ldexp, scaling by powers of two, round_to's integer
 // arithmetic, GMP, MPFR with explicit rounding), so their results do not depend
-// on the mode. The one inexact candidate, introduced_float's (u / 2) * 2 == u
-// test at FP64's smallest subnormal, takes the same branch in both modes.
+// on the mode (also the integer helpers: ceil/floor, v − floor(v) below 2^52,
+// exact conversions to __int128 and mpz). The one inexact candidate,
+// introduced_float's (u / 2) * 2 == u test at FP64's smallest subnormal,
+// takes the same branch in both modes. round_to() holds its own
+// FpEnvironmentGuard (round to nearest) and restores the scope's mode.
 #include <cfenv>
 #include <cmath>
 #include <limits>
@@ -205,15 +208,28 @@ inline Tri cmp_ne(const SI& a, const SI& b) { return !cmp_eq(a, b); }
 
 static_assert(RealDomain<ScopedInterval>);
 
+}  // namespace
+// The scope below sets the whole environment ScopedInterval needs (FE_UPWARD,
+// no FTZ/DAZ, traps masked): the generic code holds no FpEnvironmentGuard of
+// its own (which would reset the rounding to nearest).
+template <>
+inline constexpr bool detail::domain_owns_fp_environment<ScopedInterval> = true;
+namespace {
+
 // Sets FE_UPWARD for its lifetime and restores the caller's mode (on x86-64
-// MXCSR's RC field only, see ScopeControl). Ordering: every rounding
-// operation's operands and result pass a volatile asm, and GCC does not move
-// volatile asm across the volatile ldmxcsr (nor across fesetround's call).
+// MXCSR only, see ScopeControl). The same write clears FTZ and DAZ and masks
+// every exception (the library's environment, see <symerr/fp_environment.hpp>):
+// the caller's control bits are restored at the end, flags raised meanwhile
+// stay raised. Ordering: every rounding operation's operands and result pass
+// a volatile asm, and GCC does not move volatile asm across the volatile
+// ldmxcsr (nor across fesetround's call).
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
 class UpwardScope {
  public:
-  UpwardScope() : saved_(_mm_getcsr() & kRoundingBits) { set_sse_rounding(kRoundUp); }
-  ~UpwardScope() { set_sse_rounding(saved_); }
+  UpwardScope() : saved_(_mm_getcsr() & detail::kMxcsrControl) {
+    _mm_setcsr((_mm_getcsr() & detail::kMxcsrFlags) | detail::kMxcsrLibrary | kRoundUp);
+  }
+  ~UpwardScope() { _mm_setcsr((_mm_getcsr() & detail::kMxcsrFlags) | saved_); }
   UpwardScope(const UpwardScope&) = delete;
   UpwardScope& operator=(const UpwardScope&) = delete;
 
@@ -237,15 +253,17 @@ class UpwardScope {
 ScopedInterval scoped(const Interval& a) noexcept { return ScopedInterval::make(a.lower(), a.upper()); }
 Interval unscoped(const ScopedInterval& a) noexcept { return detail::IntervalAccess::make(a.lower(), a.upper()); }
 
-// An operand of arithmetic(): it reads real, fp, err, the flags, the format,
-// the mode and the division semantics, never rel_err or the last operation's
-// propagated/introduced split, which are left whole (sound if ever read).
+// An operand of arithmetic(): it reads real, fp, err, the propagated /
+// introduced split, the flags, the format, the mode and the division
+// semantics, never rel_err, which is left whole (sound if ever read).
 SymbolicDomainError<ScopedInterval> operand(const SymbolicDomainError<Interval>& x) {
   SymbolicDomainError<ScopedInterval> r;
   r.real = scoped(x.real);
   r.fp = scoped(x.fp);
   r.err = scoped(x.err);
-  r.rel_err = r.propagated = r.introduced = ScopedInterval::whole();
+  r.propagated = scoped(x.propagated);
+  r.introduced = scoped(x.introduced);
+  r.rel_err = ScopedInterval::whole();
   r.format = x.format;
   r.mode = x.mode;
   r.int_division = x.int_division;

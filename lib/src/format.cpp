@@ -32,11 +32,13 @@ double FloatFormat::max_subnormal() const noexcept {
   return subnormals ? min_normal() - min_subnormal() : 0.0;
 }
 double FloatFormat::max_finite() const noexcept {
-  return std::ldexp(2.0 - std::ldexp(1.0, 1 - precision), emax);
+  // (2^p - 1 - r) * 2^(emax - p + 1): exact (an integer below 2^53 scaled).
+  const double top = std::ldexp(1.0, precision) - 1.0 - reserved_top;
+  return std::ldexp(top, emax - precision + 1);
 }
 
 FloatFormat custom_float_format(std::string_view name, int precision, int emin, int emax,
-                                bool subnormals) {
+                                bool subnormals, Overflow overflow, int reserved_top) {
   auto fail = [&](const std::string& what) {
     throw std::invalid_argument("custom_float_format(" + std::string(name) + "): " + what);
   };
@@ -47,7 +49,11 @@ FloatFormat custom_float_format(std::string_view name, int precision, int emin, 
   if (subnormals && emin - precision + 1 < -1074)
     fail("smallest subnormal 2^" + std::to_string(emin - precision + 1) +
          " is below the smallest double 2^-1074");
-  return FloatFormat{name, precision, emin, emax, subnormals};
+  if (reserved_top < 0 || reserved_top > (1 << std::min(precision - 1, 30)) - 1)
+    fail("reserved_top " + std::to_string(reserved_top) + " outside [0, 2^(p-1) - 1]");
+  if (reserved_top != 0 && overflow == Overflow::Infinity)
+    fail("reserved top significands need overflow Saturate or NaN (the format has no infinities)");
+  return FloatFormat{name, precision, emin, emax, subnormals, overflow, reserved_top};
 }
 
 __int128 IntFormat::min_value() const noexcept {
@@ -81,7 +87,8 @@ std::optional<Format> find_format(std::string_view name) {
   if (n == "DOUBLE" || n == "FLOAT64") n = "FP64";
   for (const auto& f : kFloatFormats)
     if (f.name == n) return Format{f};
-  if (n == FP8_E5M2.name) return Format{FP8_E5M2};
+  for (const auto& f : {FP8_E5M2, FP8_E4M3, FP8_E4M3_SAT})
+    if (f.name == n) return Format{f};
   for (const auto& f : kIntFormats)
     if (f.name == n) return Format{f};
   return std::nullopt;
@@ -110,7 +117,9 @@ Decomposed decompose(double x) noexcept {
 
 bool is_representable(double x, const FloatFormat& F) noexcept {
   if (std::isnan(x)) return false;
-  if (std::isinf(x) || x == 0) return true;
+  if (std::isinf(x)) return F.has_infinities();
+  if (x == 0) return true;
+  if (std::fabs(x) > F.max_finite()) return false;
   const Decomposed d = decompose(x);
   if (d.binade > F.emax) return false;
   if (d.binade < F.emin && !F.subnormals) return false;
@@ -178,8 +187,11 @@ bool round_up_magnitude(RoundingMode mode, bool negative, bool inexact, int cmp_
   return false;
 }
 
-// The value of an overflowing result in `mode` (IEEE 754 §7.4).
+// The value of an overflowing result in `mode` (IEEE 754 §7.4, or the
+// format's Saturate / NaN behaviour).
 double overflow_value(RoundingMode mode, bool negative, const FloatFormat& F) noexcept {
+  if (F.overflow == Overflow::NaN) return negative ? -NAN : NAN;
+  if (F.overflow == Overflow::Saturate) return negative ? -F.max_finite() : F.max_finite();
   const bool to_inf = mode == RoundingMode::NearestEven ||
                       (mode == RoundingMode::Upward && !negative) ||
                       (mode == RoundingMode::Downward && negative);
@@ -196,12 +208,16 @@ Ternary ternary_of(bool negative, bool magnitude_up) noexcept {
 Rounded finish(std::uint64_t m, int quantum_exp, bool negative, bool inexact, bool magnitude_up,
                bool tiny, const FloatFormat& F, RoundingMode mode) {
   Rounded r{};
-  double mag = std::ldexp(static_cast<double>(m), quantum_exp);
+  // m * 2^quantum_exp >= 2^(emax+1) is decided on the exponent, before any
+  // ldexp (which would saturate at DBL_MAX, or be inexact, for such values).
+  const int top_exp = quantum_exp + static_cast<int>(std::bit_width(m)) - 1;
+  const double mag = top_exp > F.emax ? INFINITY : std::ldexp(static_cast<double>(m), quantum_exp);
   if (mag > F.max_finite()) {
     r.value = overflow_value(mode, negative, F);
     r.overflow = true;
-    r.ternary = negative ? (r.value < -F.max_finite() ? Ternary::RoundedDown : Ternary::RoundedUp)
-                         : (r.value > F.max_finite() ? Ternary::RoundedUp : Ternary::RoundedDown);
+    if (std::isnan(r.value)) r.ternary = negative ? Ternary::RoundedDown : Ternary::RoundedUp;
+    else r.ternary = negative ? (r.value < -F.max_finite() ? Ternary::RoundedDown : Ternary::RoundedUp)
+                              : (r.value > F.max_finite() ? Ternary::RoundedUp : Ternary::RoundedDown);
     return r;
   }
   r.value = negative ? -mag : mag;
@@ -228,6 +244,7 @@ Rounded round_flushed(bool negative, int cmp_half_min, const FloatFormat& F, Rou
 
 Rounded round_to(const mpq_class& x, const FloatFormat& F, RoundingMode mode,
                  bool negative_zero) {
+  const FpEnvironmentGuard guard;
   const int s = sgn(x);
   if (s == 0) return Rounded{negative_zero ? -0.0 : 0.0, Ternary::Exact, false, false};
   const bool negative = s < 0;
@@ -269,7 +286,7 @@ Rounded round_to(const mpq_class& x, const FloatFormat& F, RoundingMode mode,
 
 Rounded round_to(mpfr_srcptr x, const FloatFormat& F, RoundingMode mode) {
   if (mpfr_nan_p(x)) return Rounded{NAN, Ternary::Exact, false, false};
-  if (mpfr_inf_p(x)) return Rounded{mpfr_signbit(x) ? -INFINITY : INFINITY, Ternary::Exact, false, false};
+  if (mpfr_inf_p(x)) return round_to(mpfr_signbit(x) ? -INFINITY : INFINITY, F, mode);
   if (mpfr_zero_p(x)) return Rounded{mpfr_signbit(x) ? -0.0 : 0.0, Ternary::Exact, false, false};
   mpz_class z;
   const mpfr_exp_t e = mpfr_get_z_2exp(z.get_mpz_t(), x);
@@ -280,7 +297,12 @@ Rounded round_to(mpfr_srcptr x, const FloatFormat& F, RoundingMode mode) {
 }
 
 Rounded round_to(double x, const FloatFormat& F, RoundingMode mode) {
-  if (std::isnan(x) || std::isinf(x) || x == 0) return Rounded{x, Ternary::Exact, false, false};
+  const FpEnvironmentGuard guard;
+  if (std::isnan(x) || x == 0) return Rounded{x, Ternary::Exact, false, false};
+  if (std::isinf(x)) {  // an infinity of a format without infinities overflows
+    if (F.has_infinities()) return Rounded{x, Ternary::Exact, false, false};
+    return finish(std::uint64_t{1} << 62, 1100, x < 0, true, true, false, F, mode);
+  }
   const bool negative = std::signbit(x);
   const Decomposed d = decompose(x);
   const bool tiny = d.binade < F.emin;
@@ -388,5 +410,45 @@ double decode_fp16(std::uint16_t bits) noexcept { return decode16(bits, 10, FP16
 std::uint16_t encode_fp16(double x) { return encode16(x, 10, FP16, "encode_fp16"); }
 double decode_bf16(std::uint16_t bits) noexcept { return decode16(bits, 7, BF16); }
 std::uint16_t encode_bf16(double x) { return encode16(x, 7, BF16, "encode_bf16"); }
+
+}  // namespace symerr
+
+namespace symerr {
+
+bool fp_environment_guard_works() {
+  // Exact comparisons by bit pattern: with DAZ set, a subnormal compares as 0.
+  auto same = [](double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); };
+  mpq_class huge(1), tiny(1);
+  mpq_mul_2exp(huge.get_mpq_t(), huge.get_mpq_t(), 1100);
+  mpq_div_2exp(tiny.get_mpq_t(), tiny.get_mpq_t(), 1060);
+  auto checks = [&] {
+    const Rounded h = round_to(huge, FP64, RoundingMode::NearestEven);
+    const Rounded t = round_to(tiny, FP64, RoundingMode::NearestEven);
+    const Rounded d = round_to(std::ldexp(1.0, -1060), FP32, RoundingMode::Upward);
+    return h.overflow && same(h.value, INFINITY) && same(t.value, 0x1p-1060) &&
+           t.ternary == Ternary::Exact && same(d.value, 0x1p-149);
+  };
+  bool ok = true;
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+  const unsigned saved = _mm_getcsr();
+  const unsigned hostile = (saved & detail::kMxcsrFlags) | detail::kMxcsrMasks | detail::kMxcsrRounding |
+                           detail::kMxcsrFtz | detail::kMxcsrDaz;  // RC = toward zero
+  _mm_setcsr(hostile);
+  ok = checks();
+  {
+    const FpEnvironmentGuard guard;
+    ok = ok && (_mm_getcsr() & detail::kMxcsrControl) == detail::kMxcsrLibrary;
+  }
+  ok = ok && (_mm_getcsr() & detail::kMxcsrControl) == (hostile & detail::kMxcsrControl);
+  _mm_setcsr((_mm_getcsr() & detail::kMxcsrFlags) | (saved & detail::kMxcsrControl));
+#else
+  const int saved = std::fegetround();
+  std::fesetround(FE_TOWARDZERO);
+  ok = checks();
+  ok = ok && std::fegetround() == FE_TOWARDZERO;
+  std::fesetround(saved);
+#endif
+  return ok && checks();
+}
 
 }  // namespace symerr

@@ -179,7 +179,7 @@ TEST_CASE("SymbolicError one-scope comparison: a changed result is detected", "[
   const auto x = SymbolicDomainError<Interval>::input(1.0, 2.0, -1e-7, 1e-7, FP32);
   const auto y = SymbolicDomainError<Interval>::input(3.0, 4.0, -1e-7, 1e-7, FP32);
   auto py = as_per_op(y);
-  py.err = PerOp::between(-2e-7, 2e-7);  // a different operand: a different result
+  py.err = py.propagated = PerOp::between(-2e-7, 2e-7);  // a different operand: a different result
   CHECK(fingerprint(arithmetic(ArithOp::Div, as_per_op(x), py)) != fingerprint(x / y));
   CHECK(fingerprint(arithmetic(ArithOp::Div, as_per_op(x), as_per_op(y))) == fingerprint(x / y));
 }

@@ -17,6 +17,7 @@
 #include <mpfr.h>
 
 #include <symerr/config.hpp>
+#include <symerr/fp_environment.hpp>
 
 namespace symerr {
 
@@ -33,14 +34,34 @@ const char* to_string(RoundingMode m) noexcept;
 // the rounded value is exactly, above, or below the exact one.
 enum class Ternary : signed char { RoundedDown = -1, Exact = 0, RoundedUp = 1 };
 
+// What an overflowing rounding produces (|round(x)| with unbounded exponent
+// range above max_finite()):
+//   Infinity — IEEE 754 §7.4: ±inf or ±max finite by the rounding direction;
+//   Saturate — ±max finite in every mode (OCP FP8 "satfinite" conversion);
+//   NaN      — NaN in every mode (OCP FP8 E4M3 non-saturating conversion).
+// Formats with Saturate or NaN have no infinities: an operation whose IEEE
+// result would be ±inf (x/±0 included) gives ±max finite resp. NaN.
+enum class Overflow : unsigned char { Infinity, Saturate, NaN };
+
 // A binary floating-point format: values (-1)^s * m * 2^(e-p+1), m < 2^p,
 // normal exponents e in [emin, emax], subnormals at exponent emin if enabled.
+//
+// Without subnormals the nonzero values below 2^emin do not exist: an exact
+// result below the normal range is rounded into {0, ±2^emin} by the rounding
+// direction like any other value (RNE: to 2^emin above 2^(emin-1), else to 0,
+// the tie to 0), and a result rounded to 0 keeps the sign of the exact value.
 struct FloatFormat {
   std::string_view name;
   int precision;  // p, including the hidden bit
   int emin;       // exponent of the smallest normal: min normal = 2^emin
-  int emax;       // exponent of the largest finite: max = (2 - 2^(1-p)) * 2^emax
+  int emax;       // exponent of the largest finite: max = (2 - (1+r) 2^(1-p)) * 2^emax
   bool subnormals = true;
+  Overflow overflow = Overflow::Infinity;
+  // r: the largest r significands of the top binade are not finite values
+  // (OCP FP8 E4M3: r = 1, its all-ones pattern is NaN, so max = 448).
+  int reserved_top = 0;
+
+  bool has_infinities() const noexcept { return overflow == Overflow::Infinity; }
 
   // u = 2^-p, the unit roundoff of round-to-nearest.
   double unit_roundoff() const noexcept;
@@ -53,7 +74,8 @@ struct FloatFormat {
 
   friend bool operator==(const FloatFormat& a, const FloatFormat& b) noexcept {
     return a.precision == b.precision && a.emin == b.emin && a.emax == b.emax &&
-           a.subnormals == b.subnormals;
+           a.subnormals == b.subnormals && a.overflow == b.overflow &&
+           a.reserved_top == b.reserved_top;
   }
 };
 
@@ -63,11 +85,17 @@ inline constexpr FloatFormat FP32{"FP32", 24, -126, 127, true};
 inline constexpr FloatFormat FP64{"FP64", 53, -1022, 1023, true};
 // OCP FP8 E5M2 is IEEE-like (it has infinities and NaN); listed for custom use.
 inline constexpr FloatFormat FP8_E5M2{"FP8_E5M2", 3, -14, 15, true};
+// OCP FP8 E4M3: no infinities, max 448 (the top all-ones code is NaN),
+// overflow to NaN; FP8_E4M3_SAT saturates to ±448 instead.
+inline constexpr FloatFormat FP8_E4M3{"FP8_E4M3", 4, -6, 8, true, Overflow::NaN, 1};
+inline constexpr FloatFormat FP8_E4M3_SAT{"FP8_E4M3_SAT", 4, -6, 8, true, Overflow::Saturate, 1};
 
 // A custom binary format; throws std::invalid_argument naming the offending
-// parameter and its allowed range.
+// parameter and its allowed range (reserved_top in [0, 2^(p-1) - 1]; Infinity
+// overflow requires reserved_top = 0).
 FloatFormat custom_float_format(std::string_view name, int precision, int emin, int emax,
-                                bool subnormals = true);
+                                bool subnormals = true, Overflow overflow = Overflow::Infinity,
+                                int reserved_top = 0);
 
 // A two's-complement (signed) or plain binary (unsigned) integer format of
 // `bits` bits with wrap-around modulo 2^bits.
@@ -111,7 +139,8 @@ std::optional<Format> find_format(std::string_view name);
 
 // ---- values of a float format ------------------------------------------
 
-// True iff x (finite) is a value of F. ±0 and ±inf count as values; NaN does not.
+// True iff x is a value of F. ±0 count as values, ±inf iff F has infinities;
+// NaN does not.
 bool is_representable(double x, const FloatFormat& F) noexcept;
 
 // The spacing of F's values at x: for |x| in [2^e, 2^(e+1)) with e >= emin it is

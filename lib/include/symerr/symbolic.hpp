@@ -7,8 +7,10 @@
 // whose computed value f is finite and whose real value r is defined:
 //   r ∈ real, f ∈ fp, f − r ∈ err, and (f − r)/r ∈ rel_err when r ≠ 0.
 // Executions where f is ±inf or NaN, or r is undefined, are described by the
-// flags only. The propagated and introduced parts of the last operation's
-// error are kept separately (specifications bound them separately).
+// flags only. The propagated and introduced parts of the error over the
+// whole computation are kept separately (specifications bound them
+// separately): with pr the real computation on the actual inputs,
+// propagated ⊇ {pr − r}, introduced ⊇ {f − pr} (symbolic/arith.hpp).
 #pragma once
 
 #include <cmath>
@@ -36,7 +38,7 @@ class SymbolicDomainError {
   D fp = D::point(0);
   D err = D::point(0);
   D rel_err = D::point(0);
-  // The last operation's error split: err ⊆ propagated + introduced.
+  // The whole computation's error split: err ⊆ propagated + introduced.
   D propagated = D::point(0);
   D introduced = D::point(0);
 

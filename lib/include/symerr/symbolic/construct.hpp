@@ -21,6 +21,7 @@ inline void require_range(double lo, double hi, const char* what) {
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, double elo, double ehi,
                                                      const Format& format, RoundingMode mode) {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   detail::require_range(lo, hi, "value");
   detail::require_range(elo, ehi, "error");
   SymbolicDomainError x;
@@ -38,9 +39,9 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
                                   std::to_string(sum.upper()) + "]");
     x.fp = D::between(flo, fhi);
   } else if (auto* I = std::get_if<IntFormat>(&format)) {
-    const double ilo = std::max(std::ceil(sum.lower()), static_cast<double>(I->min_value()));
-    const double ihi = std::min(std::floor(sum.upper()), static_cast<double>(I->max_value()));
-    if (!(ilo <= ihi))
+    const double ilo = std::max(std::ceil(sum.lower()), detail::int_min(*I));
+    const double ihi = std::min(std::floor(sum.upper()), detail::int_max_up(*I));
+    if (!(ilo <= ihi) || detail::compare_int(ilo, I->max_value()) > 0)
       throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(I->name) +
                                   " lies in [" + std::to_string(sum.lower()) + ", " +
                                   std::to_string(sum.upper()) + "]");
@@ -59,13 +60,14 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
 
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::constant(double v, const Format& format) {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   if (!std::isfinite(v)) throw std::invalid_argument("SymbolicDomainError::constant: value must be finite");
   if (auto* F = std::get_if<FloatFormat>(&format); F && !is_representable(v, *F))
     throw std::invalid_argument("SymbolicDomainError::constant: " + std::to_string(v) +
                                 " is not a value of " + std::string(F->name) + " (use literal())");
   if (auto* I = std::get_if<IntFormat>(&format);
-      I && (v != std::floor(v) || v < static_cast<double>(I->min_value()) ||
-            v > static_cast<double>(I->max_value())))
+      I && (v != std::floor(v) || detail::compare_int(v, I->min_value()) < 0 ||
+            detail::compare_int(v, I->max_value()) > 0))
     throw std::invalid_argument("SymbolicDomainError::constant: " + std::to_string(v) +
                                 " is not a value of " + std::string(I->name));
   SymbolicDomainError x;
@@ -80,6 +82,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::constant(double v, const Format& 
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::literal(const mpq_class& q, const Format& format,
                                                        RoundingMode mode) {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError x;
   x.format = format;
   x.mode = mode;
@@ -87,39 +90,39 @@ SymbolicDomainError<D> SymbolicDomainError<D>::literal(const mpq_class& q, const
   mpq_class f = q;
   if (auto* F = std::get_if<FloatFormat>(&format)) {
     const Rounded r = round_to(q, *F, mode);
-    if (std::isinf(r.value)) {
+    x.specials.may_overflow = r.overflow;
+    if (!std::isfinite(r.value)) {
       x.specials.may_be_finite = false;
-      (r.value > 0 ? x.specials.may_be_pos_inf : x.specials.may_be_neg_inf) = true;
-      x.specials.may_overflow = true;
+      x.specials.may_be_pos_zero = false;
+      if (std::isnan(r.value)) x.specials.may_be_nan = true;
+      else (r.value > 0 ? x.specials.may_be_pos_inf : x.specials.may_be_neg_inf) = true;
       x.fp = x.err = x.rel_err = x.introduced = D::whole();
       x.propagated = D::point(0);
       return x;
     }
     f = exact_value(r.value);
     x.fp = D::point(r.value);
+    x.specials.may_be_pos_zero = r.value == 0 && !std::signbit(r.value);
+    x.specials.may_be_neg_zero = r.value == 0 && std::signbit(r.value);
   } else if (auto* I = std::get_if<IntFormat>(&format)) {
-    mpz_class n;  // round to the nearest integer, ties to even, then wrap
-    mpz_fdiv_q(n.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    const mpq_class frac = q - mpq_class(n);
-    if (frac > mpq_class(1, 2) || (frac == mpq_class(1, 2) && mpz_odd_p(n.get_mpz_t()))) ++n;
-    if (!mpz_fits_slong_p(n.get_mpz_t()))
-      throw std::invalid_argument("SymbolicDomainError::literal: integer literal out of range");
-    const __int128 w = I->wrap(mpz_get_si(n.get_mpz_t()));
-    f = mpq_class(mpz_class(static_cast<long>(w)));
-    x.fp = D::point(static_cast<double>(w));
+    // round to the nearest integer, ties to even, then wrap (exactly, in GMP)
+    f = mpq_class(detail::wrap_exact(detail::round_half_even(q), *I));
+    x.fp = D::from_rational(f);
+    x.specials.may_be_pos_zero = sgn(f) == 0;
   } else {
     x.fp = x.real;
+    x.specials.may_be_pos_zero = sgn(f) == 0;
   }
   x.err = x.introduced = D::from_rational(f - q);
   x.propagated = D::point(0);
   x.rel_err = sgn(q) != 0 ? D::from_rational((f - q) / q) : D::whole();
-  x.specials.may_be_pos_zero = sgn(f) == 0;
   return x;
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::computed(double f, double elo, double ehi,
                                                         const Format& format) {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   detail::require_range(elo, ehi, "error");
   SymbolicDomainError x = constant(f, format);
   x.err = x.propagated = D::between(elo, ehi);
@@ -151,6 +154,8 @@ SymbolicDomainError<D> SymbolicDomainError<D>::nan(const Format& format) {
 
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::inf(int sign, const Format& format) {
+  if (auto* F = std::get_if<FloatFormat>(&format); F && !F->has_infinities())
+    throw std::invalid_argument("SymbolicDomainError::inf: " + std::string(F->name) + " has no infinities");
   SymbolicDomainError x = undef(format);
   x.specials = SpecialStates{.may_be_finite = false, .may_be_pos_inf = sign > 0, .may_be_neg_inf = sign < 0,
                              .may_be_nan = false, .may_be_pos_zero = false, .may_be_neg_zero = false,
@@ -179,6 +184,7 @@ CategorySet SymbolicDomainError<D>::categories() const noexcept {
 
 template <RealDomain D>
 void SymbolicDomainError<D>::reduce() {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   const SpecialStates& s = specials;
   if (!s.may_be_finite || !s.may_be_defined) return;  // no execution constrains the fields
   using detail::meet;

@@ -31,7 +31,7 @@ inline bool is_power_of_two(double x) noexcept {
 
 // FloatFormat::max_finite(): (2 - 2^(1-p)) * 2^emax.
 inline double max_finite(const FloatFormat& F) noexcept {
-  if (F.precision >= 1 && F.precision <= 53 && F.emax >= -1022 && F.emax <= 1023) {
+  if (F.reserved_top == 0 && F.precision >= 1 && F.precision <= 53 && F.emax >= -1022 && F.emax <= 1023) {
     const std::uint64_t frac = ((std::uint64_t{1} << (F.precision - 1)) - 1) << (53 - F.precision);
     return std::bit_cast<double>((static_cast<std::uint64_t>(F.emax + 1023) << 52) | frac);
   }

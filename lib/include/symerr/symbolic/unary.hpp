@@ -5,41 +5,56 @@
 
 namespace symerr {
 
-// −x is exact: every field and category is mirrored.
+// −x is exact: every field and category is mirrored (integers: −INT_MIN
+// wraps, and the wrap makes the operand's rel_err stale: recomputed).
 template <RealDomain D>
 SymbolicDomainError<D> operator-(const SymbolicDomainError<D>& x) {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
   z.real = -x.real;
   z.fp = -x.fp;
   z.err = -x.err;
-  z.propagated = -x.err;
-  z.introduced = D::point(0);
+  z.propagated = -x.propagated;
+  z.introduced = -x.introduced;
   std::swap(z.specials.may_be_pos_inf, z.specials.may_be_neg_inf);
   if (x.is_float()) std::swap(z.specials.may_be_pos_zero, z.specials.may_be_neg_zero);
-  if (const IntFormat* I = std::get_if<IntFormat>(&x.format)) {  // −INT_MIN wraps
+  if (const IntFormat* I = std::get_if<IntFormat>(&x.format)) {
     const auto w = detail::wrap_integers(z.fp, *I);
     z.fp = w.fp;
-    z.introduced = w.introduced;
-    z.err = z.propagated + z.introduced;
-    if (mag(w.introduced) != 0) z.rel_err = D::whole();  // x's no longer holds after a wrap
+    z.introduced = z.introduced + w.introduced;
+    z.err = z.err + w.introduced;
+    z.rel_err = D::whole();
+    z.specials.may_be_pos_zero = contains(z.fp, 0.0);
+    z.specials.may_be_neg_zero = false;
   }
   z.reduce();
   return z;
 }
 
+namespace detail {
+// An enclosure of |a| − |b| given one of a − b (the reverse triangle
+// inequality ||a| − |b|| <= |a − b|, and the exact cases of known signs).
+template <RealDomain D>
+D abs_difference(const D& a, const D& b, const D& a_minus_b) {
+  if (certainly(cmp_ge(a, D::point(0))) && certainly(cmp_ge(b, D::point(0)))) return a_minus_b;
+  if (certainly(cmp_le(a, D::point(0))) && certainly(cmp_le(b, D::point(0)))) return -a_minus_b;
+  return meet(abs(a) - abs(b), symmetric<D>(mag(a_minus_b)));
+}
+}  // namespace detail
+
 // |x| is exact on the computed side; its error is |f| − |r|, and
-// ||f| − |r|| <= |f − r| (reverse triangle inequality).
+// ||f| − |r|| <= |f − r| (reverse triangle inequality); likewise the split:
+// propagated |pr| − |r|, introduced |f| − |pr|.
 template <RealDomain D>
 SymbolicDomainError<D> abs(const SymbolicDomainError<D>& x) {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
   z.real = abs(x.real);
   z.fp = abs(x.fp);
-  const double m = mag(x.err);
-  D e = detail::meet(z.fp - z.real, detail::symmetric<D>(m));
-  if (certainly(cmp_ge(x.real, D::point(0))) && certainly(cmp_ge(x.fp, D::point(0)))) e = x.err;
-  if (certainly(cmp_le(x.real, D::point(0))) && certainly(cmp_le(x.fp, D::point(0)))) e = -x.err;
-  z.err = z.propagated = e;
-  z.introduced = D::point(0);
+  const D pr = detail::actual_real(x);
+  z.err = detail::abs_difference(x.fp, x.real, x.err);
+  z.propagated = detail::abs_difference(pr, x.real, x.propagated);
+  z.introduced = detail::abs_difference(x.fp, pr, x.introduced);
   z.specials.may_be_pos_inf = x.specials.may_be_pos_inf || x.specials.may_be_neg_inf;
   z.specials.may_be_neg_inf = false;
   z.specials.may_be_pos_zero = x.specials.may_be_pos_zero || x.specials.may_be_neg_zero || !x.is_float();
@@ -47,18 +62,22 @@ SymbolicDomainError<D> abs(const SymbolicDomainError<D>& x) {
   if (const IntFormat* I = std::get_if<IntFormat>(&x.format)) {  // |INT_MIN| wraps
     const auto w = detail::wrap_integers(z.fp, *I);
     z.fp = w.fp;
-    z.introduced = w.introduced;
-    z.err = z.propagated + z.introduced;
+    z.introduced = z.introduced + w.introduced;
+    z.err = z.err + w.introduced;
+    z.specials.may_be_pos_zero = contains(z.fp, 0.0);
   }
+  z.err = detail::meet(z.err, z.propagated + z.introduced);
   z.rel_err = D::whole();
   z.reduce();
   return z;
 }
 
-// sqrt, correctly rounded in the format. Propagated: √f − √r = e / (√f + √r).
+// sqrt, correctly rounded in the format. Propagated: √pr − √r = p / (√pr + √r);
+// introduced: √f − √pr = i / (√f + √pr), plus the rounding.
 template <RealDomain D>
 SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
   if (x.is_integer()) throw std::invalid_argument("sqrt: not defined on integer format " + format_name(x.format));
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   using detail::meet;
   SymbolicDomainError<D> z = x;
   SpecialStates& s = z.specials;
@@ -71,19 +90,22 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
   s.may_be_finite = x.specials.may_be_finite && x.fp.upper() >= 0;
   if (s.may_be_finite) {
     const D t = sqrt(x.fp);
-    D prop = t - z.real;
-    const D denom = t + z.real;
-    if (certainly(cmp_gt(denom, D::point(0)))) prop = meet(prop, x.err / denom);
-    z.propagated = prop;
+    const D spr = sqrt(detail::actual_real(x));
+    D total = t - z.real, prop = spr - z.real, intro = t - spr;
+    if (certainly(cmp_gt(t + z.real, D::point(0)))) total = meet(total, x.err / (t + z.real));
+    if (certainly(cmp_gt(spr + z.real, D::point(0)))) prop = meet(prop, x.propagated / (spr + z.real));
+    if (certainly(cmp_gt(t + spr, D::point(0)))) intro = meet(intro, x.introduced / (t + spr));
+    D rounding = D::point(0);
     if (const FloatFormat* F = std::get_if<FloatFormat>(&x.format)) {
       const auto r = detail::round_enclosure(t, *F, x.mode);
       z.fp = r.fp;
-      z.introduced = detail::introduced_float(t, z.fp, *F, x.mode);
+      rounding = detail::introduced_float(t, z.fp, *F, x.mode);
     } else {
       z.fp = t;
-      z.introduced = D::point(0);
     }
-    z.err = z.propagated + z.introduced;
+    z.propagated = prop;
+    z.introduced = intro + rounding;
+    z.err = meet(total + rounding, z.propagated + z.introduced);
     // sqrt(−0) = −0, sqrt(+0) = +0
   } else {
     z.fp = z.err = z.propagated = z.introduced = D::whole();
@@ -94,6 +116,16 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
 }
 
 namespace detail {
+// Round to the nearest integer, ties to even, of a double (exact: the
+// fraction v − floor(v) of a double below 2^52 is a double).
+inline double round_half_even(double v) {
+  if (!(std::fabs(v) < 0x1p52)) return v;
+  double n = std::floor(v);
+  const double frac = v - n;
+  if (frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0)) n += 1;
+  return n;
+}
+
 // Every value of `from` is a value of `to` (the conversion is exact).
 inline bool values_included(const Format& from, const FloatFormat& to) {
   if (const FloatFormat* F = std::get_if<FloatFormat>(&from))
@@ -103,44 +135,81 @@ inline bool values_included(const Format& from, const FloatFormat& to) {
     return I->bits - (I->is_signed ? 1 : 0) <= std::min(to.precision, to.emax);
   return false;
 }
+
+// fp of a value converted into the float format F (sets z.fp and the flags)
+// and the rounding round(f) − f.
+template <RealDomain D>
+D convert_to_float(const SymbolicDomainError<D>& x, const FloatFormat& F, RoundingMode mode,
+                   SymbolicDomainError<D>& z) {
+  SpecialStates& s = z.specials;
+  if (!x.specials.may_be_finite) return D::whole();
+  const auto r = round_enclosure(x.fp, F, mode);
+  z.fp = r.fp;
+  s.may_be_finite = r.may_be_finite;
+  s.may_be_pos_inf = s.may_be_pos_inf || r.may_be_pos_inf;
+  s.may_be_neg_inf = s.may_be_neg_inf || r.may_be_neg_inf;
+  s.may_be_nan = s.may_be_nan || r.may_be_nan;
+  s.may_overflow = r.may_overflow;
+  // A zero result keeps the sign of a zero operand, and a nonzero operand
+  // rounded to zero gives the zero of its own sign (integers and reals: +0).
+  const CategorySet c = x.categories();
+  const double smallest = smallest_nonzero(x.format);
+  s.may_be_pos_zero = (c & kPosZero) || side_may_round_to_zero(x.fp, false, smallest, F, mode);
+  s.may_be_neg_zero = (c & kNegZero) || side_may_round_to_zero(x.fp, true, smallest, F, mode);
+  if (is_point(x.fp) && x.fp.lower() == x.fp.upper() && r.may_be_finite && is_point(z.fp))
+    return D::from_rational(exact_value(z.fp.lower()) - exact_value(x.fp.lower()));
+  if (values_included(x.format, F)) return D::point(0);
+  return introduced_float(x.fp, z.fp, F, mode);
+}
+
+// fp of a real or integer value converted into the integer format I: reals
+// rounded to nearest, ties to even, then wrapped; returns q − f.
+template <RealDomain D>
+D convert_to_integer(const SymbolicDomainError<D>& x, const IntFormat& I, SymbolicDomainError<D>& z) {
+  if (x.is_float())
+    throw std::invalid_argument("convert: float to integer conversion is not supported (" +
+                                format_name(x.format) + " -> " + format_name(I) + ")");
+  if (!x.specials.may_be_finite) return D::whole();
+  D q = x.fp, rounding = D::point(0);
+  if (x.is_real()) {
+    if (!is_bounded(x.fp)) {
+      q = D::whole();
+      rounding = symmetric<D>(0.5);
+    } else {
+      q = D::between(round_half_even(x.fp.lower()), round_half_even(x.fp.upper()));
+      rounding = meet(q - x.fp, symmetric<D>(0.5));
+    }
+  }
+  const auto w = wrap_integers(q, I);
+  z.fp = w.fp;
+  z.specials.may_be_pos_zero = contains(z.fp, 0.0);
+  z.specials.may_be_neg_zero = false;
+  return rounding + w.introduced;
+}
 }  // namespace detail
 
-// Conversion to another format (mixed precision): fp_z = round(fp_x),
-// err_z = err_x + (round(t) − t); exact when every value of x's format is one
-// of the target's.
+// Conversion to another format (mixed precision, or a real-format value into
+// a machine format): fp_z = round(fp_x), err_z = err_x + (round(f) − f); the
+// rounding joins the introduced part, the propagated part is unchanged.
 template <RealDomain D>
 SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to,
                                RoundingMode mode = RoundingMode::NearestEven) {
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
   z.format = to;
   z.mode = mode;
-  z.propagated = x.err;
-  if (const FloatFormat* F = std::get_if<FloatFormat>(&to)) {
-    if (x.specials.may_be_finite) {
-      const auto r = detail::round_enclosure(x.fp, *F, mode);
-      z.fp = r.fp;
-      z.specials.may_be_finite = r.may_be_finite;
-      z.specials.may_be_pos_inf = z.specials.may_be_pos_inf || r.may_be_pos_inf;
-      z.specials.may_be_neg_inf = z.specials.may_be_neg_inf || r.may_be_neg_inf;
-      z.specials.may_overflow = r.may_overflow;
-      if (contains(z.fp, 0.0)) {  // a nonzero value may round to the zero of its sign
-        if (x.fp.upper() > 0) z.specials.may_be_pos_zero = true;
-        if (x.fp.lower() < 0) z.specials.may_be_neg_zero = true;
-      }
-      z.introduced = detail::values_included(x.format, *F) ? D::point(0)
-                                                            : detail::introduced_float(x.fp, z.fp, *F, mode);
-    }
-  } else if (const IntFormat* I = std::get_if<IntFormat>(&to)) {
-    if (!x.is_integer())
-      throw std::invalid_argument("convert: float to integer conversion is not supported (" +
-                                  format_name(x.format) + " -> " + format_name(to) + ")");
-    const auto w = detail::wrap_integers(x.fp, *I);
-    z.fp = w.fp;
-    z.introduced = w.introduced;
+  D rounding = D::point(0);
+  const FloatFormat* F = std::get_if<FloatFormat>(&to);
+  if (F) rounding = detail::convert_to_float(x, *F, mode, z);
+  else if (const IntFormat* I = std::get_if<IntFormat>(&to)) rounding = detail::convert_to_integer(x, *I, z);
+  if (z.specials.may_be_finite && x.specials.may_be_finite) {
+    z.propagated = x.propagated;
+    z.introduced = x.introduced + rounding;
+    z.err = detail::meet(x.err + rounding, z.propagated + z.introduced);
   } else {
-    z.introduced = D::point(0);
+    z.err = z.propagated = z.introduced = D::whole();
   }
-  z.err = z.propagated + z.introduced;
+  if (F) detail::replace_infinities(*F, z);
   z.rel_err = D::whole();
   z.reduce();
   return z;
@@ -161,7 +230,11 @@ namespace detail {
 template <RealDomain D>
 Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
               Tri (*cmp)(const D&, const D&), const char* what) {
-  const bool special = a.specials.may_be_nan || b.specials.may_be_nan || !a.specials.may_be_finite ||
+  [[maybe_unused]] const FpGuardFor<D> guard;
+  // A value that may be non-finite, or whose real (or, for integers, computed)
+  // value may be undefined, has no certain answer.
+  const bool special = a.specials.may_be_undefined || b.specials.may_be_undefined ||
+                       a.specials.may_be_nan || b.specials.may_be_nan || !a.specials.may_be_finite ||
                        !b.specials.may_be_finite || a.specials.may_be_pos_inf || a.specials.may_be_neg_inf ||
                        b.specials.may_be_pos_inf || b.specials.may_be_neg_inf;
   if (special) return {Tri::Unknown, what};
