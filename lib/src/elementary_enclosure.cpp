@@ -5,6 +5,8 @@
 // exponent range (no spurious overflow); caller's range and flags restored.
 #include <symerr/symbolic/elementary/enclosure.hpp>
 
+#include <cmath>
+
 #include <mpfr.h>
 
 namespace symerr::elementary {
@@ -94,6 +96,73 @@ double erf_slope_d(double m, Dir d) {
   mpfr_ui_div(two_over.v, 2, root.v, rnd(d));
   mpfr_mul(r.v, e.v, two_over.v, rnd(d));
   return mpfr_get_d(r.v, rnd(d));
+}
+
+namespace {
+
+// f(t) at the precision of r, rounded in direction d (MPFR's own correct rounding).
+void eval_at(ElementaryFunction f, mpfr_ptr r, mpfr_srcptr t, double c, mpfr_rnd_t d) {
+  const mpfr_rnd_t opp = d == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
+  switch (f) {
+    case ElementaryFunction::Exp: mpfr_exp(r, t, d); return;
+    case ElementaryFunction::Expm1: mpfr_expm1(r, t, d); return;
+    case ElementaryFunction::Log: mpfr_log(r, t, d); return;
+    case ElementaryFunction::Log1p: mpfr_log1p(r, t, d); return;
+    case ElementaryFunction::Tanh: mpfr_tanh(r, t, d); return;
+    case ElementaryFunction::Erf: mpfr_erf(r, t, d); return;
+    case ElementaryFunction::Sqrt: mpfr_sqrt(r, t, d); return;
+    case ElementaryFunction::Pow: {
+      mpfr_t cc;
+      mpfr_init2(cc, 64);
+      mpfr_set_d(cc, c, MPFR_RNDN);
+      mpfr_pow(r, t, cc, d);
+      mpfr_clear(cc);
+      return;
+    }
+    case ElementaryFunction::Sigmoid: {
+      mpfr_t e;
+      mpfr_init2(e, mpfr_get_prec(r) + 8);
+      mpfr_neg(e, t, MPFR_RNDN);
+      mpfr_exp(e, e, opp);
+      mpfr_add_ui(e, e, 1, opp);
+      mpfr_ui_div(r, 1, e, d);
+      mpfr_clear(e);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+bool correctly_rounded_value(ElementaryFunction f, double t, double c, const FloatFormat& F, RoundingMode mode,
+                             double& out) {
+  Scope s;
+  Num a(t);
+  for (mpfr_prec_t p = 2 * F.precision + 24; p <= 4096; p *= 2) {
+    mpfr_t lo, hi;
+    mpfr_init2(lo, p);
+    mpfr_init2(hi, p);
+    eval_at(f, lo, a.v, c, MPFR_RNDD);
+    eval_at(f, hi, a.v, c, MPFR_RNDU);
+    // far outside F's range the caller's enclosure decides (overflow / underflow)
+    const bool out_of_range = !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
+                              (!mpfr_zero_p(hi) && mpfr_get_exp(hi) > F.emax + 2) ||
+                              (!mpfr_zero_p(lo) && mpfr_get_exp(lo) < F.emin - F.precision - 2) ||
+                              mpfr_zero_p(lo) || mpfr_zero_p(hi);
+    if (out_of_range) {
+      mpfr_clear(lo);
+      mpfr_clear(hi);
+      return false;
+    }
+    const Rounded rl = round_to(lo, F, mode), rh = round_to(hi, F, mode);
+    mpfr_clear(lo);
+    mpfr_clear(hi);
+    if (rl.value == rh.value && std::signbit(rl.value) == std::signbit(rh.value)) {
+      out = rl.value;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace symerr::elementary

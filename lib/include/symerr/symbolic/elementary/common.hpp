@@ -70,12 +70,14 @@ struct UnaryParts {
   bool pos_inf_from_finite = false; // … +inf (pole of pow with c < 0)
   double at_pos_inf = NAN, at_neg_inf = NAN;  // IEEE f(+inf), f(−inf)
   bool odd_zero = false;  // a zero result has the sign of t (else zeros are +0)
+  double exponent = 0;    // pow's c (for the correctly rounded point result)
 };
 
 // Introduced error: impl(t) − f(t) for f(t) ∈ image, under `model`; sets
 // z.fp, z.introduced and the overflow flags.
 template <RealDomain D>
-void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction fn, const AccuracyModel& model) {
+void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction fn, const AccuracyModel& model,
+                 const D& inputs, double exponent) {
   SpecialStates& s = z.specials;
   const FloatFormat* F = std::get_if<FloatFormat>(&z.format);
   if (!F) {  // ideal real arithmetic: no rounding
@@ -93,6 +95,11 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
     s.may_overflow = r.may_overflow;
     if (r.may_be_finite) {
       z.fp = r.fp;
+      // one ordinary argument: its correctly rounded value, decided in MPFR
+      double y;
+      if (is_point(inputs) && inputs.lower() != 0 && !is_point(z.fp) &&
+          correctly_rounded_value(fn, inputs.lower(), exponent, *F, z.mode, y) && contains(z.fp, y))
+        z.fp = D::point(y);
       z.introduced = detail::introduced_float(image, z.fp, *F, z.mode);
     }
     return;
@@ -136,7 +143,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
   z.fp = z.err = z.propagated = z.introduced = D::whole();
   if (in.may_be_finite && p.has_inputs) {
     const bool pos_inf = s.may_be_pos_inf, neg_inf = s.may_be_neg_inf;
-    round_image(z, p.image, p.fn, model);
+    round_image(z, p.image, p.fn, model, p.inputs, p.exponent);
     s.may_be_pos_inf = s.may_be_pos_inf || pos_inf;
     s.may_be_neg_inf = s.may_be_neg_inf || neg_inf;
     if (s.may_be_finite) {

@@ -73,6 +73,7 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
   UnaryParts<D> p;
   p.fn = ElementaryFunction::Pow;
   p.odd_zero = odd;
+  p.exponent = c;
   const D& R = x.real;
   const D& FP = x.fp;
   // real: negatives need an integer c; 0 is a pole for c < 0
