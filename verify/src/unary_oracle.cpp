@@ -3,6 +3,7 @@
 #include <symerr/verify/unary.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include <mpfr.h>
@@ -150,26 +151,59 @@ std::optional<double> unary_special(UnaryOperator op, double x) {
   return std::nullopt;
 }
 
+// 2^e for a normal binary64 exponent e.
+inline double pow2(int e) {
+  const std::uint64_t b = static_cast<std::uint64_t>(e + 1023) << 52;
+  double r;
+  std::memcpy(&r, &b, 8);
+  return r;
+}
+
+// ilogb(|v|) for a finite nonzero normal double v (bit manipulation).
+inline int exponent_of(double v) {
+  std::uint64_t b;
+  std::memcpy(&b, &v, 8);
+  return static_cast<int>((b >> 52) & 0x7ff) - 1023;
+}
+
 UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& F, bool fast, double decide_near) {
   if (!fast || !(F == FP32)) return mpfr_truth(op, x, y, F);
   const double v = fast_value(op, x);
-  if (!std::isfinite(v) || v == 0) return mpfr_truth(op, x, y, F);
-  // |v − f(x)| <= 2^−48 |v| + 2^−1074; the doubles below are widened by one more step
-  const double slack = std::fabs(v) * 0x1p-48 + 0x1p-1074;
-  const double lo = std::nextafter(v - slack, -INFINITY), hi = std::nextafter(v + slack, INFINITY);
-  const float rl = static_cast<float>(lo), rh = static_cast<float>(hi);  // RNE (the worker's environment)
-  int el = 0, eh = 0;
-  std::frexp(lo, &el);
-  std::frexp(hi, &eh);
-  if (rl != rh || std::signbit(rl) != std::signbit(rh) || el != eh || std::isinf(rl))
-    return mpfr_truth(op, x, y, F);
+  if (std::isnan(v)) return mpfr_truth(op, x, y, F);
   UnaryTruth t;
+  if (std::isinf(v) || std::fabs(v) > 0x1p+200) {  // far beyond FP32's overflow threshold: ±inf
+    t.rounded = std::copysign(INFINITY, v);
+    if (y != t.rounded) return mpfr_truth(op, x, y, F);
+    return t;
+  }
+  if (std::fabs(v) < 0x1p-1000) {  // |f(x)| < 2^−999: far below FP32's subnormals (exp, sigmoid: +0)
+    if (!(op == UnaryOperator::Exp || op == UnaryOperator::Sigmoid) || !(y == 0 && !std::signbit(y)))
+      return mpfr_truth(op, x, y, F);
+    t.rounded = 0.0;
+    return t;
+  }
+  // |v − f(x)| <= 2^−48 |v|: the interval below is wider by 2^−48 |v|, which covers the
+  // (round-to-nearest) rounding of the two subtractions
+  const double slack = std::fabs(v) * 0x1p-47;
+  const double lo = v - slack, hi = v + slack;
+  const float rl = static_cast<float>(lo), rh = static_cast<float>(hi);  // RNE (the worker's environment)
+  if (rl != rh) return mpfr_truth(op, x, y, F);
   t.rounded = rl;
+  if (std::isinf(rl)) {  // both ends overflow: the correctly rounded result is ±inf
+    if (y != rl) return mpfr_truth(op, x, y, F);
+    return t;
+  }
   if (!std::isfinite(y)) {
     t.ulp_error = INFINITY;
     return t;
   }
-  t.ulp_error = std::fabs(y - v) / ulp(std::min(std::fabs(v), F.max_finite()), F);
+  // ulp(f(x)) in FP32; f(x) may lie on either side of a power of two: its ulp
+  // is then undecided, which matters only for a result that is not the
+  // correctly rounded one
+  const int el = exponent_of(lo), eh = exponent_of(hi);
+  if (el != eh && y != t.rounded) return mpfr_truth(op, x, y, F);
+  const double u = pow2(std::max(std::min(eh, F.emax), F.emin) - F.precision + 1);
+  t.ulp_error = std::fabs(y - v) / u;
   if (std::fabs(t.ulp_error - decide_near) < 0x1p-20) return mpfr_truth(op, x, y, F);
   return t;
 }
