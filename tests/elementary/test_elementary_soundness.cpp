@@ -151,6 +151,6 @@ TEMPLATE_TEST_CASE("elementary functions are sound (random boxes, MPFR oracle, d
 }
 
 TEMPLATE_TEST_CASE("elementary soundness, long run (10^5 executions per cell)",
-                   "[elementary][soundness][long]", Interval, MpfrInterval, RationalInterval) {
+                   "[.][elementary][soundness][long]", Interval, MpfrInterval, RationalInterval) {
   soundness_campaign<TestType>(77, 100000);
 }
