@@ -132,3 +132,40 @@ TEST_CASE("pow: the special-case table and the undefined real", "[elementary][sp
   CHECK(powi(x, 0).fp.lower() == 1);
   CHECK(powi(x, -1).fp.lower() == round_to(1 / 1.5, FP32, RoundingMode::NearestEven).value);
 }
+
+#include "elementary/elementary_oracle.hpp"
+
+TEST_CASE("directed rounding modes: correctly rounded results in the value's mode are enclosed",
+          "[elementary][modes]") {
+  using namespace symerr::test;
+  Generator g(99);
+  const UlpBound cr{true, 0.5, ""};
+  for (RoundingMode mode : {RoundingMode::Upward, RoundingMode::Downward, RoundingMode::TowardZero}) {
+    for (Fn f : {Fn::Exp, Fn::Expm1, Fn::Log, Fn::Log1p, Fn::Tanh, Fn::Sigmoid, Fn::Erf, Fn::Pow}) {
+      for (int k = 0; k < 40; ++k) {
+        const double lo = f == Fn::Log || f == Fn::Pow ? g.unit() * 4 : g.unit() * 8 - 4;
+        const Box b{round_to(lo, FP32, RoundingMode::Downward).value, round_to(lo + g.unit(), FP32, RoundingMode::Upward).value,
+                    -0x1p-20, 0x1p-20};
+        const auto x = SymbolicError::input(b.lo, b.hi, b.elo, b.ehi, FP32, mode);
+        const auto z = apply(f, x, 1.5, AccuracyModel::correctly_rounded());
+        for (int i = 0; i < 20; ++i) {
+          const auto ex = g.execution(b, x.fp.lower(), x.fp.upper(), FP32, false);
+          if (!ex) continue;
+          const std::string failure = check_unary(f, 1.5, z, UnaryExecution{ex->r, ex->f}, FP32, cr, mode, 0);
+          INFO(fn_name(f) << " mode " << static_cast<int>(mode) << " z = " << z << " t = " << hex(ex->f));
+          CHECK((failure.empty() || failure == kUndecided));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("ideal real format: no rounding, exact enclosures", "[elementary][specials]") {
+  const auto x = SymbolicError::input(0.5, 1.0, Format{});
+  const auto z = exp(x, AccuracyModel::correctly_rounded());
+  CHECK(z.introduced.lower() == 0);
+  CHECK(z.introduced.upper() == 0);
+  CHECK(z.fp.lower() <= std::exp(0.5));
+  CHECK(z.fp.upper() >= std::exp(1.0));
+  CHECK(mag(z.err) < 1e-15);
+}
