@@ -102,7 +102,12 @@ CellCounts soundness_cell(Fn f, const FloatFormat& F, std::uint64_t seed, long e
     } catch (const std::invalid_argument&) {
       continue;
     }
-    const auto z = apply(f, x, c, model);
+    SymbolicDomainError<D> z;
+    try {
+      z = apply(f, x, c, model);
+    } catch (const std::exception& e) {
+      FAIL(fn_name(f) << " " << F.name << " c = " << c << " threw " << e.what() << "\nbox " << describe(bx));
+    }
     for (int i = 0; i < 50; ++i) {
       const auto ex = g.execution(bx, x.fp.lower(), x.fp.upper(), F, x.specials.may_be_neg_zero);
       if (!ex) continue;

@@ -125,6 +125,11 @@ TEST_CASE("pow: the special-case table and the undefined real", "[elementary][sp
   CHECK(pow(-maybe_pos_inf(), 3.0, cr).specials.may_be_neg_inf);
   z = pow(-maybe_pos_inf(), -2.0, cr);  // pow(−inf, −2) = +0
   CHECK(z.specials.may_be_pos_zero);
+  // a box [−2, +0] with an odd negative exponent (regression: the negative piece's
+  // upper end min(+0, −0) was +0, whose negation −0 made MPFR's pow(−0, −1) = −inf)
+  z = pow(SymbolicError::input(-2.0, 0.0, FP16), -1.0, cr);
+  CHECK(z.specials.may_be_pos_inf);
+  CHECK(z.fp.upper() <= -0.5);
   // powi: repeated multiplication, each product rounded
   const auto x = in(1.5, 1.5);
   const auto p3 = powi(x, 3);

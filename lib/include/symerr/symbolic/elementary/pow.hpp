@@ -26,6 +26,8 @@ namespace elementary {
 // {a^c : a ∈ [lo, hi]}, 0 <= lo <= hi (0^c = +inf for c < 0: a limit).
 template <RealDomain D>
 D positive_power_image(double lo, double hi, double c) {
+  lo = std::fabs(lo);  // −0 is +0 here: MPFR's pow(−0, c) has the sign of an odd c
+  hi = std::fabs(hi);
   if (c > 0) return D::between(pow_d(lo, c, Dir::Down), pow_d(hi, c, Dir::Up));
   return D::between(pow_d(hi, c, Dir::Down), pow_d(lo, c, Dir::Up));
 }
