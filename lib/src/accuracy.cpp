@@ -37,7 +37,10 @@ struct GlibcEntry {
 constexpr GlibcEntry kGlibc[] = {
     {ElementaryFunction::Exp, 1, 1, 1, 1},   {ElementaryFunction::Expm1, 1, 1, 1, 2},
     {ElementaryFunction::Log, 1, 1, 1, 2},   {ElementaryFunction::Log1p, 1, 1, 2, 2},
-    {ElementaryFunction::Tanh, 2, 2, 3, 3},  {ElementaryFunction::Pow, 1, 1, 1, 1},
+    // tanhf: glibc documents 2 ulps, but the exhaustive sweep of glibc 2.36's tanhf
+    // (README, "Elementary functions") measured 2.19 ulps (e.g. x = 0x1.942cccp-3:
+    // 2.018 ulps): the table takes 3, glibc's directed-mode figure
+    {ElementaryFunction::Tanh, 2, 3, 3, 3},  {ElementaryFunction::Pow, 1, 1, 1, 1},
     {ElementaryFunction::Erf, 1, 1, 1, 1},
 };
 constexpr const char* kGlibcSource =
