@@ -70,7 +70,9 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
 
 int audit_command(const Common& c) {
   const auto t0 = std::chrono::steady_clock::now();
-  return finish(c, run_audit(run_options(c)), seconds_since(t0));
+  const int rc = finish(c, run_audit(run_options(c)), seconds_since(t0));
+  write_unary_audit(output_dir(c).string());  // the unary SONNX bounds (issue 13)
+  return rc;
 }
 
 int report_command(const Common& c, const std::string& json_file) {

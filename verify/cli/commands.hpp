@@ -21,4 +21,13 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
 int audit_command(const Common& c);
 int report_command(const Common& c, const std::string& json_file);
 
+// unary kernels and the unary SONNX bounds (unary_command.cpp)
+struct UnaryArgs {
+  std::string library, symbol, op = "Exp", type = "FP32", strategy = "all", bound = "cr";
+  std::uint64_t samples = 100000, seed = 1;
+  unsigned threads = 2;
+};
+int unary_command(const UnaryArgs& a);
+void write_unary_audit(const std::string& dir);  // table on stdout and <dir>/unary_audit.md
+
 }  // namespace symerr::cli

@@ -2,6 +2,8 @@
 //   symerr run [CAMPAIGN.json]   the default campaign, or a campaign file
 //   symerr audit                 the spec audit of the seeds
 //   symerr report FILE.json      re-render a stored report.json
+//   symerr unary LIB SYMBOL --op Exp --type FP32 [--strategy …] [--bound cr|K]
+//                                the concrete check of a unary kernel
 // Exit status: 0 all proven, 1 a violation, 2 usage or input error.
 #include <cstdio>
 #include <exception>
@@ -49,6 +51,20 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   add_common(*report, common);
 
+  // unary kernels (issue 13)
+  symerr::cli::UnaryArgs unary_args;
+  CLI::App* unary = app.add_subcommand("unary", "Check a unary kernel void f(const T* x, T* y, size_t n) "
+                                                "from a shared library");
+  unary->add_option("library", unary_args.library, "Shared library")->required();
+  unary->add_option("symbol", unary_args.symbol, "Kernel symbol")->required();
+  unary->add_option("--op", unary_args.op, "Exp, Log, Tanh, Sigmoid, Sqrt, Erf, Abs or Neg");
+  unary->add_option("--type", unary_args.type, "FP16, BF16, FP32 or FP64");
+  unary->add_option("--strategy", unary_args.strategy, "special, boundary, random, exhaustive or all (default)");
+  unary->add_option("--bound", unary_args.bound, "cr (correctly rounded, default) or a number of ulps");
+  unary->add_option("--samples", unary_args.samples, "Random inputs");
+  unary->add_option("--threads", unary_args.threads, "Threads of the exhaustive sweep");
+  unary->add_option("--seed", unary_args.seed, "Seed of the random strategy");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -58,6 +74,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return symerr::cli::run_command(common, campaign, exhaustive);
     if (*audit) return symerr::cli::audit_command(common);
+    if (*unary) return symerr::cli::unary_command(unary_args);
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "symerr: error: %s\n", e.what());

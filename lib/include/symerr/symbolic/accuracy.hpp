@@ -1,0 +1,85 @@
+// The accuracy model of elementary functions: how far the implementation's
+// result may be from the exact value f(t) of its (machine) argument t.
+//
+// An elementary function on SymbolicDomainError splits its error into the
+// propagated part f(fp_in) − f(real_in) (exact identities, independent of the
+// implementation) and the introduced part impl(t) − f(t), which only a
+// declared model can bound. The model is explicit: a scoped object
+// (ScopedAccuracyModel) or a parameter of each function. Without either, the
+// default is the glibc table below — never "correctly rounded" by omission —
+// and its name is part of every result (accuracy_model_name()).
+//
+// Models:
+//  * correctly_rounded(): impl(t) = round(f(t)) in the value's rounding mode;
+//  * ulps(k): |impl(t) − f(t)| <= k · ulp(f(t)) in the value's format
+//    (k >= 0.5; ulp as symerr::ulp, i.e. the subnormal spacing below the normal
+//    range), in every rounding mode;
+//  * glibc_x86_64(): per function and format, the maximal known errors of
+//    glibc's libm on x86-64 (sysdeps/x86_64/fpu/libm-test-ulps). They are
+//    glibc's measured maxima over its test inputs, not proven bounds; the
+//    exhaustive FP32 checks (README, "Elementary functions") measure them.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <symerr/format.hpp>
+
+namespace symerr {
+
+enum class ElementaryFunction { Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Pow, Erf, Sqrt };
+
+std::string_view elementary_name(ElementaryFunction f) noexcept;
+
+// One entry of a model: the bound in ulps of the exact result, or correct rounding.
+struct UlpBound {
+  bool correctly_rounded = false;
+  double ulps = 0;          // meaningful when !correctly_rounded (>= 0.5)
+  std::string source;       // where the number comes from
+};
+
+class AccuracyModel {
+ public:
+  static AccuracyModel correctly_rounded();
+  static AccuracyModel ulps(double k);  // throws std::invalid_argument unless 0.5 <= k < 2^20
+  // glibc 2.36 (Debian 12) libm on x86-64; FP16/BF16 as the FP32 function
+  // followed by a rounding to the narrow format (bound ½ + k32 · 2^(p−24)).
+  // Sigmoid has no libm function: the table has no entry for it and asking
+  // for one throws (set ulps(k) or correctly_rounded() explicitly).
+  static AccuracyModel glibc_x86_64();
+
+  const std::string& name() const noexcept { return name_; }
+  // The bound for f in format F under rounding mode `mode`; throws
+  // std::invalid_argument naming the model, function and format when the
+  // model has no entry. Sqrt is correctly rounded in every model (IEEE 754).
+  UlpBound bound(ElementaryFunction f, const FloatFormat& F, RoundingMode mode) const;
+
+ private:
+  enum class Kind { CorrectlyRounded, Ulps, Glibc };
+  AccuracyModel(Kind k, double ulps, std::string name) : kind_(k), ulps_(ulps), name_(std::move(name)) {}
+  Kind kind_;
+  double ulps_;
+  std::string name_;
+};
+
+// The model in force on this thread: the innermost ScopedAccuracyModel, else
+// AccuracyModel::glibc_x86_64().
+const AccuracyModel& current_accuracy_model();
+inline const std::string& accuracy_model_name() { return current_accuracy_model().name(); }
+
+// Sets the model of this thread for its lifetime (nests; not copyable).
+class ScopedAccuracyModel {
+ public:
+  explicit ScopedAccuracyModel(AccuracyModel m);
+  ~ScopedAccuracyModel();
+  ScopedAccuracyModel(const ScopedAccuracyModel&) = delete;
+  ScopedAccuracyModel& operator=(const ScopedAccuracyModel&) = delete;
+
+ private:
+  AccuracyModel model_;
+  const AccuracyModel* previous_;
+};
+
+}  // namespace symerr

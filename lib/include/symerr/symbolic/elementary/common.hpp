@@ -1,0 +1,197 @@
+// Shared machinery of the elementary functions on SymbolicDomainError:
+// image enclosures over intervals, the rounding of f's exact image under the
+// declared accuracy model (the introduced error), the IEEE 754 / C Annex F
+// results at infinite inputs, and the assembly of the result.
+//
+// Every function builds a UnaryParts (what f does on the value's sets) and
+// calls finish(). Soundness contract of the parts, for every execution with a
+// finite computed input t ∈ inputs and a defined real input r:
+//   f(r) ∈ real, f(t) ∈ image, f(t) − f(r) ∈ propagated.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <symerr/symbolic/accuracy.hpp>
+#include <symerr/symbolic/detail.hpp>
+#include <symerr/symbolic/elementary/enclosure.hpp>
+
+namespace symerr::elementary {
+
+using IncreasingFn = double (*)(double, Dir);
+
+// {f(x) : x ∈ a} for an increasing f.
+template <RealDomain D>
+D increasing_image(IncreasingFn f, const D& a) {
+  return D::between(f(a.lower(), Dir::Down), f(a.upper(), Dir::Up));
+}
+
+// {cosh(x) : x ∈ a} (even, increasing in |x|).
+template <RealDomain D>
+D cosh_image(const D& a) {
+  return D::between(cosh_d(mig(a), Dir::Down), cosh_d(mag(a), Dir::Up));
+}
+
+// {sinh(x) : x ∈ a} (increasing).
+template <RealDomain D>
+D sinh_image(const D& a) {
+  return increasing_image<D>(sinh_d, a);
+}
+
+// {erf'(x) : x ∈ a} (even, decreasing in |x|).
+template <RealDomain D>
+D erf_slope_image(const D& a) {
+  return D::between(erf_slope_d(mag(a), Dir::Down), erf_slope_d(mig(a), Dir::Up));
+}
+
+// {log1p(q) : q ∈ a, q > −1} (log1p's domain; q → −1 gives −inf).
+template <RealDomain D>
+D log1p_image(const D& a) {
+  const double lo = a.lower() <= -1 ? -INFINITY : log1p_d(a.lower(), Dir::Down);
+  const double hi = a.upper() <= -1 ? -INFINITY : log1p_d(a.upper(), Dir::Up);
+  return D::between(lo, std::max(lo, hi));
+}
+
+template <RealDomain D>
+struct UnaryParts {
+  ElementaryFunction fn;
+  bool has_inputs = false;  // some finite computed input has a finite f(t)
+  D inputs = D::point(0);   // those inputs
+  D image = D::point(0);    // f over them
+  bool has_real = false;    // some defined real input gives a defined f(r)
+  D real = D::point(0);
+  D propagated = D::whole();
+  bool undefined_real = false;  // some real input is outside f's domain (or at a pole)
+  bool nan_from_finite = false;     // some finite computed input gives NaN
+  bool neg_inf_from_finite = false; // … −inf (pole: log(±0), log1p(−1))
+  bool pos_inf_from_finite = false; // … +inf (pole of pow with c < 0)
+  double at_pos_inf = NAN, at_neg_inf = NAN;  // IEEE f(+inf), f(−inf)
+  bool odd_zero = false;  // a zero result has the sign of t (else zeros are +0)
+  double exponent = 0;    // pow's c (for the correctly rounded point result)
+};
+
+// Introduced error: impl(t) − f(t) for f(t) ∈ image, under `model`; sets
+// z.fp, z.introduced and the overflow flags.
+template <RealDomain D>
+void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction fn, const AccuracyModel& model,
+                 const D& inputs, double exponent) {
+  SpecialStates& s = z.specials;
+  const FloatFormat* F = std::get_if<FloatFormat>(&z.format);
+  if (!F) {  // ideal real arithmetic: no rounding
+    z.fp = image;
+    z.introduced = D::point(0);
+    s.may_be_finite = is_bounded(image) || image.lower() < INFINITY;
+    return;
+  }
+  const UlpBound b = model.bound(fn, *F, z.mode);
+  if (b.correctly_rounded) {
+    const auto r = detail::round_enclosure(image, *F, z.mode);
+    s.may_be_finite = r.may_be_finite;
+    s.may_be_pos_inf = s.may_be_pos_inf || r.may_be_pos_inf;
+    s.may_be_neg_inf = s.may_be_neg_inf || r.may_be_neg_inf;
+    s.may_overflow = r.may_overflow;
+    if (r.may_be_finite) {
+      z.fp = r.fp;
+      // one ordinary argument: its correctly rounded value, decided in MPFR
+      double y;
+      if (is_point(inputs) && inputs.lower() != 0 && !is_point(z.fp) &&
+          correctly_rounded_value(fn, inputs.lower(), exponent, *F, z.mode, y) && contains(z.fp, y))
+        z.fp = D::point(y);
+      z.introduced = detail::introduced_float(image, z.fp, *F, z.mode);
+    }
+    return;
+  }
+  // |impl(t) − f(t)| <= k·ulp(f(t)) <= k·ulp(M) for every |f(t)| <= M.
+  const double max = detail::max_finite(*F);
+  const double u = detail::ulp_of(std::min(mag(image), max), *F);
+  double slack = b.ulps * u;
+  if (slack / u != b.ulps) slack = std::ceil(b.ulps) * u;  // k·u not exact (deep subnormal)
+  // one rounding of a double operation is off by less than one ulp in any mode
+  const double lo = std::nextafter(image.lower() - slack, -INFINITY);
+  const double hi = std::nextafter(image.upper() + slack, INFINITY);
+  s.may_overflow = hi > max || lo < -max;
+  s.may_be_pos_inf = s.may_be_pos_inf || hi > max;
+  s.may_be_neg_inf = s.may_be_neg_inf || lo < -max;
+  s.may_be_finite = lo <= max && hi >= -max;
+  if (s.may_be_finite) {
+    z.fp = detail::snap_to_format(D::between(std::max(lo, -max), std::min(hi, max)), *F);
+    z.introduced = detail::meet(z.fp - image, detail::symmetric<D>(slack));
+  }
+}
+
+// The result: flags, fields, the finite results at infinite inputs, reduce().
+template <RealDomain D>
+SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<D>& p, const AccuracyModel& model) {
+  if (x.is_integer())
+    throw std::invalid_argument(std::string(elementary_name(p.fn)) + ": not defined on integer format " +
+                                format_name(x.format));
+  SymbolicDomainError<D> z = x;
+  SpecialStates& s = z.specials;
+  const SpecialStates& in = x.specials;
+  s = SpecialStates{};
+  s.may_be_finite = false;
+  s.may_be_pos_zero = false;
+  s.may_be_nan = in.may_be_nan || p.nan_from_finite;
+  s.may_be_neg_inf = p.neg_inf_from_finite;
+  s.may_be_pos_inf = p.pos_inf_from_finite;
+  s.may_be_undefined = in.may_be_undefined || p.undefined_real;
+  s.may_be_defined = in.may_be_defined && p.has_real;
+  z.real = p.has_real ? p.real : D::whole();
+  z.fp = z.err = z.propagated = z.introduced = D::whole();
+  if (in.may_be_finite && p.has_inputs) {
+    const bool pos_inf = s.may_be_pos_inf, neg_inf = s.may_be_neg_inf;
+    round_image(z, p.image, p.fn, model, p.inputs, p.exponent);
+    s.may_be_pos_inf = s.may_be_pos_inf || pos_inf;
+    s.may_be_neg_inf = s.may_be_neg_inf || neg_inf;
+    if (s.may_be_finite) {
+      z.propagated = p.has_real ? detail::meet(p.propagated, p.image - z.real) : p.propagated;
+      z.err = z.propagated + z.introduced;
+    }
+  }
+  // IEEE f(±inf): a special result is a flag; a finite one c joins the sets
+  // (then the real input is finite and err ∋ c − f(r)).
+  auto infinite_input = [&](bool possible, double c) {
+    if (!possible) return;
+    if (std::isnan(c)) { s.may_be_nan = true; return; }
+    if (std::isinf(c)) { (c > 0 ? s.may_be_pos_inf : s.may_be_neg_inf) = true; return; }
+    const D cc = D::point(c);
+    const D e = p.has_real ? cc - z.real : D::whole();
+    if (!s.may_be_finite) {
+      z.fp = cc; z.err = z.propagated = e; z.introduced = D::point(0);
+    } else {
+      z.fp = hull(z.fp, cc); z.err = hull(z.err, e); z.propagated = hull(z.propagated, e);
+      z.introduced = hull(z.introduced, D::point(0));
+    }
+    s.may_be_finite = true;
+    if (c == 0) (std::signbit(c) ? s.may_be_neg_zero : s.may_be_pos_zero) = true;
+  };
+  infinite_input(in.may_be_pos_inf, p.at_pos_inf);
+  infinite_input(in.may_be_neg_inf, p.at_neg_inf);
+  if (s.may_be_finite && contains(z.fp, 0.0)) {
+    const bool below = p.odd_zero && p.has_inputs && p.image.lower() <= 0;
+    const bool above = !p.odd_zero || (p.has_inputs && p.image.upper() >= 0);
+    s.may_be_neg_zero = s.may_be_neg_zero || below;
+    s.may_be_pos_zero = s.may_be_pos_zero || above;
+  }
+  z.rel_err = D::whole();
+  z.reduce();
+  return z;
+}
+
+// Parts of an increasing f defined on the whole real line.
+template <RealDomain D>
+UnaryParts<D> whole_line_parts(const SymbolicDomainError<D>& x, ElementaryFunction fn, IncreasingFn f) {
+  UnaryParts<D> p;
+  p.fn = fn;
+  p.has_inputs = true;
+  p.inputs = x.fp;
+  p.image = increasing_image<D>(f, x.fp);
+  p.has_real = true;
+  p.real = increasing_image<D>(f, x.real);
+  return p;
+}
+
+}  // namespace symerr::elementary

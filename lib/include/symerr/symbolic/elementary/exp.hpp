@@ -1,0 +1,35 @@
+// exp(x) and expm1(x) on SymbolicDomainError.
+//
+// Propagated error, exact identity (e = f − r):
+//   exp(f) − exp(r) = exp(r) · expm1(e),   expm1(f) − expm1(r) = exp(r) · expm1(e).
+// Introduced error: impl(t) − exp(t) under the accuracy model.
+// IEEE 754 / C Annex F: exp(±0) = 1, exp(+inf) = +inf, exp(−inf) = +0;
+// overflow to +inf (flag), underflow through the subnormals to +0;
+// expm1(±0) = ±0, expm1(−inf) = −1.
+#pragma once
+
+#include <symerr/symbolic/elementary/common.hpp>
+
+namespace symerr {
+
+template <RealDomain D>
+SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  auto p = elementary::whole_line_parts(x, ElementaryFunction::Exp, elementary::exp_d);
+  p.propagated = p.real * elementary::increasing_image<D>(elementary::expm1_d, x.err);
+  p.at_pos_inf = INFINITY;
+  p.at_neg_inf = 0.0;
+  return elementary::finish(x, p, model);
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> expm1(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  auto p = elementary::whole_line_parts(x, ElementaryFunction::Expm1, elementary::expm1_d);
+  p.propagated = elementary::increasing_image<D>(elementary::exp_d, x.real) *
+                 elementary::increasing_image<D>(elementary::expm1_d, x.err);
+  p.at_pos_inf = INFINITY;
+  p.at_neg_inf = -1.0;
+  p.odd_zero = true;
+  return elementary::finish(x, p, model);
+}
+
+}  // namespace symerr

@@ -1,0 +1,65 @@
+// log(x) and log1p(x) on SymbolicDomainError.
+//
+// Propagated error, exact identity (e = f − r, r > 0 and f > 0, resp. > −1):
+//   log(f) − log(r) = log1p(e / r),   log1p(f) − log1p(r) = log1p(e / (1 + r)).
+// Introduced error: impl(t) − log(t) under the accuracy model.
+// IEEE 754 / C Annex F: log(±0) = −inf (pole), log(x < 0) = NaN, log(1) = +0,
+// log(+inf) = +inf, log(−inf) = NaN; log1p(−1) = −inf, log1p(x < −1) = NaN,
+// log1p(±0) = ±0. The real logarithm of r <= 0 (resp. r <= −1) is undefined.
+#pragma once
+
+#include <symerr/symbolic/elementary/common.hpp>
+
+namespace symerr {
+namespace elementary {
+
+// Parts of log(a + x) (a = 0: log, a = 1: log1p); the pole is at x = −a.
+template <RealDomain D>
+UnaryParts<D> log_parts(const SymbolicDomainError<D>& x, ElementaryFunction fn, IncreasingFn f, double a) {
+  UnaryParts<D> p;
+  p.fn = fn;
+  const double pole = -a;
+  const D& R = x.real;
+  const D& FP = x.fp;
+  p.has_real = R.upper() > pole;
+  p.undefined_real = R.lower() <= pole;
+  if (p.has_real)
+    p.real = D::between(R.lower() <= pole ? -INFINITY : f(R.lower(), Dir::Down), f(R.upper(), Dir::Up));
+  if (x.specials.may_be_finite) {
+    p.nan_from_finite = FP.lower() < pole;
+    p.neg_inf_from_finite = contains(FP, pole);
+    p.has_inputs = FP.upper() > pole;
+    if (p.has_inputs) {
+      double lo = FP.lower();
+      if (lo <= pole) {  // the smallest computed value above the pole
+        const FloatFormat* F = std::get_if<FloatFormat>(&x.format);
+        lo = F ? next_up(pole, *F) : pole;
+      }
+      p.inputs = D::between(lo, FP.upper());
+      p.image = D::between(lo <= pole ? -INFINITY : f(lo, Dir::Down), f(FP.upper(), Dir::Up));
+    }
+  }
+  if (p.has_real && R.lower() > pole) {
+    const D shifted = a == 0 ? R : R + D::point(a);
+    p.propagated = log1p_image(x.err / shifted);
+  }
+  p.at_pos_inf = INFINITY;
+  p.at_neg_inf = NAN;
+  return p;
+}
+
+}  // namespace elementary
+
+template <RealDomain D>
+SymbolicDomainError<D> log(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  return elementary::finish(x, elementary::log_parts(x, ElementaryFunction::Log, elementary::log_d, 0.0), model);
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> log1p(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  auto p = elementary::log_parts(x, ElementaryFunction::Log1p, elementary::log1p_d, 1.0);
+  p.odd_zero = true;
+  return elementary::finish(x, p, model);
+}
+
+}  // namespace symerr

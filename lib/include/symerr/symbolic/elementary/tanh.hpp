@@ -1,0 +1,24 @@
+// tanh(x) on SymbolicDomainError.
+//
+// Propagated error, exact identity (e = f − r):
+//   tanh(f) − tanh(r) = sinh(e) / (cosh(r) · cosh(f)).
+// Introduced error: impl(t) − tanh(t) under the accuracy model.
+// IEEE 754 / C Annex F: tanh(±0) = ±0, tanh(±inf) = ±1 (finite results: they
+// join fp and err).
+#pragma once
+
+#include <symerr/symbolic/elementary/common.hpp>
+
+namespace symerr {
+
+template <RealDomain D>
+SymbolicDomainError<D> tanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  auto p = elementary::whole_line_parts(x, ElementaryFunction::Tanh, elementary::tanh_d);
+  p.propagated = elementary::sinh_image(x.err) / (elementary::cosh_image(x.real) * elementary::cosh_image(x.fp));
+  p.at_pos_inf = 1.0;
+  p.at_neg_inf = -1.0;
+  p.odd_zero = true;
+  return elementary::finish(x, p, model);
+}
+
+}  // namespace symerr

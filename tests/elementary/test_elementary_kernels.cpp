@@ -1,0 +1,180 @@
+// Softmax and GELU written as generic kernels (<symerr/kernels/*.hpp>) run on
+// symbolic inputs; every enclosure is checked against exact executions: the
+// machine program emulated value by value in the format (each operation
+// rounded exactly, exp and erf correctly rounded — allowed by every model)
+// and the ideal program evaluated in MPFR at 1024 bits.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include <symerr/domains/interval.hpp>
+#include <symerr/domains/mpfr_interval.hpp>
+#include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/elementary.hpp>
+#include <symerr/kernels/gelu.hpp>
+#include <symerr/kernels/softmax.hpp>
+
+#include "elementary/elementary_oracle.hpp"
+
+using namespace symerr;
+using namespace symerr::test;
+
+namespace {
+
+constexpr mpfr_prec_t kP = 1024;
+
+// round(v) into F (v exact or at 1024 bits)
+double rnd(mpfr_srcptr v, const FloatFormat& F) { return round_to(v, F, RoundingMode::NearestEven).value; }
+double rnd_q(const mpq_class& q, const FloatFormat& F) { return round_to(q, F, RoundingMode::NearestEven).value; }
+
+// v ∈ a, for a 1024-bit value v
+template <class D>
+bool holds(const D& a, mpfr_srcptr v) { return mpfr_cmp_d(v, a.lower()) >= 0 && mpfr_cmp_d(v, a.upper()) <= 0; }
+
+template <class D>
+std::string check_value(const SymbolicDomainError<D>& z, double y, mpfr_srcptr ideal) {
+  if (!std::isfinite(y)) return "";  // flags are checked by the unit tests
+  if (!contains(z.fp, y)) return "computed value not in fp";
+  if (!holds(z.real, ideal)) return "ideal value not in real";
+  Mp e(kP + 64);
+  mpfr_d_sub(e.v, y, ideal, MPFR_RNDN);
+  if (!holds(z.err, e.v)) return "error not in err";
+  return "";
+}
+
+Box kernel_box(Generator& g, const FloatFormat& F, double spread) {
+  const double c = (g.unit() * 2 - 1) * spread;
+  const double w = g.pick(0, 2) == 0 ? 0 : g.unit() * 0.5;
+  double lo = round_to(c - w, F, RoundingMode::Upward).value, hi = round_to(c + w, F, RoundingMode::Downward).value;
+  if (lo > hi) lo = hi = round_to(c, F, RoundingMode::NearestEven).value;
+  const double e = g.pick(0, 2) == 0 ? 0 : std::ldexp(g.unit(), -g.pick(4, F.precision));
+  return {lo, hi, -e, e * g.unit()};
+}
+
+template <class D>
+void softmax_campaign(const FloatFormat& F, long trials) {
+  Generator g(321);
+  long executions = 0;
+  for (long k = 0; k < trials / 20; ++k) {
+    const std::size_t n = static_cast<std::size_t>(g.pick(2, 6));
+    std::vector<Box> boxes;
+    std::vector<SymbolicDomainError<D>> x;
+    for (std::size_t i = 0; i < n; ++i) {
+      boxes.push_back(kernel_box(g, F, 6));
+      x.push_back(SymbolicDomainError<D>::input(boxes[i].lo, boxes[i].hi, boxes[i].elo, boxes[i].ehi, F));
+    }
+    std::vector<SymbolicDomainError<D>> y(n);
+    kernels::softmax(x.data(), y.data(), n);
+    for (int j = 0; j < 20; ++j) {
+      std::vector<Generator::Execution> ex;
+      for (std::size_t i = 0; i < n; ++i) {
+        auto e = g.execution(boxes[i], x[i].fp.lower(), x[i].fp.upper(), F, false);
+        if (!e) break;
+        ex.push_back(*e);
+      }
+      if (ex.size() != n) continue;
+      // machine program
+      double m = ex[0].f;
+      for (const auto& e : ex) m = std::max(m, e.f);
+      std::vector<double> ey(n);
+      Mp v(kP);
+      double s = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        mpfr_set_d(v.v, rnd_q(exact_value(ex[i].f) - exact_value(m), F), MPFR_RNDN);
+        mpfr_exp(v.v, v.v, MPFR_RNDN);
+        ey[i] = rnd(v.v, F);
+        s = i == 0 ? ey[0] : rnd_q(exact_value(s) + exact_value(ey[i]), F);
+      }
+      // ideal program: softmax(r) (the max cancels)
+      std::vector<Mp> er(n);
+      Mp sum(kP), ri(4096);
+      mpfr_set_zero(sum.v, 1);
+      for (std::size_t i = 0; i < n; ++i) {
+        mpfr_set_q(ri.v, ex[i].r.get_mpq_t(), MPFR_RNDN);
+        mpfr_set_prec(er[i].v, kP);
+        mpfr_exp(er[i].v, ri.v, MPFR_RNDN);
+        mpfr_add(sum.v, sum.v, er[i].v, MPFR_RNDN);
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        mpfr_div(er[i].v, er[i].v, sum.v, MPFR_RNDN);
+        const double yi = rnd_q(exact_value(ey[i]) / exact_value(s), F);
+        const std::string failure = check_value(y[i], yi, er[i].v);
+        if (!failure.empty()) {
+          FAIL("softmax " << F.name << " n=" << n << " element " << i << ": " << failure << "\n y = " << y[i]
+                          << "\n computed " << hex(yi));
+        }
+      }
+      ++executions;
+    }
+  }
+  INFO(F.name << ": " << executions << " softmax executions");
+  CHECK(executions >= trials / 2);
+}
+
+template <class D>
+void gelu_campaign(const FloatFormat& F, long trials) {
+  Generator g(654);
+  long executions = 0;
+  const auto half = SymbolicDomainError<D>::constant(0.5, F);
+  const auto one = SymbolicDomainError<D>::constant(1.0, F);
+  const auto two = SymbolicDomainError<D>::constant(2.0, F);
+  Mp sqrt2(kP);
+  mpfr_sqrt_ui(sqrt2.v, 2, MPFR_RNDN);
+  const double sqrt2_f = rnd(sqrt2.v, F);
+  for (long k = 0; k < trials / 20; ++k) {
+    const Box b = kernel_box(g, F, 5);
+    const auto x = SymbolicDomainError<D>::input(b.lo, b.hi, b.elo, b.ehi, F);
+    const auto y = kernels::gelu(x, half, one, two);
+    for (int j = 0; j < 20; ++j) {
+      const auto ex = g.execution(b, x.fp.lower(), x.fp.upper(), F, false);
+      if (!ex) continue;
+      const double t = ex->f;
+      Mp v(kP), ri(4096), ideal(kP);
+      const double q = rnd_q(exact_value(t) / exact_value(sqrt2_f), F);
+      mpfr_set_d(v.v, q, MPFR_RNDN);
+      mpfr_erf(v.v, v.v, MPFR_RNDN);
+      const double ef = rnd(v.v, F);
+      const double a = rnd_q(1 + exact_value(ef), F);
+      const double h = rnd_q(exact_value(0.5) * exact_value(t), F);
+      const double yc = rnd_q(exact_value(h) * exact_value(a), F);
+      mpfr_set_q(ri.v, ex->r.get_mpq_t(), MPFR_RNDN);
+      mpfr_div(ideal.v, ri.v, sqrt2.v, MPFR_RNDN);
+      mpfr_erf(ideal.v, ideal.v, MPFR_RNDN);
+      mpfr_add_ui(ideal.v, ideal.v, 1, MPFR_RNDN);
+      mpfr_mul(ideal.v, ideal.v, ri.v, MPFR_RNDN);
+      mpfr_div_2ui(ideal.v, ideal.v, 1, MPFR_RNDN);
+      const std::string failure = check_value(y, yc, ideal.v);
+      if (!failure.empty())
+        FAIL("gelu " << F.name << ": " << failure << "\n x = " << x << "\n y = " << y << "\n t = " << hex(t)
+                     << " computed " << hex(yc));
+      ++executions;
+    }
+  }
+  INFO(F.name << ": " << executions << " gelu executions");
+  CHECK(executions >= trials / 2);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("softmax and GELU kernels on symbolic inputs are sound", "[elementary][kernels]", Interval,
+                   MpfrInterval) {
+  ScopedAccuracyModel cr(AccuracyModel::correctly_rounded());
+  const long trials = static_cast<long>(2000 * scale_from_env());
+  for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
+    softmax_campaign<TestType>(F, trials);
+    gelu_campaign<TestType>(F, trials);
+  }
+}
+
+TEST_CASE("GELU under the glibc model is wider than under correct rounding", "[elementary][kernels]") {
+  const auto x = SymbolicError::input(0.5, 0.75, FP32);
+  const auto half = SymbolicError::constant(0.5, FP32), one = SymbolicError::constant(1.0, FP32),
+             two = SymbolicError::constant(2.0, FP32);
+  SymbolicError cr_y, glibc_y;
+  {
+    ScopedAccuracyModel m(AccuracyModel::correctly_rounded());
+    cr_y = kernels::gelu(x, half, one, two);
+  }
+  glibc_y = kernels::gelu(x, half, one, two);
+  CHECK(mag(glibc_y.err) > mag(cr_y.err));
+}

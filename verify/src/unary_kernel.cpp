@@ -1,0 +1,45 @@
+// Loading unary kernels from shared libraries (unary.hpp).
+#include <symerr/verify/unary.hpp>
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+namespace symerr::verify {
+namespace {
+
+template <class T>
+UnaryKernel wrap(std::string name, UnaryOperator op, ElementType type, void* sym, std::shared_ptr<void> lib) {
+  auto f = reinterpret_cast<UnaryFn<T>>(sym);
+  UnaryKernel k{std::move(name), op, type, {}};
+  k.run = [f, lib](const void* x, void* y, std::size_t n) { f(static_cast<const T*>(x), static_cast<T*>(y), n); };
+  return k;
+}
+
+}  // namespace
+
+UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, UnaryOperator op,
+                              ElementType type) {
+  const std::string what = "load_unary_kernel: symbol '" + symbol + "' from '" + path + "'";
+  if (!is_float(type)) throw KernelLoadError(what + ": unary kernels take FP16, BF16, FP32 or FP64, not " + to_string(type));
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) throw KernelLoadError(what + ": the file does not exist or cannot be read");
+  const std::string open_path = path.find('/') == std::string::npos ? "./" + path : path;
+  void* handle = ::dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = ::dlerror();
+    throw KernelLoadError(what + ": cannot load the library: " + (err ? err : "unknown error"));
+  }
+  std::shared_ptr<void> library(handle, [](void* h) { ::dlclose(h); });
+  ::dlerror();
+  void* sym = ::dlsym(handle, symbol.c_str());
+  if (const char* err = ::dlerror(); err != nullptr || sym == nullptr)
+    throw KernelLoadError(what + ": the symbol is not defined in the library");
+  const std::string name = symbol + "@" + path;
+  switch (type) {
+    case ElementType::FP32: return wrap<float>(name, op, type, sym, library);
+    case ElementType::FP64: return wrap<double>(name, op, type, sym, library);
+    default: return wrap<std::uint16_t>(name, op, type, sym, library);
+  }
+}
+
+}  // namespace symerr::verify
