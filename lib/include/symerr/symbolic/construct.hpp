@@ -36,7 +36,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
       throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(F->name) +
                                   " lies in [" + std::to_string(sum.lower()) + ", " +
                                   std::to_string(sum.upper()) + "]");
-    x.fp = D::between(flo, fhi);
+    x.fp = detail::meet(sum, D::between(flo, fhi));  // = [flo, fhi] ⊆ sum; correlated: keeps real + err
   } else if (auto* I = std::get_if<IntFormat>(&format)) {
     const double ilo = std::max(std::ceil(sum.lower()), static_cast<double>(I->min_value()));
     const double ihi = std::min(std::floor(sum.upper()), static_cast<double>(I->max_value()));
@@ -44,7 +44,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
       throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(I->name) +
                                   " lies in [" + std::to_string(sum.lower()) + ", " +
                                   std::to_string(sum.upper()) + "]");
-    x.fp = D::between(ilo, ihi);
+    x.fp = detail::meet(sum, D::between(ilo, ihi));
   } else {
     x.fp = sum;
   }

@@ -36,7 +36,7 @@ D snap_to_format(const D& a, const FloatFormat& F) {
   lo = format_ceil(lo, F);
   hi = format_floor(hi, F);
   if (!(lo <= hi)) return a;
-  return D::between(lo, hi);
+  return meet(a, D::between(lo, hi));  // = [lo, hi] ⊆ a; a correlated domain keeps a's form
 }
 
 template <RealDomain D>
@@ -45,7 +45,7 @@ D snap_to_integers(const D& a, const IntFormat& I) {
   lo = std::max(lo, static_cast<double>(I.min_value()));
   hi = std::min(hi, static_cast<double>(I.max_value()));
   if (!(lo <= hi)) return a;
-  return D::between(lo, hi);
+  return meet(a, D::between(lo, hi));  // = [lo, hi] ⊆ a; a correlated domain keeps a's form
 }
 
 // round(t) for t in T, into F under mode: the enclosure of the finite results,
@@ -79,7 +79,7 @@ RoundedEnclosure<D> round_enclosure(const D& t, const FloatFormat& F, RoundingMo
 //   directed modes: δ in [0, ulp), (−ulp, 0], or sign(δ) = −sign(t) for RTZ,
 //        valid while |t| <= max finite (beyond, saturation makes δ unbounded).
 template <RealDomain D>
-D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
+D introduced_float_bound(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
   const D from_rounding = fp - t;
   const double max = max_finite(F);
   double m = std::min(mag(t), max);
@@ -99,6 +99,20 @@ D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode m
       if (t.upper() <= 0) return meet(from_rounding, D::between(0, u));
       return meet(from_rounding, symmetric<D>(u));
   }
+}
+
+// Customisation point (found by ADL) for domains whose values share noise
+// symbols (Affine): name the rounding error round(t) − t, a function of t, so
+// that identical operations on identical operands share it. The default keeps
+// the enclosure.
+template <RealDomain D>
+D name_rounding_error(const D&, const FloatFormat&, RoundingMode, const D& bound) {
+  return bound;
+}
+
+template <RealDomain D>
+D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
+  return name_rounding_error(t, F, mode, introduced_float_bound(t, fp, F, mode));
 }
 
 // Add/Sub of values of F is exact when the exact sum is a multiple of the
