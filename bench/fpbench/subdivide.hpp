@@ -109,7 +109,7 @@ Subdivided subdivide(const Kernel<D>& k, const std::vector<InputRange>& box, con
         best_b = std::move(b);
       }
     }
-    if (best == INFINITY && best_a.second.empty()) {  // nothing left to split
+    if (best == INFINITY && best_a.second.empty()) {  // the worst box is a point: its bound is final
       queue.push(std::move(worst));
       break;
     }

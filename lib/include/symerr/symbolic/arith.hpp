@@ -294,8 +294,9 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
       bool exact = false;
       if (op == ArithOp::Add || op == ArithOp::Sub) exact = detail::sum_is_exact(x.fp, y.fp, t, *F);
       if (op == ArithOp::Mul)
-        exact = (detail::power_of_two_point(x.fp) || detail::power_of_two_point(y.fp)) &&
-                detail::scaling_is_exact(t, *F);
+        exact = ((detail::power_of_two_point(x.fp) || detail::power_of_two_point(y.fp)) &&
+                 detail::scaling_is_exact(t, *F)) ||
+                detail::upscaling_is_exact(x.fp, y.fp, t, *F);
       if (op == ArithOp::Div) exact = detail::power_of_two_point(y.fp) && detail::scaling_is_exact(t, *F);
       z.introduced = exact ? D::point(0) : detail::introduced_float(t, z.fp, *F, z.mode);
       // Nearest rounding is at least as close as any value of F: x and y are

@@ -138,6 +138,14 @@ bool scaling_is_exact(const D& t, const FloatFormat& F) {
   return mig(t) >= min_normal(F) && mag(t) <= max_finite(F);
 }
 
+// x · 2^k with k >= 0 is exact whenever it does not overflow (subnormals
+// included: the significand's bits are kept).
+template <RealDomain D>
+bool upscaling_is_exact(const D& x, const D& y, const D& t, const FloatFormat& F) {
+  const bool x_up = power_of_two_point(x) && mag(x) >= 1, y_up = power_of_two_point(y) && mag(y) >= 1;
+  return (x_up || y_up) && is_bounded(t) && mag(t) <= max_finite(F);
+}
+
 // The wrap-around of integer results Q (integer-valued enclosure) into I: the
 // wrapped enclosure and the introduced error −k·2^n.
 template <RealDomain D>
