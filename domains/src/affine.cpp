@@ -85,10 +85,9 @@ class Engine {
   Affine memoised(Op op, std::uint32_t a, std::uint32_t b, std::uint64_t tag, F&& compute) {
     if (!ctx_.options().memoise) return handle(compute());
     const Key k{tag, a, b, op};
-    auto it = c_.memo.find(k);
-    if (it != c_.memo.end()) return handle(it->second);
+    if (const std::uint32_t* hit = c_.memo.find(k)) return handle(*hit);
     const std::uint32_t r = compute();
-    c_.memo.emplace(k, r);
+    c_.memo.insert(k, r);
     return handle(r);
   }
 
@@ -409,9 +408,37 @@ namespace {
 
 bool unbounded(const Header& h) { return h.kind == Kind::Unbounded; }
 
-// An operation with an interval-only operand: interval arithmetic on ranges.
+// An operation with an interval-only operand: interval arithmetic on ranges
+// (computed by the caller with Interval's operations, which may have reset the
+// rounding mode: set upward again).
 std::uint32_t from_interval(Engine& e, const Interval& r) {
+  affine_detail::AffineControl::upward();
   return e.interval_form(r.lower(), r.upper(), Kind::Fresh);
+}
+
+// Products and quotients of bounded ranges, outward (the scope rounds upward).
+struct Clip {
+  double lo, hi;
+};
+Clip clip_mul(const Header& x, const Header& y) {
+  R r;
+  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
+  Clip out{kInf, -kInf};
+  for (const auto& p : c) {
+    out.lo = std::min(out.lo, r.mul_down(p[0], p[1]));
+    out.hi = std::max(out.hi, r.mul_up(p[0], p[1]));
+  }
+  return out;
+}
+Clip clip_div(const Header& x, const Header& y) {  // 0 not in y
+  R r;
+  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
+  Clip out{kInf, -kInf};
+  for (const auto& p : c) {
+    out.lo = std::min(out.lo, r.div_down(p[0], p[1]));
+    out.hi = std::max(out.hi, r.div_up(p[0], p[1]));
+  }
+  return out;
 }
 
 Affine add_sub(const Affine& a, const Affine& b, bool subtract) {
@@ -459,9 +486,9 @@ Affine operator*(const Affine& a, const Affine& b) {
   UpwardScope scope;
   const std::uint32_t lo_i = std::min(a.index(), b.index()), hi_i = std::max(a.index(), b.index());
   return e.memoised(Op::Mul, lo_i, hi_i, 0, [&] {
-    const Interval clip = range(x) * range(y);
-    if (unbounded(x) || unbounded(y)) return from_interval(e, clip);
-    return e.multiply(x, y, clip.lower(), clip.upper());
+    if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) * range(y));
+    const Clip clip = clip_mul(x, y);
+    return e.multiply(x, y, clip.lo, clip.hi);
   });
 }
 
@@ -472,8 +499,8 @@ Affine operator/(const Affine& a, const Affine& b) {
   if (a.index() == 0) return Affine();
   UpwardScope scope;
   return e.memoised(Op::Div, a.index(), b.index(), 0, [&] {
-    const Interval clip = range(x) / range(y);
-    if (unbounded(x) || unbounded(y)) return from_interval(e, clip);
+    if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) / range(y));
+    const Clip clip = clip_div(x, y);
     const double c = y.center;
     std::uint32_t inv;
     if (y.len == 0 && detail::is_power_of_two(c)) {
@@ -483,12 +510,12 @@ Affine operator/(const Affine& a, const Affine& b) {
       inv = iy.index();
     }
     const Header xc = x, yc = e.c_.forms[inv];
-    if (unbounded(yc)) return from_interval(e, clip);  // 1/y overflows
+    if (unbounded(yc)) return e.interval_form(clip.lo, clip.hi, Kind::Fresh);  // 1/y overflows
     const std::uint32_t p = e.memoised(Op::Mul, std::min(a.index(), inv), std::max(a.index(), inv), 0, [&] {
-      const Interval pc = range(xc) * range(yc);
-      return e.multiply(xc, yc, pc.lower(), pc.upper());
+      const Clip pc = clip_mul(xc, yc);
+      return e.multiply(xc, yc, pc.lo, pc.hi);
     }).index();
-    return e.restrict(p, clip.lower(), clip.upper());
+    return e.restrict(p, clip.lo, clip.hi);
   });
 }
 

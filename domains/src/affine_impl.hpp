@@ -6,8 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
 #include <vector>
+
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+#include <xmmintrin.h>
+#endif
 
 
 #include <symerr/domains/affine.hpp>
@@ -45,12 +48,57 @@ struct Key {
   bool operator==(const Key&) const = default;
 };
 struct KeyHash {
-  std::size_t operator()(const Key& k) const noexcept {
-    std::uint64_t h = k.tag * 0x9E3779B97F4A7C15ULL;
-    h ^= (static_cast<std::uint64_t>(k.a) << 32 | k.b) + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
-    h ^= static_cast<std::uint64_t>(k.op) * 0xBF58476D1CE4E5B9ULL;
-    return static_cast<std::size_t>(h ^ (h >> 31));
+  static std::uint64_t mix(std::uint64_t z) noexcept {  // splitmix64's finaliser
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
   }
+  std::size_t operator()(const Key& k) const noexcept {
+    const std::uint64_t ab = (static_cast<std::uint64_t>(k.a) << 32) | k.b;
+    return static_cast<std::size_t>(mix(mix(ab ^ (static_cast<std::uint64_t>(k.op) << 58)) ^ k.tag));
+  }
+};
+
+// The memo table: open addressing with linear probing (power-of-two capacity,
+// load <= 1/2); entries are never removed.
+class MemoTable {
+ public:
+  MemoTable() : slots_(1024) {}
+  const std::uint32_t* find(const Key& k) const noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = KeyHash{}(k) & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (!s.used) return nullptr;
+      if (s.key == k) return &s.value;
+    }
+  }
+  void insert(const Key& k, std::uint32_t v) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    place(k, v);
+    ++size_;
+  }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  struct Slot {
+    Key key{};
+    std::uint32_t value = 0;
+    bool used = false;
+  };
+  void place(const Key& k, std::uint32_t v) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = KeyHash{}(k) & mask;
+    while (slots_[i].used) i = (i + 1) & mask;
+    slots_[i] = {k, v, true};
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (const Slot& s : old)
+      if (s.used) place(s.key, s.value);
+  }
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
 };
 
 }  // namespace symerr::affine_detail
@@ -62,7 +110,7 @@ struct AffineContext::Impl {
   std::vector<std::uint32_t> syms;
   std::vector<double> coefs;
   std::uint32_t next_symbol = 0;
-  std::unordered_map<affine_detail::Key, std::uint32_t, affine_detail::KeyHash> memo;
+  affine_detail::MemoTable memo;
   // scratch of the form under construction
   std::vector<std::uint32_t> s_sym;
   std::vector<double> s_coef;
@@ -79,23 +127,40 @@ namespace {
 // outside the scope.
 struct AffineControl {
   static double force_rounding(double r) noexcept { return opaque(r); }
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+  static void upward() noexcept { _mm_setcsr((_mm_getcsr() & ~0x6000u) | 0x4000u); }
+  static void downward() noexcept { _mm_setcsr((_mm_getcsr() & ~0x6000u) | 0x2000u); }
+#else
   static void upward() noexcept { std::fesetround(FE_UPWARD); }
   static void downward() noexcept { std::fesetround(FE_DOWNWARD); }
+#endif
 };
 using R = UpwardOppArith<AffineControl>;
 
-// Through fesetround (x87 and SSE together), not MXCSR alone: the clips are
-// computed by Interval's operations, whose save_state reads the mode with
-// fegetround (the x87 control word) and restores it into both units.
+// On x86-64 only MXCSR.RC is switched (SSE2 arithmetic; nothing in a scope
+// uses the x87 unit), as in interval_batch.cpp: fesetround costs ~100 ns here,
+// the MXCSR switch ~15 ns. An Interval operation called inside a scope (only on
+// the interval-only path, see from_interval in affine.cpp) restores the mode
+// it read with fegetround, from the x87 control word: the scope's mode must be
+// set again after it (AffineControl::upward()).
 class UpwardScope {
  public:
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+  UpwardScope() noexcept : saved_(_mm_getcsr()) { AffineControl::upward(); }
+  ~UpwardScope() { _mm_setcsr((_mm_getcsr() & ~0x6000u) | (saved_ & 0x6000u)); }
+#else
   UpwardScope() noexcept : saved_(std::fegetround()) { std::fesetround(FE_UPWARD); }
   ~UpwardScope() { std::fesetround(saved_); }
+#endif
   UpwardScope(const UpwardScope&) = delete;
   UpwardScope& operator=(const UpwardScope&) = delete;
 
  private:
+#if defined(__x86_64__) && defined(__SSE2_MATH__)
+  unsigned saved_;
+#else
   int saved_;
+#endif
 };
 
 }  // namespace
