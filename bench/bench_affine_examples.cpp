@@ -142,6 +142,22 @@ double dot_observed(std::size_t n, double e, int samples) {
   double worst = 0;
   std::vector<float> x(n), y(n);
   std::vector<double> ex(n), ey(n);
+  {
+    // Constructed worst case: x_i = 1, y_i = 1 + h + 2^-23 with h half an ulp
+    // of the next partial sum, so that every addition rounds up by almost h;
+    // input errors +e (r = f − e) push f − r the same way.
+    float f = 0;
+    __float128 r = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const float next = f + 1;
+      const double h = std::ldexp(1.0, std::ilogb(next) - 24);
+      const float p = h >= 0x1p-22 ? static_cast<float>(1 + h + 0x1p-23) : 1.0f;
+      const double ex0 = e, ey0 = p - e > 1 ? 0.0 : e;
+      f = i == 0 ? 1.0f * p : f + 1.0f * p;
+      r += (static_cast<__float128>(1.0) - ex0) * (static_cast<__float128>(p) - ey0);
+    }
+    worst = std::max(worst, std::fabs(static_cast<double>(static_cast<__float128>(f) - r)));
+  }
   for (int k = 0; k < samples; ++k) {
     const int mode = k % 3;
     for (std::size_t i = 0; i < n; ++i) {

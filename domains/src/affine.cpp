@@ -62,12 +62,19 @@ struct Builder {
     c.s_sym.push_back(s);
     c.s_coef.push_back(up);
   }
-  // Adds [dn, up] to the center.
+  // Adds [dn, up] to the center: the new center is a midpoint of the sum's
+  // enclosure [lo, hi], and err grows by its distance to the farther end.
   void shift(double dn, double up) {
     R r;
     const double lo = r.add_down(center, dn), hi = r.add_up(center, up);
-    center = hi;
-    if (hi != lo) err = r.add_up(err, r.sub_up(hi, lo));
+    if (hi == lo) {
+      center = hi;
+      return;
+    }
+    double mid = lo / 2 + hi / 2;  // any double in [lo, hi]
+    if (!(lo <= mid && mid <= hi)) mid = hi;
+    center = mid;
+    err = r.add_up(err, std::max(r.sub_up(hi, mid), r.sub_up(mid, lo)));
   }
 };
 
@@ -98,6 +105,7 @@ class Engine {
   std::uint32_t linear(const Header& a, double alpha, const Header* b, double beta, double shift_dn,
                        double shift_up, double clip_lo, double clip_hi);
   std::uint32_t multiply(const Header& a, const Header& b, double clip_lo, double clip_hi);
+  double cross_terms(const Header& a, const Header& b);
   std::uint32_t inverse(const Header& b);
   std::uint32_t square_root(const Header& a);
   std::uint32_t absolute(const Header& a);
@@ -232,6 +240,34 @@ std::uint32_t Engine::linear(const Header& a, double alpha, const Header* b, dou
   return finish(out, clip_lo, clip_hi);
 }
 
+// Σ_{i<j} |ai·bj + aj·bi| over the union of the symbols (rounded up): the
+// off-diagonal part of Q with its cancellations (O(n²): small forms only).
+double Engine::cross_terms(const Header& a, const Header& b) {
+  R r;
+  auto& sym = c_.s_order;  // the union of the symbols, with both coefficients
+  thread_local std::vector<double> ca, cb;
+  sym.clear();
+  ca.clear();
+  cb.clear();
+  const std::uint32_t* sa = c_.syms.data() + a.offset;
+  const std::uint32_t* sb = c_.syms.data() + b.offset;
+  const double* va = c_.coefs.data() + a.offset;
+  const double* vb = c_.coefs.data() + b.offset;
+  for (std::uint32_t i = 0, j = 0; i < a.len || j < b.len;) {
+    if (j >= b.len || (i < a.len && sa[i] < sb[j])) { sym.push_back(sa[i]); ca.push_back(va[i++]); cb.push_back(0); }
+    else if (i >= a.len || sb[j] < sa[i]) { sym.push_back(sb[j]); ca.push_back(0); cb.push_back(vb[j++]); }
+    else { sym.push_back(sa[i]); ca.push_back(va[i++]); cb.push_back(vb[j++]); }
+  }
+  double total = 0;
+  for (std::size_t i = 0; i < sym.size(); ++i)
+    for (std::size_t j = i + 1; j < sym.size(); ++j) {
+      const double up = r.add_up(r.mul_up(ca[i], cb[j]), r.mul_up(ca[j], cb[i]));
+      const double dn = r.add_down(r.mul_down(ca[i], cb[j]), r.mul_down(ca[j], cb[i]));
+      total = r.add_up(total, std::max(std::fabs(up), std::fabs(dn)));
+    }
+  return total;
+}
+
 // a·b = a0·b0 + Σ(a0·bi + b0·ai)εi + Q, Q = Σi ai·bi·εi² + Σi≠j ai·bj·εi·εj
 // ∈ [S−, S+] ± (ra·rb − Σ|ai·bi|), S± the sums of the positive / negative ai·bi.
 std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo, double clip_hi) {
@@ -252,7 +288,8 @@ std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo,
     diag_abs = r.add_down(diag_abs, std::min(std::fabs(p_up), std::fabs(p_dn)));  // |ai·bi| rounded down
     ++i, ++j;
   }
-  const double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), diag_abs));
+  double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), diag_abs));
+  if (a.len <= 16 && b.len <= 16) off = std::min(off, cross_terms(a, b));
   double q_dn = r.sub_down(s_neg, off), q_up = r.add_up(s_pos, off);
   // center a0·b0 enters through the shift, b0·a and a0·b through linear():
   // linear(a, b0, b, a0) counts a0·b0 twice, so subtract it once.

@@ -77,6 +77,10 @@ class AffineContext;
 
 class Affine {
  public:
+  // Read by SymbolicDomainError (arith.hpp): evaluate identities in the order
+  // that keeps correlated factors together.
+  static constexpr bool keeps_correlations = true;
+
   // The point 0 (valid in every context and without one).
   Affine() noexcept = default;
 

@@ -255,8 +255,14 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
         // real_x·e_y) / (real_y·fp_y), whose intersection did not tighten a
         // single one of 2·10^6 random boxes (signs, widths and error sizes
         // over 12 decades) and cost a third of the division.
-        if (certainly(cmp_ne(y.real, D::point(0))) && !contains(*y_nonzero, 0.0))
+        if (certainly(cmp_ne(y.real, D::point(0))) && !contains(*y_nonzero, 0.0)) {
           prop = meet(prop, (x.err - z.real * y.err) / *y_nonzero);
+          // A domain keeping correlations (Affine) also evaluates the same
+          // identity with real_z / fp_y formed first: their correlation
+          // survives (in interval arithmetic this order is never tighter).
+          if constexpr (requires { requires D::keeps_correlations; })
+            prop = meet(prop, x.err / *y_nonzero - (z.real / *y_nonzero) * y.err);
+        }
         break;
     }
     z.propagated = prop;
