@@ -209,7 +209,7 @@ int main() {
     const double a = bound_of<Affine>(ratio<Affine>, box, FP16, no_input_error(), &s);
     const double m = ratio_exhaustive_max();
     row("(a-b)/(a+b), FP16 [1,2]", i, a, s, m, "exhaustive");
-    const Subdivided sub = subdivide<Affine>(ratio<Affine>, box, FP16, no_input_error(), 1000000, 0.2);
+    const Subdivided sub = subdivide<Affine>(ratio<Affine>, box, FP16, no_input_error(), 1000000, 0.19);
     char note[128];
     std::snprintf(note, sizeof note, "local bisection: %.3e = %.4fx in %.3f s, %ld boxes", sub.bound, sub.bound / m,
                   sub.seconds, sub.boxes);
@@ -224,7 +224,7 @@ int main() {
     char name[96];
     std::snprintf(name, sizeof name, "batchnorm FP64, x,mean,g,b in [-1,1], var in [0,1], e = %g", e);
     row(name, i, a, s, m, "10^6 samples");
-    const Subdivided sub = subdivide<Affine>(batchnorm<Affine>, box, FP64, ie, 1000000, 1.0);
+    const Subdivided sub = subdivide<Affine>(batchnorm<Affine>, box, FP64, ie, 1000000, 0.9);
     char note[128];
     std::snprintf(note, sizeof note, "local bisection, %ld boxes", sub.boxes);
     std::snprintf(name, sizeof name, "batchnorm FP64, e = %g, bisected", e);
