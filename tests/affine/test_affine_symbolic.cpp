@@ -213,3 +213,31 @@ TEST_CASE("SymbolicDomainError<Affine>: random DAGs with shared subexpressions a
 TEST_CASE("SymbolicDomainError<Affine>: random DAGs, long run", "[affine][dag][long]") {
   CHECK(dag_campaign(4242, 100000) > 1000000);
 }
+
+TEST_CASE("SymbolicDomainError<Affine> is never wider than SymbolicDomainError<Interval> (tightness twin)",
+          "[affine][tightness]") {
+  using SI = SymbolicDomainError<Interval>;
+  const long pairs = std::max(1L, static_cast<long>(2000 * scale_from_env()));
+  for (const Format& format : kFormats) {
+    for (ArithOp op : kOps) {
+      Generator g(99 + static_cast<unsigned>(op));
+      for (long p = 0; p < pairs; ++p) {
+        AffineContext ctx;
+        AffineScope scope(ctx);
+        const Box bx = g.box(format), by = g.box(format);
+        const IntegerDivision idiv = (p % 2) ? IntegerDivision::Floor : IntegerDivision::Truncate;
+        const SA za = arithmetic(op, SA::input(bx.lo, bx.hi, bx.elo, bx.ehi, format),
+                                 SA::input(by.lo, by.hi, by.elo, by.ehi, format), idiv);
+        const SI zi = arithmetic(op, SI::input(bx.lo, bx.hi, bx.elo, bx.ehi, format),
+                                 SI::input(by.lo, by.hi, by.elo, by.ehi, format), idiv);
+        const auto inside = [](const Affine& a, const Interval& i) {
+          return i.lower() <= a.lower() && a.upper() <= i.upper();
+        };
+        INFO(format_name(format) << " " << detail::op_name(op) << "\naffine " << za << "\ninterval " << zi);
+        REQUIRE(inside(za.real, zi.real));
+        REQUIRE(inside(za.fp, zi.fp));
+        REQUIRE(inside(za.err, zi.err));
+      }
+    }
+  }
+}
