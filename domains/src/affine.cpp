@@ -540,8 +540,8 @@ Affine operator/(const Affine& a, const Affine& b) {
     const Clip clip = clip_div(x, y);
     const double c = y.center;
     std::uint32_t inv;
-    if (y.len == 0 && detail::is_power_of_two(c)) {
-      inv = e.constant(1.0 / c);  // exact
+    if (y.len == 0 && detail::is_power_of_two(c) && std::fabs(c) >= 0x1p-1022) {
+      inv = e.constant(1.0 / c);  // exact: 2^-k with |k| <= 1023 (below 2^-1022, 1/c overflows)
     } else {
       const Affine iy = e.memoised(Op::Inv, b.index(), 0, 0, [&] { return e.inverse(y); });
       inv = iy.index();

@@ -266,3 +266,14 @@ TEST_CASE("special values: unbounded enclosures and division by zero", "[affine]
   CHECK(sqrt(Affine::between(-2, -1)).upper() == 0);
   CHECK(affine_self_test());
 }
+
+TEST_CASE("division by a power of two whose inverse overflows", "[affine]") {
+  // Regression: 1/(-2^-1074) rounded upward is -DBL_MAX, not an exact inverse.
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine x = Affine::between(0x1p-1070, 0x1p-1020), y = Affine::point(-0x1p-1074);
+  const Affine q = x / y;
+  CHECK(contains(q, mpq_class(-16)));                       // 2^-1070 / -2^-1074
+  CHECK(contains(q, -mpq_class(mpz_class(1) << 54)));       // 2^-1020 / -2^-1074
+  CHECK(q.upper() < 0);
+}
