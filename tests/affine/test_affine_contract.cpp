@@ -39,10 +39,12 @@ struct Rng {
   bool coin() { return (eng() & 1) != 0; }
 };
 
-// An input range: moderate, tiny, wide, point or zero-crossing.
+// An input range: moderate, tiny (subnormal), wide, point, zero-crossing or huge (near overflow).
 std::pair<double, double> random_range(Rng& r) {
   const double s = r.coin() ? 1.0 : -1.0;
-  switch (r.range(0, 5)) {
+  switch (r.range(0, 7)) {
+    case 6: { const double lo = s * std::ldexp(1 + r.unit(), r.range(1000, 1022)); return {std::min(lo, lo * 0.75), std::max(lo, lo * 0.75)}; }  // huge
+    case 7: { const double m = std::ldexp(1 + r.unit(), r.range(1010, 1022)); return {-m, m * r.unit()}; }  // huge, zero-crossing
     case 0: { const double c = s * std::ldexp(1 + r.unit(), r.range(-20, 20)); return {c, c}; }
     case 1: { const double lo = -std::ldexp(r.unit(), r.range(-10, 10)); return {lo, std::ldexp(r.unit(), r.range(-10, 10))}; }
     case 2: { const double lo = s * std::ldexp(1 + r.unit(), r.range(-30, 30)); const double w = std::fabs(lo) * std::ldexp(r.unit(), -r.range(0, 50)); return {lo, lo + w}; }
@@ -97,9 +99,11 @@ std::string check(Op op, const Affine& z, const mpq_class& u, const mpq_class& v
     case Op::Abs: return contains(z, mpq_class(abs(u))) ? "" : "|u| not in result";
     case Op::Sqrt: {
       if (sgn(u) < 0) return "";
-      const mpq_class lo(z.lower()), hi(z.upper());
-      if (z.lower() > 0 && lo * lo > u) return "sqrt(u) below the result";
-      if (!std::isinf(z.upper()) && (hi < 0 || hi * hi < u)) return "sqrt(u) above the result";
+      if (z.lower() > 0 && std::isfinite(z.lower()) && mpq_class(z.lower()) * mpq_class(z.lower()) > u)
+        return "sqrt(u) below the result";
+      if (z.lower() == INFINITY) return "sqrt(u) below the result";
+      if (!std::isinf(z.upper()) && (z.upper() < 0 || mpq_class(z.upper()) * mpq_class(z.upper()) < u))
+        return "sqrt(u) above the result";
       return "";
     }
     case Op::Hull: return contains(z, u) && contains(z, v) ? "" : "hull misses an operand value";
