@@ -91,10 +91,20 @@ class Engine {
   template <class F>
   Affine memoised(Op op, std::uint32_t a, std::uint32_t b, std::uint64_t tag, F&& compute) {
     if (!ctx_.options().memoise) return handle(compute());
-    const Key k{tag, a, b, op};
-    if (const std::uint32_t* hit = c_.memo.find(k)) return handle(*hit);
-    const std::uint32_t r = compute();
-    c_.memo.insert(k, r);
+    if (a == 0) {
+      const Key k{tag, a, b, op};
+      if (const std::uint32_t* hit = c_.memo.find(k)) return handle(*hit);
+      const std::uint32_t r = compute();
+      c_.memo.insert(k, r);
+      return handle(r);
+    }
+    for (std::uint32_t i = c_.forms[a].memo_head; i != 0; i = c_.chains[i].next) {
+      const affine_detail::MemoEntry& m = c_.chains[i];
+      if (m.op == op && m.b == b && m.tag == tag) return handle(m.result);
+    }
+    const std::uint32_t r = compute();  // may grow c_.forms: index again below
+    c_.chains.push_back({tag, b, r, c_.forms[a].memo_head, op});
+    c_.forms[a].memo_head = static_cast<std::uint32_t>(c_.chains.size() - 1);
     return handle(r);
   }
 
@@ -190,6 +200,7 @@ std::uint32_t Engine::interval_form(double lo, double hi, Kind kind) {
 
 std::uint32_t Engine::restrict(std::uint32_t h, double lo, double hi) {
   Header x = c_.forms[h];
+  x.memo_head = 0;  // the new form's own memo chain
   if (lo <= x.lo && x.hi <= hi) return h;
   if (hi < x.lo || x.hi < lo) return h;  // disjoint: no execution reaches here
   x.lo = std::max(lo, x.lo);

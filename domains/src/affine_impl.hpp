@@ -29,16 +29,28 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // form whose coefficients overflowed).
 enum class Kind : std::uint8_t { Bounded, Fresh, Unbounded };
 
+enum class Op : std::uint8_t {
+  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict
+};
+
 struct Header {
   double center;
   double lo, hi;
   double radius;
   std::uint32_t offset, len;
   Kind kind;
+  std::uint32_t memo_head = 0;  // the memo entries of operations with this form first (0: none)
 };
 
-enum class Op : std::uint8_t {
-  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict
+// One memoised operation, chained from the header of its first operand: the
+// chain is read where the operand's header already is, so a lookup that
+// misses (a new operation) costs no cache miss when the chain is empty.
+struct MemoEntry {
+  std::uint64_t tag;
+  std::uint32_t b;
+  std::uint32_t result;
+  std::uint32_t next;
+  Op op;
 };
 
 struct Key {
@@ -110,7 +122,8 @@ struct AffineContext::Impl {
   std::vector<std::uint32_t> syms;
   std::vector<double> coefs;
   std::uint32_t next_symbol = 0;
-  affine_detail::MemoTable memo;
+  affine_detail::MemoTable memo;  // operations whose first operand is the point 0 (Point)
+  std::vector<affine_detail::MemoEntry> chains{affine_detail::MemoEntry{}};  // entry 0: end of chain
   // scratch of the form under construction
   std::vector<std::uint32_t> s_sym;
   std::vector<double> s_coef;
