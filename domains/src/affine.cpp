@@ -102,9 +102,17 @@ class Engine {
       const affine_detail::MemoEntry& m = c_.chains[i];
       if (m.op == op && m.b == b && m.tag == tag) return handle(m.result);
     }
+    const bool full = c_.forms[a].memo_count >= affine_detail::kChainLength;
+    if (full)
+      if (const std::uint32_t* hit = c_.memo.find(Key{tag, a, b, op})) return handle(*hit);
     const std::uint32_t r = compute();  // may grow c_.forms: index again below
-    c_.chains.push_back({tag, b, r, c_.forms[a].memo_head, op});
-    c_.forms[a].memo_head = static_cast<std::uint32_t>(c_.chains.size() - 1);
+    if (full) {
+      c_.memo.insert(Key{tag, a, b, op}, r);
+    } else {
+      c_.chains.push_back({tag, b, r, c_.forms[a].memo_head, op});
+      c_.forms[a].memo_head = static_cast<std::uint32_t>(c_.chains.size() - 1);
+      ++c_.forms[a].memo_count;
+    }
     return handle(r);
   }
 
@@ -201,6 +209,7 @@ std::uint32_t Engine::interval_form(double lo, double hi, Kind kind) {
 std::uint32_t Engine::restrict(std::uint32_t h, double lo, double hi) {
   Header x = c_.forms[h];
   x.memo_head = 0;  // the new form's own memo chain
+  x.memo_count = 0;
   if (lo <= x.lo && x.hi <= hi) return h;
   if (hi < x.lo || x.hi < lo) return h;  // disjoint: no execution reaches here
   x.lo = std::max(lo, x.lo);

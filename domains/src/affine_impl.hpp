@@ -39,8 +39,13 @@ struct Header {
   double radius;
   std::uint32_t offset, len;
   Kind kind;
+  std::uint8_t memo_count = 0;  // entries in the chain (at most kChainLength)
   std::uint32_t memo_head = 0;  // the memo entries of operations with this form first (0: none)
 };
+
+// Beyond this many operations with the same first operand, further entries go
+// to the hash table (bounded chain walks for heavily used forms).
+constexpr std::uint8_t kChainLength = 6;
 
 // One memoised operation, chained from the header of its first operand: the
 // chain is read where the operand's header already is, so a lookup that
@@ -122,7 +127,7 @@ struct AffineContext::Impl {
   std::vector<std::uint32_t> syms;
   std::vector<double> coefs;
   std::uint32_t next_symbol = 0;
-  affine_detail::MemoTable memo;  // operations whose first operand is the point 0 (Point)
+  affine_detail::MemoTable memo;  // Point operations, and the overflow of full chains
   std::vector<affine_detail::MemoEntry> chains{affine_detail::MemoEntry{}};  // entry 0: end of chain
   // scratch of the form under construction
   std::vector<std::uint32_t> s_sym;
