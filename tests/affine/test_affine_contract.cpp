@@ -15,7 +15,9 @@
 #include <type_traits>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <symerr/domains/affine.hpp>
@@ -280,4 +282,26 @@ TEST_CASE("division by a power of two whose inverse overflows", "[affine]") {
   CHECK(contains(q, mpq_class(-16)));                       // 2^-1070 / -2^-1074
   CHECK(contains(q, -mpq_class(mpz_class(1) << 54)));       // 2^-1020 / -2^-1074
   CHECK(q.upper() < 0);
+}
+
+TEST_CASE("contexts are per thread: each thread has its own current context", "[affine][context]") {
+  AffineContext main_ctx;
+  AffineScope main_scope(main_ctx);
+  const Affine x = Affine::between(1, 2);
+  bool other_thread_had_no_context = false, other_thread_computed = false;
+  std::thread t([&] {
+    try {
+      (void)Affine::between(0, 1);
+    } catch (const std::logic_error&) {
+      other_thread_had_no_context = true;
+    }
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const Affine y = Affine::between(3, 4);
+    other_thread_computed = is_point(y - y) && (y * y).lower() == 9;
+  });
+  t.join();
+  CHECK(other_thread_had_no_context);
+  CHECK(other_thread_computed);
+  CHECK(is_point(x - x));  // this thread's context is untouched
 }
