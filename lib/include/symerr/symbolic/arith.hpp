@@ -253,8 +253,16 @@ SplitParts<D> split_parts(ArithOp op, const SymbolicDomainError<D>& x, const Sym
       break;
     case ArithOp::Div:
       if (!contains(pry, 0.0)) {
-        if (certainly(cmp_ne(y.real, D::point(0)))) prop = meet(prop, (px - real_z * py) / pry);
-        if (!contains(y_fp_nonzero, 0.0)) intro = meet(intro, (ix - pr_z * iy) / y_fp_nonzero);
+        if (certainly(cmp_ne(y.real, D::point(0)))) {
+          prop = meet(prop, (px - real_z * py) / pry);
+          if constexpr (requires { requires D::keeps_correlations; })  // as in propagated_total_error
+            prop = meet(prop, px / pry - (real_z / pry) * py);
+        }
+        if (!contains(y_fp_nonzero, 0.0)) {
+          intro = meet(intro, (ix - pr_z * iy) / y_fp_nonzero);
+          if constexpr (requires { requires D::keeps_correlations; })
+            intro = meet(intro, ix / y_fp_nonzero - (pr_z / y_fp_nonzero) * iy);
+        }
       }
       break;
   }
@@ -281,8 +289,14 @@ D propagated_total_error(ArithOp op, const SymbolicDomainError<D>& x, const Symb
       // real_x·e_y) / (real_y·fp_y), whose intersection did not tighten a
       // single one of 2·10^6 random boxes (signs, widths and error sizes
       // over 12 decades) and cost a third of the division.
-      if (certainly(cmp_ne(y.real, D::point(0))) && !contains(y_fp_nonzero, 0.0))
+      if (certainly(cmp_ne(y.real, D::point(0))) && !contains(y_fp_nonzero, 0.0)) {
         prop = meet(prop, (x.err - real_z * y.err) / y_fp_nonzero);
+        // A domain keeping correlations (Affine) also evaluates the same
+        // identity with real_z / fp_y formed first: their correlation
+        // survives (in interval arithmetic this order is never tighter).
+        if constexpr (requires { requires D::keeps_correlations; })
+          prop = meet(prop, x.err / y_fp_nonzero - (real_z / y_fp_nonzero) * y.err);
+      }
       break;
   }
   return prop;
@@ -332,7 +346,8 @@ D round_float_result(ArithOp op, const SymbolicDomainError<D>& x, const Symbolic
   bool exact = false;
   if (op == ArithOp::Add || op == ArithOp::Sub) exact = sum_is_exact(x.fp, y.fp, t, F);
   if (op == ArithOp::Mul)
-    exact = (power_of_two_point(x.fp) || power_of_two_point(y.fp)) && scaling_is_exact(t, F);
+    exact = ((power_of_two_point(x.fp) || power_of_two_point(y.fp)) && scaling_is_exact(t, F)) ||
+            upscaling_is_exact(x.fp, y.fp, t, F);
   if (op == ArithOp::Div) exact = power_of_two_point(y.fp) && scaling_is_exact(t, F);
   if (exact) {
     z.fp = meet(z.fp, t);

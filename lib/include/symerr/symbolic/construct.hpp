@@ -31,13 +31,15 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
   x.err = D::between(elo, ehi);
   const D sum = x.real + x.err;
   if (auto* F = std::get_if<FloatFormat>(&format)) {
-    const double flo = detail::format_ceil(std::max(sum.lower(), -F->max_finite()), *F);
-    const double fhi = detail::format_floor(std::min(sum.upper(), F->max_finite()), *F);
+    // From the exact sums: the domain's outward-rounded sum may admit one more
+    // value (1 + 2^-54 rounds up to 1 + 2^-52 in binary64).
+    const double flo = round_to(exact_value(lo) + exact_value(elo), *F, RoundingMode::Upward).value;
+    const double fhi = round_to(exact_value(hi) + exact_value(ehi), *F, RoundingMode::Downward).value;
     if (!(flo <= fhi))
       throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(F->name) +
                                   " lies in [" + std::to_string(sum.lower()) + ", " +
                                   std::to_string(sum.upper()) + "]");
-    x.fp = D::between(flo, fhi);
+    x.fp = detail::meet(sum, D::between(flo, fhi));  // = [flo, fhi] ⊆ sum; correlated: keeps real + err
   } else if (auto* I = std::get_if<IntFormat>(&format)) {
     const double ilo = std::max(std::ceil(sum.lower()), detail::int_min(*I));
     const double ihi = std::min(std::floor(sum.upper()), detail::int_max_up(*I));
@@ -45,7 +47,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
       throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(I->name) +
                                   " lies in [" + std::to_string(sum.lower()) + ", " +
                                   std::to_string(sum.upper()) + "]");
-    x.fp = D::between(ilo, ihi);
+    x.fp = detail::meet(sum, D::between(ilo, ihi));
   } else {
     x.fp = sum;
   }

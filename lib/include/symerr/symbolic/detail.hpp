@@ -71,7 +71,7 @@ D snap_to_format(const D& a, const FloatFormat& F) {
   lo = format_ceil(lo, F);
   hi = format_floor(hi, F);
   if (!(lo <= hi)) return a;
-  return D::between(lo, hi);
+  return meet(a, D::between(lo, hi));  // = [lo, hi] ⊆ a; a correlated domain keeps a's form
 }
 
 template <RealDomain D>
@@ -80,7 +80,7 @@ D snap_to_integers(const D& a, const IntFormat& I) {
   lo = std::max(lo, int_min(I));
   hi = std::min(hi, int_max_up(I));
   if (!(lo <= hi)) return a;
-  return D::between(lo, hi);
+  return meet(a, D::between(lo, hi));  // = [lo, hi] ⊆ a; a correlated domain keeps a's form
 }
 
 // round(t) for t in T, into F under mode: the enclosure of the finite results,
@@ -138,7 +138,7 @@ RoundedEnclosure<D> round_enclosure(const D& t, const FloatFormat& F, RoundingMo
 //   (the values there are 0 and ±2^emin).
 //   Saturating formats: beyond max finite δ is unbounded (fp − T only).
 template <RealDomain D>
-D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
+D introduced_float_bound(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
   const D from_rounding = fp - t;
   const double max = max_finite(F);
   if (F.overflow == Overflow::Saturate && mag(t) > max) return from_rounding;
@@ -160,6 +160,20 @@ D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode m
       if (t.upper() <= 0) return meet(from_rounding, D::between(0, u));
       return meet(from_rounding, symmetric<D>(u));
   }
+}
+
+// Customisation point (found by ADL) for domains whose values share noise
+// symbols (Affine): name the rounding error round(t) − t, a function of t, so
+// that identical operations on identical operands share it. The default keeps
+// the enclosure.
+template <RealDomain D>
+D name_rounding_error(const D&, const FloatFormat&, RoundingMode, const D& bound) {
+  return bound;
+}
+
+template <RealDomain D>
+D introduced_float(const D& t, const D& fp, const FloatFormat& F, RoundingMode mode) {
+  return name_rounding_error(t, F, mode, introduced_float_bound(t, fp, F, mode));
 }
 
 // Add/Sub of values of F is exact when the exact sum is a multiple of the
@@ -186,6 +200,14 @@ bool power_of_two_point(const D& a) {
 template <RealDomain D>
 bool scaling_is_exact(const D& t, const FloatFormat& F) {
   return mig(t) >= min_normal(F) && mag(t) <= max_finite(F);
+}
+
+// x · 2^k with k >= 0 is exact whenever it does not overflow (subnormals
+// included: the significand's bits are kept).
+template <RealDomain D>
+bool upscaling_is_exact(const D& x, const D& y, const D& t, const FloatFormat& F) {
+  const bool x_up = power_of_two_point(x) && mag(x) >= 1, y_up = power_of_two_point(y) && mag(y) >= 1;
+  return (x_up || y_up) && is_bounded(t) && mag(t) <= max_finite(F);
 }
 
 // The wrap-around of integer results Q (integer-valued enclosure) into I: the

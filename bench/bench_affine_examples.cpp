@@ -1,0 +1,248 @@
+// The README table "Correlations: the affine domain": each composed kernel's
+// error bound in the Interval and the Affine domain, next to the exhaustive
+// maximum (FP16) or a dense-sampling lower bound (FP32/FP64) of the true
+// maximum |f − r|, with the time taken. Run: build/release/bench/bench_affine_examples
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <mpfr.h>
+
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/interval.hpp>
+#include <symerr/symbolic.hpp>
+
+#include "fpbench/subdivide.hpp"
+
+using namespace symerr;
+using namespace symerr::bench;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+template <class D>
+double bound_of(const Kernel<D>& k, const std::vector<InputRange>& box, const FloatFormat& F, const InputError& e,
+                double* seconds) {
+  const auto t = std::chrono::steady_clock::now();
+  const double b = error_bound<D>(k, box, F, e);
+  *seconds = seconds_since(t);
+  return b;
+}
+
+void row(const char* name, double interval, double affine, double affine_s, double observed, const char* how,
+         const char* extra = "") {
+  std::printf("| %s | %.3e | %.3e | %.3f s | %.3e (%s) | %s | %s |\n", name, interval, affine, affine_s, observed, how,
+              observed > 0 ? (std::to_string(affine / observed).substr(0, 5) + "x").c_str() : (affine == 0 ? "exact 0" : "-"),
+              extra);
+}
+
+double round16(const mpq_class& q) { return round_to(q, FP16, RoundingMode::NearestEven).value; }
+
+// ---- x − x and x·x − x·x ---------------------------------------------------
+
+template <class D>
+SymbolicDomainError<D> minus_self(const std::vector<SymbolicDomainError<D>>& x) { return x[0] - x[0]; }
+template <class D>
+SymbolicDomainError<D> square_minus_square(const std::vector<SymbolicDomainError<D>>& x) {
+  return x[0] * x[0] - x[0] * x[0];
+}
+template <class D>
+SymbolicDomainError<D> ratio(const std::vector<SymbolicDomainError<D>>& x) {
+  return (x[0] - x[1]) / (x[0] + x[1]);
+}
+
+// Exhaustive maximum of |(a − b)/(a + b) computed in FP16 − exact| over FP16 a, b in [1, 2].
+double ratio_exhaustive_max() {
+  mpq_class worst = 0;
+  for (int i = 0; i <= 1024; ++i) {
+    for (int j = 0; j <= 1024; ++j) {
+      const double a = 1 + i * 0x1p-10, b = 1 + j * 0x1p-10;
+      const double d = a - b;  // exact (Sterbenz)
+      const double s = round16(mpq_class(a) + mpq_class(b));
+      const double f = round16(mpq_class(d) / mpq_class(s));
+      mpq_class e = mpq_class(f) - mpq_class(d) / (mpq_class(a) + mpq_class(b));
+      if (abs(e) > worst) worst = abs(e);
+    }
+  }
+  return worst.get_d();
+}
+
+// ---- batchnorm ---------------------------------------------------------------
+
+// (x − mean) / sqrt(var + eps) · g + b, eps = 1e-5 (the ONNX default) as a literal.
+template <class D>
+SymbolicDomainError<D> batchnorm(const std::vector<SymbolicDomainError<D>>& v) {
+  using S = SymbolicDomainError<D>;
+  const S eps = S::literal(mpq_class(1, 100000), FP64);
+  return (v[0] - v[1]) / sqrt(v[2] + eps) * v[3] + v[4];
+}
+
+// Dense sampling of batchnorm in binary64 against MPFR at 256 bits; inputs
+// carry an error in [−e, e] (r = f − e).
+double batchnorm_observed(double e, long samples) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0, 1);
+  mpfr_t r, t, w;
+  mpfr_inits2(256, r, t, w, (mpfr_ptr)nullptr);
+  const double eps = 1e-5;
+  double worst = 0;
+  for (long k = 0; k < samples; ++k) {
+    // extremes are likeliest: var near 0, |x − mean| and |g| near their maxima
+    double in[5];
+    for (int i = 0; i < 5; ++i) in[i] = u(rng) < 0.3 ? (u(rng) < 0.5 ? -1.0 : 1.0) * (1 - u(rng) * 1e-3) : 2 * u(rng) - 1;
+    in[2] = u(rng) < 0.5 ? std::ldexp(u(rng), -static_cast<int>(u(rng) * 40)) : u(rng);
+    double err[5];
+    for (int i = 0; i < 5; ++i) err[i] = e * (2 * u(rng) - 1);
+    if (in[2] - err[2] < 0) err[2] = 0;
+    const double f = (in[0] - in[1]) / std::sqrt(in[2] + eps) * in[3] + in[4];
+    // real: (x_r − m_r)/sqrt(v_r + eps_exact)·g_r + b_r, with z_r = z_f − err
+    auto real = [&](int i, mpfr_t out) { mpfr_set_d(out, in[i], MPFR_RNDN); mpfr_sub_d(out, out, err[i], MPFR_RNDN); };
+    real(2, w);
+    mpfr_set_ui(t, 1, MPFR_RNDN);
+    mpfr_div_ui(t, t, 100000, MPFR_RNDN);
+    mpfr_add(w, w, t, MPFR_RNDN);
+    mpfr_sqrt(w, w, MPFR_RNDN);
+    real(0, r);
+    real(1, t);
+    mpfr_sub(r, r, t, MPFR_RNDN);
+    mpfr_div(r, r, w, MPFR_RNDN);
+    real(3, t);
+    mpfr_mul(r, r, t, MPFR_RNDN);
+    real(4, t);
+    mpfr_add(r, r, t, MPFR_RNDN);
+    mpfr_d_sub(r, f, r, MPFR_RNDN);
+    worst = std::max(worst, std::fabs(mpfr_get_d(r, MPFR_RNDN)));
+  }
+  mpfr_clears(r, t, w, (mpfr_ptr)nullptr);
+  return worst;
+}
+
+// ---- dot product -----------------------------------------------------------------
+
+template <class D>
+SymbolicDomainError<D> dot(const std::vector<SymbolicDomainError<D>>& v) {
+  const std::size_t n = v.size() / 2;
+  SymbolicDomainError<D> s = v[0] * v[n];
+  for (std::size_t i = 1; i < n; ++i) s = s + v[i] * v[n + i];
+  return s;
+}
+
+// Adversarial sampling of the FP32 dot product: values near ±1 with aligned
+// signs and input errors (the worst propagated and introduced errors), plus
+// random values; exact reference in binary128.
+double dot_observed(std::size_t n, double e, int samples) {
+  std::mt19937_64 rng(11 + n);
+  std::uniform_real_distribution<double> u(0, 1);
+  double worst = 0;
+  std::vector<float> x(n), y(n);
+  std::vector<double> ex(n), ey(n);
+  {
+    // Constructed worst case: x_i = 1, y_i = 1 + h + 2^-23 with h half an ulp
+    // of the next partial sum, so that every addition rounds up by almost h;
+    // input errors +e (r = f − e) push f − r the same way.
+    float f = 0;
+    __float128 r = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const float next = f + 1;
+      const double h = std::ldexp(1.0, std::ilogb(next) - 24);
+      const float p = h >= 0x1p-22 ? static_cast<float>(1 + h + 0x1p-23) : 1.0f;
+      const double ex0 = e, ey0 = p - e > 1 ? 0.0 : e;
+      f = i == 0 ? 1.0f * p : f + 1.0f * p;
+      r += (static_cast<__float128>(1.0) - ex0) * (static_cast<__float128>(p) - ey0);
+    }
+    worst = std::max(worst, std::fabs(static_cast<double>(static_cast<__float128>(f) - r)));
+  }
+  for (int k = 0; k < samples; ++k) {
+    const int mode = k % 3;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (mode < 2) {
+        x[i] = static_cast<float>(1 - u(rng) * (mode == 0 ? 1e-3 : 0.5));
+        y[i] = static_cast<float>(1 - u(rng) * (mode == 0 ? 1e-3 : 0.5));
+        ex[i] = x[i] - e >= -1 ? e : 0;  // r = f − e below f: f − r = +e everywhere
+        ey[i] = y[i] - e >= -1 ? e : 0;
+      } else {
+        x[i] = static_cast<float>(2 * u(rng) - 1);
+        y[i] = static_cast<float>(2 * u(rng) - 1);
+        ex[i] = e * (2 * u(rng) - 1);
+        ey[i] = e * (2 * u(rng) - 1);
+        if (std::fabs(x[i] - ex[i]) > 1) ex[i] = 0;
+        if (std::fabs(y[i] - ey[i]) > 1) ey[i] = 0;
+      }
+    }
+    float f = x[0] * y[0];
+    for (std::size_t i = 1; i < n; ++i) f = f + x[i] * y[i];
+    __float128 r = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      r += (static_cast<__float128>(x[i]) - ex[i]) * (static_cast<__float128>(y[i]) - ey[i]);
+    worst = std::max(worst, std::fabs(static_cast<double>(static_cast<__float128>(f) - r)));
+  }
+  return worst;
+}
+
+}  // namespace
+
+int main() {
+  std::printf("| kernel | Interval bound | Affine bound | Affine time | observed max | Affine / observed | notes |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  double s = 0;
+  {
+    const std::vector<InputRange> box{{1, 64}};
+    const double i = bound_of<Interval>(minus_self<Interval>, box, FP16, no_input_error(), &s);
+    const double a = bound_of<Affine>(minus_self<Affine>, box, FP16, no_input_error(), &s);
+    row("x - x, FP16 [1,64], e = 0", i, a, s, 0, "exact");
+  }
+  {
+    const std::vector<InputRange> box{{1, 2}};
+    const double i = bound_of<Interval>(square_minus_square<Interval>, box, FP16, no_input_error(), &s);
+    const double a = bound_of<Affine>(square_minus_square<Affine>, box, FP16, no_input_error(), &s);
+    row("x*x - x*x, FP16 [1,2]", i, a, s, 0, "exact");
+  }
+  {
+    const std::vector<InputRange> box{{1, 2}, {1, 2}};
+    const double i = bound_of<Interval>(ratio<Interval>, box, FP16, no_input_error(), &s);
+    const double a = bound_of<Affine>(ratio<Affine>, box, FP16, no_input_error(), &s);
+    const double m = ratio_exhaustive_max();
+    row("(a-b)/(a+b), FP16 [1,2]", i, a, s, m, "exhaustive");
+    const Subdivided sub = subdivide<Affine>(ratio<Affine>, box, FP16, no_input_error(), 1000000, 0.19);
+    char note[128];
+    std::snprintf(note, sizeof note, "local bisection: %.3e = %.4fx in %.3f s, %ld boxes", sub.bound, sub.bound / m,
+                  sub.seconds, sub.boxes);
+    row("(a-b)/(a+b), FP16 [1,2], bisected", i, sub.bound, sub.seconds, m, "exhaustive", note);
+  }
+  for (double e : {0.0, 1e-12}) {
+    const std::vector<InputRange> box{{-1, 1}, {-1, 1}, {0, 1}, {-1, 1}, {-1, 1}};
+    const InputError ie = absolute_input_error(e);
+    const double i = bound_of<Interval>(batchnorm<Interval>, box, FP64, ie, &s);
+    const double a = bound_of<Affine>(batchnorm<Affine>, box, FP64, ie, &s);
+    const double m = batchnorm_observed(e, 1000000);
+    char name[96];
+    std::snprintf(name, sizeof name, "batchnorm FP64, x,mean,g,b in [-1,1], var in [0,1], e = %g", e);
+    row(name, i, a, s, m, "10^6 samples");
+    const Subdivided sub = subdivide<Affine>(batchnorm<Affine>, box, FP64, ie, 1000000, 0.9);
+    char note[128];
+    std::snprintf(note, sizeof note, "local bisection, %ld boxes", sub.boxes);
+    std::snprintf(name, sizeof name, "batchnorm FP64, e = %g, bisected", e);
+    row(name, i, sub.bound, sub.seconds, m, "10^6 samples", note);
+  }
+  for (double e : {0.0, 1e-6}) {
+    for (std::size_t n : {4u, 64u, 1024u, 4096u}) {
+      const std::vector<InputRange> box(2 * n, InputRange{-1, 1});
+      const InputError ie = absolute_input_error(e);
+      double si = 0;
+      const double i = bound_of<Interval>(dot<Interval>, box, FP32, ie, &si);
+      const double a = bound_of<Affine>(dot<Affine>, box, FP32, ie, &s);
+      const double m = dot_observed(n, e, n >= 1024 ? 300 : 3000);
+      char name[96], note[96];
+      std::snprintf(name, sizeof name, "dot n = %zu FP32 [-1,1], e = %g", n, e);
+      std::snprintf(note, sizeof note, "Interval %.2fx in %.3f s", i / m, si);
+      row(name, i, a, s, m, "adversarial sampling", note);
+    }
+  }
+  return 0;
+}

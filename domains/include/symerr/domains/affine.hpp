@@ -1,0 +1,233 @@
+// Affine: a RealDomain of affine forms x0 + Σ xi·εi over noise symbols
+// εi ∈ [-1, 1], each intersected with an interval (the reduced product of
+// affine and interval arithmetic), so that quantities computed from shared
+// inputs keep their correlation: x − x is exactly 0 and x·x − x·x is exactly 0.
+//
+// Value and context. An Affine is a trivially copyable 8-byte handle (a form
+// index and the id of the AffineContext that owns the form), so it survives
+// memcpy into malloc'd buffers. Forms are immutable and owned by the context:
+//   AffineContext ctx;            // owns the forms and the symbol counter
+//   AffineScope scope(ctx);       // makes ctx current on this thread
+//   Affine x = Affine::between(1, 2);   ... x - x == point 0
+// Rules:
+// * every operation except those on the default value (the point 0, valid
+//   everywhere, also without a context) needs a current context on the
+//   calling thread, or throws std::logic_error naming the problem;
+// * a handle is valid only in the context that created it, while it lives;
+//   using it in another context (or after its context died) throws
+//   std::logic_error;
+// * a context is used by one thread at a time (it is not synchronised); scopes
+//   nest (the innermost is current) and must be destroyed in reverse order.
+//
+// Semantics (functional, stronger than the set semantics of concept.hpp): in
+// every execution there is one assignment ε* ∈ [-1, 1]^N of all the context's
+// symbols at which every form evaluates to the exact quantity it encloses, and
+// that quantity also lies in the form's interval. Hence the set
+// {form(ε)} ∩ interval encloses the quantity (the RealDomain contract), and
+// forms sharing symbols may be combined linearly without loss.
+// * between()/whole()/from_rational()/hull() create a fresh symbol (an
+//   independent quantity);
+// * +, −, negation and scaling by a point are linear: coefficients are added
+//   in upward rounding and the sum of the coefficient rounding errors becomes
+//   one fresh symbol;
+// * ×: the quadratic part is bounded by Σ_i ai·bi/2 ± (ra·rb − Σ|ai·bi|/2)
+//   (diagonal terms εi² ∈ [0, 1]); ÷ is x · (1/y) with 1/y by its Chebyshev
+//   (min-max) linearisation on the range of y; sqrt by its Chebyshev
+//   linearisation; abs by the chord/tangent pair; each remainder is one fresh
+//   symbol;
+// * determinism: every operation is memoised on (operation, operand handles),
+//   so the same operation on the same handles returns the same handle and its
+//   fresh symbols are shared (a deterministic machine computes the same
+//   value): (x*x) - (x*x) is exactly 0;
+// * condensation: a form keeps at most AffineOptions::max_terms symbols; when
+//   an operation yields more, the largest max_terms − 1 are kept and the
+//   magnitudes of the others are summed (rounded up) into one fresh symbol, so
+//   every operation costs O(max_terms);
+// * intersect(a, b) keeps one form (the correlated one: a form from an
+//   operation is preferred to a fresh between(); among two correlated forms the
+//   one of smaller radius) and intersects the intervals;
+// * comparisons first compare the ranges, then, if undecided, the range of
+//   a − b (the correlated difference).
+// Every floating-point computation runs in one upward-rounding scope per
+// operation (domains/src/affine.cpp, compiled with -frounding-math), set and
+// restored by the library: the caller's rounding mode does not matter.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <gmpxx.h>
+
+#include <symerr/domains/concept.hpp>
+#include <symerr/format.hpp>
+#include <symerr/tribool.hpp>
+
+namespace symerr {
+
+class AffineContext;
+
+class Affine {
+ public:
+  // Read by SymbolicDomainError (arith.hpp): evaluate identities in the order
+  // that keeps correlated factors together.
+  static constexpr bool keeps_correlations = true;
+
+  // The point 0 (valid in every context and without one).
+  Affine() noexcept = default;
+
+  // {v}. Throws std::invalid_argument if v is NaN. ±inf give the degenerate
+  // [v, v] of the interval convention.
+  static Affine point(double v);
+  // [lo, hi] as a fresh symbol. Throws std::invalid_argument on NaN or lo > hi.
+  static Affine between(double lo, double hi);
+  static Affine from_rational(const mpq_class& q);
+  static Affine whole();
+
+  double lower() const;
+  double upper() const;
+
+  std::uint32_t index() const noexcept { return index_; }
+  std::uint32_t context_id() const noexcept { return context_; }
+  friend bool same_handle(const Affine& a, const Affine& b) noexcept {
+    return a.index_ == b.index_ && a.context_ == b.context_;
+  }
+
+ private:
+  friend class AffineContext;
+  Affine(std::uint32_t index, std::uint32_t context) noexcept : index_(index), context_(context) {}
+  std::uint32_t index_ = 0;
+  std::uint32_t context_ = 0;  // 0: the point 0, context-free
+};
+
+static_assert(std::is_trivially_copyable_v<Affine> && sizeof(Affine) == 8);
+
+struct AffineOptions {
+  // Condensation threshold: the most symbols one form keeps (>= 2).
+  std::size_t max_terms = 48;
+  // Memoisation of operations (off: every operation creates new symbols; only
+  // for measuring its effect).
+  bool memoise = true;
+};
+
+// One symbol of a form: coefficient · ε_symbol.
+struct AffineTerm {
+  std::uint32_t symbol;
+  double coefficient;
+};
+
+// The owner of forms and symbols. Not copyable, not movable (handles point
+// into it). Construction runs the start-up self-test once per process (throws
+// std::runtime_error if directed rounding does not work).
+class AffineContext {
+ public:
+  explicit AffineContext(AffineOptions options = {});
+  ~AffineContext();
+  AffineContext(const AffineContext&) = delete;
+  AffineContext& operator=(const AffineContext&) = delete;
+
+  // The context current on this thread; throws std::logic_error if none.
+  static AffineContext& current();
+  static AffineContext* current_or_null() noexcept;
+
+  std::uint32_t id() const noexcept { return id_; }
+  const AffineOptions& options() const noexcept { return options_; }
+  std::size_t symbol_count() const noexcept;  // symbols created so far
+  std::size_t form_count() const noexcept;
+  std::size_t term_count() const noexcept;    // stored terms (memory ~ 12 bytes each)
+
+  // Inspection: the center and the terms of a form (for tests and reports).
+  double center(const Affine& a) const;
+  std::vector<AffineTerm> terms(const Affine& a) const;
+
+  // The handle of form `index` of this context (implementation use).
+  Affine handle(std::uint32_t index) const noexcept { return index == 0 ? Affine() : Affine(index, id_); }
+
+  struct Impl;
+  Impl& impl() noexcept { return *impl_; }
+
+ private:
+  friend class AffineScope;
+  std::unique_ptr<Impl> impl_;
+  AffineOptions options_;
+  std::uint32_t id_;
+};
+
+// Makes a context current on this thread for its lifetime (nestable).
+class AffineScope {
+ public:
+  explicit AffineScope(AffineContext& ctx) noexcept;
+  ~AffineScope();
+  AffineScope(const AffineScope&) = delete;
+  AffineScope& operator=(const AffineScope&) = delete;
+
+ private:
+  AffineContext* previous_;
+};
+
+Affine operator+(const Affine& a, const Affine& b);
+Affine operator-(const Affine& a, const Affine& b);
+Affine operator*(const Affine& a, const Affine& b);
+Affine operator/(const Affine& a, const Affine& b);  // whole() if 0 in b
+Affine operator-(const Affine& a);
+Affine abs(const Affine& a);
+Affine sqrt(const Affine& a);  // {sqrt(x) : x >= 0}; point 0 if a <= 0
+Affine hull(const Affine& a, const Affine& b);
+std::optional<Affine> intersect(const Affine& a, const Affine& b);
+
+// A form for a quantity known to be a deterministic function of the quantity
+// of `of` (same handle ⇒ same quantity), tagged by `tag`, enclosed by `bound`:
+// the first call for (of, tag) creates a fresh symbol scaled to bound's range,
+// later calls return the same handle. Used to name rounding errors round(t) − t
+// (<symerr/domains/affine_symbolic.hpp>).
+Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound);
+
+// The customisation point of SymbolicDomainError (detail::introduced_float):
+// the rounding error round(t) − t of the exact result t into F under `mode`
+// is a function of t, so it is named by one symbol per (t, F, mode), and
+// identical operations on identical operands share it.
+inline Affine name_rounding_error(const Affine& t, const FloatFormat& F, RoundingMode mode,
+                                  const Affine& bound) {
+  const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
+  const std::uint64_t tag = (u(F.precision) << 48) ^ (u(F.emin + 60000) << 30) ^ (u(F.emax + 60000) << 12) ^
+                            (u(F.subnormals) << 8) ^ u(static_cast<long>(mode));
+  return function_of(t, tag, bound);
+}
+
+bool contains(const Affine& a, double v);
+bool contains(const Affine& a, const mpq_class& q);
+bool subset(const Affine& a, const Affine& b);
+double width(const Affine& a);
+double mag(const Affine& a);
+double mig(const Affine& a);
+bool is_point(const Affine& a);
+bool is_bounded(const Affine& a);
+// The radius Σ|xi| of the form alone (before the interval intersection).
+double form_radius(const Affine& a);
+
+Tri cmp_lt(const Affine& a, const Affine& b);
+Tri cmp_le(const Affine& a, const Affine& b);
+inline Tri cmp_gt(const Affine& a, const Affine& b) { return cmp_lt(b, a); }
+inline Tri cmp_ge(const Affine& a, const Affine& b) { return cmp_le(b, a); }
+Tri cmp_eq(const Affine& a, const Affine& b);
+inline Tri cmp_ne(const Affine& a, const Affine& b) { return !cmp_eq(a, b); }
+
+// "[lo, hi]" (17 significant digits, outward) and the number of symbols.
+std::string to_string(const Affine& a);
+std::ostream& operator<<(std::ostream& os, const Affine& a);
+
+// The start-up self-test: directed rounding works in the affine scope, the
+// caller's mode is unchanged, x − x = 0, and a product encloses its exact value.
+bool affine_self_test();
+
+static_assert(RealDomain<Affine>);
+
+}  // namespace symerr

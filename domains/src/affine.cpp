@@ -1,0 +1,784 @@
+// Affine forms: construction, the linear and non-linear operations, and the
+// context machinery (see affine.hpp for the semantics). Every operation runs
+// inside one UpwardScope: x + y etc. round up, and the lower roundings use the
+// identities of UpwardOppArith (down(x + y) = −((−x) − y) rounded up).
+#include <symerr/domains/affine.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+#include <symerr/domains/interval.hpp>
+#include <symerr/domains/mpfr_support.hpp>
+#include <symerr/symbolic/fast_format.hpp>
+
+#include "affine_impl.hpp"
+
+namespace symerr {
+
+using affine_detail::Header;
+using affine_detail::Key;
+using affine_detail::Kind;
+using affine_detail::kInf;
+using affine_detail::Op;
+using affine_detail::R;
+using affine_detail::UpwardScope;
+
+namespace {
+
+thread_local AffineContext* tls_current = nullptr;
+thread_local bool tls_in_self_test = false;
+std::atomic<std::uint32_t> next_context_id{0};
+
+[[noreturn, gnu::cold]] void throw_no_context() {
+  throw std::logic_error(
+      "symerr::Affine: no AffineContext is current on this thread (create an AffineContext and an "
+      "AffineScope before using Affine values other than the point 0)");
+}
+[[noreturn, gnu::cold]] void throw_foreign(std::uint32_t id, std::uint32_t current) {
+  throw std::logic_error("symerr::Affine: a value of AffineContext #" + std::to_string(id) +
+                         " used while AffineContext #" + std::to_string(current) +
+                         " is current (handles are valid only in the live context that created them)");
+}
+
+// The form builder: terms (sorted by symbol), the chosen center, and the
+// total rounding error `err` (>= 0) of everything chosen so far.
+struct Builder {
+  AffineContext::Impl& c;
+  double center = 0;
+  double err = 0;
+  explicit Builder(AffineContext::Impl& ctx) : c(ctx) {
+    c.s_sym.clear();
+    c.s_coef.clear();
+  }
+  // Appends the coefficient known to lie in [dn, up] (dn <= up).
+  void push(std::uint32_t s, double dn, double up) {
+    R r;
+    if (up != dn) err = r.add_up(err, r.sub_up(up, dn));
+    if (up == 0 && dn == 0) return;
+    c.s_sym.push_back(s);
+    c.s_coef.push_back(up);
+  }
+  // Adds [dn, up] to the center: the new center is a midpoint of the sum's
+  // enclosure [lo, hi], and err grows by its distance to the farther end.
+  void shift(double dn, double up) {
+    R r;
+    const double lo = r.add_down(center, dn), hi = r.add_up(center, up);
+    if (hi == lo) {
+      center = hi;
+      return;
+    }
+    double mid = lo / 2 + hi / 2;  // any double in [lo, hi]
+    if (!(lo <= mid && mid <= hi)) mid = hi;
+    center = mid;
+    err = r.add_up(err, std::max(r.sub_up(hi, mid), r.sub_up(mid, lo)));
+  }
+};
+
+class Engine {
+ public:
+  explicit Engine(AffineContext& ctx) : ctx_(ctx), c_(ctx.impl()) {}
+
+  const Header& at(const Affine& a) const {
+    if (a.context_id() != 0 && a.context_id() != ctx_.id()) throw_foreign(a.context_id(), ctx_.id());
+    return c_.forms[a.index()];
+  }
+  Affine handle(std::uint32_t index) const { return ctx_.handle(index); }
+
+  template <class F>
+  Affine memoised(Op op, std::uint32_t a, std::uint32_t b, std::uint64_t tag, F&& compute) {
+    if (!ctx_.options().memoise) return handle(compute());
+    if (a == 0) {
+      const Key k{tag, a, b, op};
+      if (const std::uint32_t* hit = c_.memo.find(k)) return handle(*hit);
+      const std::uint32_t r = compute();
+      c_.memo.insert(k, r);
+      return handle(r);
+    }
+    for (std::uint32_t i = c_.forms[a].memo_head; i != 0; i = c_.chains[i].next) {
+      const affine_detail::MemoEntry& m = c_.chains[i];
+      if (m.op == op && m.b == b && m.tag == tag) return handle(m.result);
+    }
+    const bool full = c_.forms[a].memo_count >= affine_detail::kChainLength;
+    if (full)
+      if (const std::uint32_t* hit = c_.memo.find(Key{tag, a, b, op})) return handle(*hit);
+    const std::uint32_t r = compute();  // may grow c_.forms: index again below
+    if (full) {
+      c_.memo.insert(Key{tag, a, b, op}, r);
+    } else {
+      c_.chains.push_back({tag, b, r, c_.forms[a].memo_head, op});
+      c_.forms[a].memo_head = static_cast<std::uint32_t>(c_.chains.size() - 1);
+      ++c_.forms[a].memo_count;
+    }
+    return handle(r);
+  }
+
+  std::uint32_t finish(Builder& b, double clip_lo, double clip_hi, Kind kind = Kind::Bounded);
+  std::uint32_t interval_form(double lo, double hi, Kind kind);
+  std::uint32_t constant(double v);
+  std::uint32_t restrict(std::uint32_t h, double lo, double hi);
+  std::uint32_t linear(const Header& a, double alpha, const Header* b, double beta, double shift_dn,
+                       double shift_up, double clip_lo, double clip_hi);
+  std::uint32_t multiply(const Header& a, const Header& b, double clip_lo, double clip_hi);
+  double cross_terms(const Header& a, const Header& b);
+  std::uint32_t inverse(const Header& b);
+  std::uint32_t square_root(const Header& a);
+  std::uint32_t absolute(const Header& a);
+
+  AffineContext& ctx_;
+  AffineContext::Impl& c_;
+
+ private:
+  void condense(Builder& b);
+  std::uint32_t push_header(const Header& h) {
+    c_.forms.push_back(h);
+    return static_cast<std::uint32_t>(c_.forms.size() - 1);
+  }
+};
+
+// Keeps the max_terms − 1 largest coefficients (one slot stays for the error
+// symbol); the others' magnitudes go into err.
+void Engine::condense(Builder& b) {
+  const std::size_t keep = std::max<std::size_t>(1, ctx_.options().max_terms - 1);
+  const std::size_t n = c_.s_sym.size();
+  if (n <= keep) return;
+  auto& order = c_.s_order;
+  order.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+  const auto larger = [&](std::uint32_t x, std::uint32_t y) {
+    const double ax = std::fabs(c_.s_coef[x]), ay = std::fabs(c_.s_coef[y]);
+    return ax != ay ? ax > ay : x < y;
+  };
+  std::nth_element(order.begin(), order.begin() + static_cast<long>(keep), order.end(), larger);
+  R r;
+  for (std::size_t i = keep; i < n; ++i) b.err = r.add_up(b.err, std::fabs(c_.s_coef[order[i]]));
+  std::sort(order.begin(), order.begin() + static_cast<long>(keep));  // symbol order
+  for (std::size_t i = 0; i < keep; ++i) {
+    c_.s_sym[i] = c_.s_sym[order[i]];
+    c_.s_coef[i] = c_.s_coef[order[i]];
+  }
+  c_.s_sym.resize(keep);
+  c_.s_coef.resize(keep);
+}
+
+// Stores the built form: the error symbol appended, the range computed and
+// intersected with [clip_lo, clip_hi]; a point range becomes a constant.
+std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind kind) {
+  condense(b);
+  R r;
+  if (b.err > 0) {
+    c_.s_sym.push_back(c_.next_symbol++);
+    c_.s_coef.push_back(b.err);
+  }
+  double radius = 0;
+  for (double v : c_.s_coef) radius = r.add_up(radius, std::fabs(v));
+  if (!std::isfinite(radius) || !std::isfinite(b.center)) return interval_form(clip_lo, clip_hi, Kind::Unbounded);
+  double lo = r.sub_down(b.center, radius), hi = r.add_up(b.center, radius);
+  if (clip_lo <= hi && lo <= clip_hi) {  // disjoint only if no execution reaches here
+    lo = std::max(lo, clip_lo);
+    hi = std::min(hi, clip_hi);
+  }
+  if (lo == hi) return constant(lo);
+  const auto offset = static_cast<std::uint32_t>(c_.syms.size());
+  c_.syms.insert(c_.syms.end(), c_.s_sym.begin(), c_.s_sym.end());
+  c_.coefs.insert(c_.coefs.end(), c_.s_coef.begin(), c_.s_coef.end());
+  return push_header({b.center, lo, hi, radius, offset, static_cast<std::uint32_t>(c_.s_sym.size()), kind});
+}
+
+std::uint32_t Engine::constant(double v) {
+  if (v == 0) return 0;
+  return push_header({v, v, v, 0.0, 0, 0, std::isfinite(v) ? Kind::Bounded : Kind::Unbounded});
+}
+
+// [lo, hi] as a form: a fresh symbol when bounded, an interval otherwise.
+std::uint32_t Engine::interval_form(double lo, double hi, Kind kind) {
+  if (lo == hi) return constant(lo);
+  if (!std::isfinite(lo) || !std::isfinite(hi) || kind == Kind::Unbounded)
+    return push_header({0.0, lo, hi, kInf, 0, 0, Kind::Unbounded});
+  Builder b(c_);
+  R r;
+  b.center = lo / 2 + hi / 2;  // any value: the radius below covers [lo, hi]
+  const double radius = std::max(r.sub_up(b.center, lo), r.sub_up(hi, b.center));
+  b.push(c_.next_symbol++, radius, radius);
+  return finish(b, lo, hi, kind);
+}
+
+std::uint32_t Engine::restrict(std::uint32_t h, double lo, double hi) {
+  Header x = c_.forms[h];
+  x.memo_head = 0;  // the new form's own memo chain
+  x.memo_count = 0;
+  if (lo <= x.lo && x.hi <= hi) return h;
+  if (hi < x.lo || x.hi < lo) return h;  // disjoint: no execution reaches here
+  x.lo = std::max(lo, x.lo);
+  x.hi = std::min(hi, x.hi);
+  if (x.lo == x.hi) return constant(x.lo);
+  return push_header(x);
+}
+
+// alpha·a + beta·b + [shift_dn, shift_up] (b optional, beta exact ±1 or any
+// double), clipped. Coefficients are computed as [down, up] pairs.
+std::uint32_t Engine::linear(const Header& a, double alpha, const Header* b, double beta, double shift_dn,
+                             double shift_up, double clip_lo, double clip_hi) {
+  Builder out(c_);
+  R r;
+  const auto scaled = [&](double v, double s, double& dn, double& up) {
+    if (s == 1) { dn = up = v; return; }
+    if (s == -1) { dn = up = -v; return; }
+    dn = r.mul_down(v, s);
+    up = r.mul_up(v, s);
+  };
+  double dn, up, dn2, up2;
+  scaled(a.center, alpha, dn, up);
+  out.shift(dn, up);
+  if (b) {
+    scaled(b->center, beta, dn, up);
+    out.shift(dn, up);
+  }
+  out.shift(shift_dn, shift_up);
+  const std::uint32_t* sa = c_.syms.data() + a.offset;
+  const double* ca = c_.coefs.data() + a.offset;
+  std::uint32_t i = 0, j = 0, na = a.len, nb = b ? b->len : 0;
+  const std::uint32_t* sb = b ? c_.syms.data() + b->offset : nullptr;
+  const double* cb = b ? c_.coefs.data() + b->offset : nullptr;
+  while (i < na || j < nb) {
+    if (j >= nb || (i < na && sa[i] < sb[j])) {
+      scaled(ca[i], alpha, dn, up);
+      out.push(sa[i++], dn, up);
+    } else if (i >= na || sb[j] < sa[i]) {
+      scaled(cb[j], beta, dn, up);
+      out.push(sb[j++], dn, up);
+    } else {
+      scaled(ca[i], alpha, dn, up);
+      scaled(cb[j], beta, dn2, up2);
+      out.push(sa[i], r.add_down(dn, dn2), r.add_up(up, up2));
+      ++i, ++j;
+    }
+  }
+  return finish(out, clip_lo, clip_hi);
+}
+
+// Σ_{i<j} |ai·bj + aj·bi| over the union of the symbols (rounded up): the
+// off-diagonal part of Q with its cancellations (O(n²): small forms only).
+double Engine::cross_terms(const Header& a, const Header& b) {
+  R r;
+  auto& sym = c_.s_order;  // the union of the symbols, with both coefficients
+  thread_local std::vector<double> ca, cb;
+  sym.clear();
+  ca.clear();
+  cb.clear();
+  const std::uint32_t* sa = c_.syms.data() + a.offset;
+  const std::uint32_t* sb = c_.syms.data() + b.offset;
+  const double* va = c_.coefs.data() + a.offset;
+  const double* vb = c_.coefs.data() + b.offset;
+  for (std::uint32_t i = 0, j = 0; i < a.len || j < b.len;) {
+    if (j >= b.len || (i < a.len && sa[i] < sb[j])) { sym.push_back(sa[i]); ca.push_back(va[i++]); cb.push_back(0); }
+    else if (i >= a.len || sb[j] < sa[i]) { sym.push_back(sb[j]); ca.push_back(0); cb.push_back(vb[j++]); }
+    else { sym.push_back(sa[i]); ca.push_back(va[i++]); cb.push_back(vb[j++]); }
+  }
+  double total = 0;
+  for (std::size_t i = 0; i < sym.size(); ++i)
+    for (std::size_t j = i + 1; j < sym.size(); ++j) {
+      const double up = r.add_up(r.mul_up(ca[i], cb[j]), r.mul_up(ca[j], cb[i]));
+      const double dn = r.add_down(r.mul_down(ca[i], cb[j]), r.mul_down(ca[j], cb[i]));
+      total = r.add_up(total, std::max(std::fabs(up), std::fabs(dn)));
+    }
+  return total;
+}
+
+// a·b = a0·b0 + Σ(a0·bi + b0·ai)εi + Q, Q = Σi ai·bi·εi² + Σi≠j ai·bj·εi·εj
+// ∈ [S−, S+] ± (ra·rb − Σ|ai·bi|), S± the sums of the positive / negative ai·bi.
+std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo, double clip_hi) {
+  if (a.len == 0) return linear(b, a.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
+  if (b.len == 0) return linear(a, b.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
+  R r;
+  const std::uint32_t* sa = c_.syms.data() + a.offset;
+  const double* ca = c_.coefs.data() + a.offset;
+  const std::uint32_t* sb = c_.syms.data() + b.offset;
+  const double* cb = c_.coefs.data() + b.offset;
+  double s_pos = 0, s_neg = 0, diag_abs = 0;
+  for (std::uint32_t i = 0, j = 0; i < a.len && j < b.len;) {
+    if (sa[i] < sb[j]) { ++i; continue; }
+    if (sb[j] < sa[i]) { ++j; continue; }
+    const double p_up = r.mul_up(ca[i], cb[j]), p_dn = r.mul_down(ca[i], cb[j]);
+    if (p_up > 0) s_pos = r.add_up(s_pos, p_up);
+    if (p_dn < 0) s_neg = r.add_down(s_neg, p_dn);
+    diag_abs = r.add_down(diag_abs, std::min(std::fabs(p_up), std::fabs(p_dn)));  // |ai·bi| rounded down
+    ++i, ++j;
+  }
+  double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), diag_abs));
+  if (a.len <= 16 && b.len <= 16) off = std::min(off, cross_terms(a, b));
+  double q_dn = r.sub_down(s_neg, off), q_up = r.add_up(s_pos, off);
+  // center a0·b0 enters through the shift, b0·a and a0·b through linear():
+  // linear(a, b0, b, a0) counts a0·b0 twice, so subtract it once.
+  q_dn = r.sub_down(q_dn, r.mul_up(a.center, b.center));
+  q_up = r.sub_up(q_up, r.mul_down(a.center, b.center));
+  return linear(a, b.center, &b, a.center, q_dn, q_up, clip_lo, clip_hi);
+}
+
+// 1/y on [l, u] (0 < l < u, or mirrored): 1/y = α·y + g(y), g(y) = 1/y − α·y
+// with α ≈ −1/(l·u) < 0: g >= 2·sqrt(−α) (AM-GM), g <= max(g(l), g(u)) (convex).
+std::uint32_t Engine::inverse(const Header& y) {
+  R r;
+  const bool neg = y.hi < 0;
+  const double l = neg ? -y.hi : y.lo, u = neg ? -y.lo : y.hi;
+  const double inv_lo = r.div_down(1.0, u), inv_hi = r.div_up(1.0, l);
+  const double clip_lo = neg ? -inv_hi : inv_lo, clip_hi = neg ? -inv_lo : inv_hi;
+  const double m = (1.0 / l) / u;  // −α, any positive double
+  if (!(m > 0) || !std::isfinite(m) || y.len == 0)
+    return interval_form(clip_lo, clip_hi, Kind::Fresh);
+  const double g_min = 2 * r.sqrt_down(m);
+  const double g_max = std::max(r.add_up(inv_hi, r.mul_up(m, l)), r.add_up(r.div_up(1.0, u), r.mul_up(m, u)));
+  if (!std::isfinite(g_max)) return interval_form(clip_lo, clip_hi, Kind::Fresh);
+  // y > 0: 1/y = −m·y + g;  y < 0: 1/y = −(1/(−y)) = −m·y − g.
+  return neg ? linear(y, -m, nullptr, 0, -g_max, -g_min, clip_lo, clip_hi)
+             : linear(y, -m, nullptr, 0, g_min, g_max, clip_lo, clip_hi);
+}
+
+// sqrt on [l, u] (0 <= l < u): sqrt(x) = α·x + g(x), α ≈ 1/(√l + √u) > 0,
+// g concave: g <= 1/(4α) (its global maximum), g >= min(g(l), g(u)).
+std::uint32_t Engine::square_root(const Header& a) {
+  R r;
+  const double l = std::max(a.lo, 0.0), u = a.hi;
+  const double clip_lo = l > 0 ? r.sqrt_down(l) : 0.0, clip_hi = r.sqrt_up(u);
+  const double alpha = 1.0 / (std::sqrt(l) + std::sqrt(u));
+  if (a.len == 0 || !(alpha > 0) || !std::isfinite(alpha) || l == u)
+    return interval_form(clip_lo, clip_hi, Kind::Fresh);
+  const double g_max = r.div_up(0.25, alpha);
+  const double g_min = std::min(r.sub_down(clip_lo, r.mul_up(alpha, l)), r.sub_down(r.sqrt_down(u), r.mul_up(alpha, u)));
+  return linear(a, alpha, nullptr, 0, g_min, g_max, clip_lo, clip_hi);
+}
+
+// |x| on [l, u] with l < 0 < u: |x| = α·x + g(x), α ∈ [−1, 1], g >= 0 (|x| >= α·x),
+// g convex: g <= max(−l·(1 + α), u·(1 − α)).
+std::uint32_t Engine::absolute(const Header& a) {
+  R r;
+  const double l = a.lo, u = a.hi;
+  const double clip_hi = std::max(-l, u);
+  double alpha = (u + l) / (u - l);
+  alpha = std::min(1.0, std::max(-1.0, alpha));
+  if (!std::isfinite(alpha) || a.len == 0) return interval_form(0.0, clip_hi, Kind::Fresh);
+  const double g_max = std::max(r.mul_up(-l, r.add_up(1.0, alpha)), r.mul_up(u, r.sub_up(1.0, alpha)));
+  return linear(a, alpha, nullptr, 0, 0.0, g_max, 0.0, clip_hi);
+}
+
+Engine engine() {
+  AffineContext* c = tls_current;
+  if (!c) throw_no_context();
+  return Engine(*c);
+}
+
+// ---- interval arithmetic on ranges (used for the clips) ----
+
+Interval range(const Header& h) { return Interval::between(h.lo, h.hi); }
+
+}  // namespace
+
+// ---- context ---------------------------------------------------------------
+
+AffineContext::AffineContext(AffineOptions options)
+    : impl_(std::make_unique<Impl>()), options_(options), id_(++next_context_id) {
+  if (options_.max_terms < 2) throw std::invalid_argument("AffineContext: max_terms must be at least 2");
+  // The self-test builds its own context: skip the check while it runs.
+  static std::once_flag checked;
+  static bool ok = false;
+  if (!tls_in_self_test) {
+    std::call_once(checked, [] {
+      tls_in_self_test = true;
+      ok = affine_self_test();
+      tls_in_self_test = false;
+    });
+    if (!ok) throw std::runtime_error("AffineContext: the directed-rounding self-test failed on this machine");
+  }
+  impl_->forms.push_back({0.0, 0.0, 0.0, 0.0, 0, 0, Kind::Bounded});  // form 0: the point 0
+}
+
+AffineContext::~AffineContext() {
+  if (tls_current == this) tls_current = nullptr;
+}
+
+AffineContext& AffineContext::current() {
+  if (!tls_current) throw_no_context();
+  return *tls_current;
+}
+AffineContext* AffineContext::current_or_null() noexcept { return tls_current; }
+
+std::size_t AffineContext::symbol_count() const noexcept { return impl_->next_symbol; }
+std::size_t AffineContext::form_count() const noexcept { return impl_->forms.size(); }
+std::size_t AffineContext::term_count() const noexcept { return impl_->syms.size(); }
+
+double AffineContext::center(const Affine& a) const {
+  if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
+  return impl_->forms[a.index()].center;
+}
+
+std::vector<AffineTerm> AffineContext::terms(const Affine& a) const {
+  if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
+  const Header& h = impl_->forms[a.index()];
+  std::vector<AffineTerm> t;
+  for (std::uint32_t i = 0; i < h.len; ++i) t.push_back({impl_->syms[h.offset + i], impl_->coefs[h.offset + i]});
+  return t;
+}
+
+AffineScope::AffineScope(AffineContext& ctx) noexcept : previous_(tls_current) { tls_current = &ctx; }
+AffineScope::~AffineScope() { tls_current = previous_; }
+
+// ---- construction ----------------------------------------------------------
+
+Affine Affine::point(double v) {
+  if (std::isnan(v)) detail::throw_bad_interval(v, v, "Affine::point");
+  if (v == 0) return Affine();
+  Engine e = engine();
+  UpwardScope scope;
+  return e.memoised(Op::Point, 0, 0, std::bit_cast<std::uint64_t>(v), [&] { return e.constant(v); });
+}
+
+Affine Affine::between(double lo, double hi) {
+  if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "Affine::between");
+  if (lo == hi) return point(lo);
+  Engine e = engine();
+  UpwardScope scope;
+  return e.handle(e.interval_form(lo, hi, Kind::Fresh));
+}
+
+Affine Affine::from_rational(const mpq_class& q) {
+  const double lo = detail::to_double_down(q), hi = detail::to_double_up(q);
+  return between(lo, hi);
+}
+
+Affine Affine::whole() { return between(-kInf, kInf); }
+
+double Affine::lower() const {
+  if (index_ == 0) return 0.0;
+  return engine().at(*this).lo;
+}
+double Affine::upper() const {
+  if (index_ == 0) return 0.0;
+  return engine().at(*this).hi;
+}
+
+// ---- arithmetic ------------------------------------------------------------
+
+namespace {
+
+bool unbounded(const Header& h) { return h.kind == Kind::Unbounded; }
+
+// An operation with an interval-only operand: interval arithmetic on ranges
+// (computed by the caller with Interval's operations, which may have reset the
+// rounding mode: set upward again).
+std::uint32_t from_interval(Engine& e, const Interval& r) {
+  affine_detail::AffineControl::upward();
+  return e.interval_form(r.lower(), r.upper(), Kind::Fresh);
+}
+
+// Products and quotients of bounded ranges, outward (the scope rounds upward).
+struct Clip {
+  double lo, hi;
+};
+Clip clip_mul(const Header& x, const Header& y) {
+  R r;
+  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
+  Clip out{kInf, -kInf};
+  for (const auto& p : c) {
+    out.lo = std::min(out.lo, r.mul_down(p[0], p[1]));
+    out.hi = std::max(out.hi, r.mul_up(p[0], p[1]));
+  }
+  return out;
+}
+Clip clip_div(const Header& x, const Header& y) {  // 0 not in y
+  R r;
+  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
+  Clip out{kInf, -kInf};
+  for (const auto& p : c) {
+    out.lo = std::min(out.lo, r.div_down(p[0], p[1]));
+    out.hi = std::max(out.hi, r.div_up(p[0], p[1]));
+  }
+  return out;
+}
+
+Affine add_sub(const Affine& a, const Affine& b, bool subtract) {
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b);
+  if (b.index() == 0) return a;
+  if (subtract && a.index() == b.index()) return Affine();
+  UpwardScope scope;
+  return e.memoised(subtract ? Op::Sub : Op::Add, a.index(), b.index(), 0, [&] {
+    if (unbounded(x) || unbounded(y))
+      return from_interval(e, subtract ? range(x) - range(y) : range(x) + range(y));
+    R r;
+    const double lo = subtract ? r.sub_down(x.lo, y.hi) : r.add_down(x.lo, y.lo);
+    const double hi = subtract ? r.sub_up(x.hi, y.lo) : r.add_up(x.hi, y.hi);
+    return e.linear(x, 1.0, &y, subtract ? -1.0 : 1.0, 0.0, 0.0, lo, hi);
+  });
+}
+
+}  // namespace
+
+Affine operator+(const Affine& a, const Affine& b) {
+  if (a.index() == 0) return add_sub(b, a, false);
+  return add_sub(a, b, false);
+}
+Affine operator-(const Affine& a, const Affine& b) {
+  if (a.index() == 0) return -b;
+  return add_sub(a, b, true);
+}
+
+Affine operator-(const Affine& a) {
+  if (a.index() == 0) return a;
+  Engine e = engine();
+  const Header x = e.at(a);
+  UpwardScope scope;
+  return e.memoised(Op::Neg, a.index(), 0, 0, [&] {
+    if (unbounded(x)) return from_interval(e, -range(x));
+    return e.linear(x, -1.0, nullptr, 0, 0.0, 0.0, -x.hi, -x.lo);
+  });
+}
+
+Affine operator*(const Affine& a, const Affine& b) {
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b);
+  if (a.index() == 0 || b.index() == 0) return Affine();
+  UpwardScope scope;
+  const std::uint32_t lo_i = std::min(a.index(), b.index()), hi_i = std::max(a.index(), b.index());
+  return e.memoised(Op::Mul, lo_i, hi_i, 0, [&] {
+    if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) * range(y));
+    const Clip clip = clip_mul(x, y);
+    return e.multiply(x, y, clip.lo, clip.hi);
+  });
+}
+
+Affine operator/(const Affine& a, const Affine& b) {
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b);
+  if (y.lo <= 0 && 0 <= y.hi) return Affine::whole();
+  if (a.index() == 0) return Affine();
+  UpwardScope scope;
+  return e.memoised(Op::Div, a.index(), b.index(), 0, [&] {
+    if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) / range(y));
+    const Clip clip = clip_div(x, y);
+    const double c = y.center;
+    std::uint32_t inv;
+    if (y.len == 0 && detail::is_power_of_two(c) && std::fabs(c) >= 0x1p-1022) {
+      inv = e.constant(1.0 / c);  // exact: 2^-k with |k| <= 1023 (below 2^-1022, 1/c overflows)
+    } else {
+      const Affine iy = e.memoised(Op::Inv, b.index(), 0, 0, [&] { return e.inverse(y); });
+      inv = iy.index();
+    }
+    const Header xc = x, yc = e.c_.forms[inv];
+    if (unbounded(yc)) return e.interval_form(clip.lo, clip.hi, Kind::Fresh);  // 1/y overflows
+    const std::uint32_t p = e.memoised(Op::Mul, std::min(a.index(), inv), std::max(a.index(), inv), 0, [&] {
+      const Clip pc = clip_mul(xc, yc);
+      return e.multiply(xc, yc, pc.lo, pc.hi);
+    }).index();
+    return e.restrict(p, clip.lo, clip.hi);
+  });
+}
+
+Affine abs(const Affine& a) {
+  Engine e = engine();
+  const Header x = e.at(a);
+  if (x.lo >= 0) return a;
+  if (x.hi <= 0) return -a;
+  UpwardScope scope;
+  return e.memoised(Op::Abs, a.index(), 0, 0, [&] {
+    if (unbounded(x)) return from_interval(e, abs(range(x)));
+    return e.absolute(x);
+  });
+}
+
+Affine sqrt(const Affine& a) {
+  Engine e = engine();
+  const Header x = e.at(a);
+  if (x.hi <= 0) return Affine();
+  UpwardScope scope;
+  return e.memoised(Op::Sqrt, a.index(), 0, 0, [&] {
+    if (unbounded(x)) return from_interval(e, sqrt(range(x)));
+    return e.square_root(x);
+  });
+}
+
+Affine hull(const Affine& a, const Affine& b) {
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b);
+  if (a.index() == b.index()) return a;
+  const double lo = std::min(x.lo, y.lo), hi = std::max(x.hi, y.hi);
+  if (x.lo == lo && x.hi == hi && x.len == 0 && y.len == 0 && x.kind == Kind::Bounded) return a;
+  UpwardScope scope;
+  return e.handle(e.interval_form(lo, hi, Kind::Fresh));
+}
+
+namespace {
+// Which form intersect() keeps: a correlated one over a fresh or interval-only
+// one, then the smaller radius (ties: the first).
+bool keep_first(const Header& x, const Header& y) {
+  const auto rank = [](const Header& h) { return h.kind == Kind::Unbounded ? 2 : h.kind == Kind::Fresh ? 1 : 0; };
+  if (rank(x) != rank(y)) return rank(x) < rank(y);
+  return x.radius <= y.radius;
+}
+}  // namespace
+
+std::optional<Affine> intersect(const Affine& a, const Affine& b) {
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b);
+  if (x.hi < y.lo || y.hi < x.lo) return std::nullopt;
+  if (a.index() == b.index()) return a;
+  const bool first = keep_first(x, y);
+  const Affine& kept = first ? a : b;
+  const Header& k = first ? x : y;
+  const double lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+  if (k.lo == lo && k.hi == hi) return kept;
+  UpwardScope scope;
+  return e.memoised(Op::Intersect, a.index(), b.index(), 0, [&] { return e.restrict(kept.index(), lo, hi); });
+}
+
+Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound) {
+  Engine e = engine();
+  e.at(of);
+  const Header& bd = e.at(bound);
+  if (bd.lo == bd.hi) return bound;
+  UpwardScope scope;
+  const double lo = bd.lo, hi = bd.hi;
+  return e.memoised(Op::FunctionOf, of.index(), 0, tag, [&] {
+    return e.interval_form(lo, hi, std::isfinite(lo) && std::isfinite(hi) ? Kind::Bounded : Kind::Unbounded);
+  });
+}
+
+// ---- queries ---------------------------------------------------------------
+
+namespace {
+int compare(double d, const mpq_class& q) {
+  if (std::isinf(d)) return d > 0 ? 1 : -1;
+  return cmp(mpq_class(d), q);
+}
+struct Range {
+  double lo, hi;
+};
+Range range_of(const Affine& a) {
+  if (a.index() == 0) return {0.0, 0.0};
+  const Header& h = engine().at(a);
+  return {h.lo, h.hi};
+}
+}  // namespace
+
+bool contains(const Affine& a, double v) {
+  const Range r = range_of(a);
+  return r.lo <= v && v <= r.hi;
+}
+bool contains(const Affine& a, const mpq_class& q) {
+  const Range r = range_of(a);
+  return compare(r.lo, q) <= 0 && compare(r.hi, q) >= 0;
+}
+bool subset(const Affine& a, const Affine& b) {
+  const Range x = range_of(a), y = range_of(b);
+  return y.lo <= x.lo && x.hi <= y.hi;
+}
+double width(const Affine& a) {
+  const Range r = range_of(a);
+  if (!std::isfinite(r.lo) || !std::isfinite(r.hi)) return kInf;
+  UpwardScope scope;
+  R rr;
+  return rr.sub_up(r.hi, r.lo);
+}
+double mag(const Affine& a) {
+  const Range r = range_of(a);
+  return std::max(std::fabs(r.lo), std::fabs(r.hi));
+}
+double mig(const Affine& a) {
+  const Range r = range_of(a);
+  if (r.lo <= 0 && 0 <= r.hi) return 0.0;
+  return std::min(std::fabs(r.lo), std::fabs(r.hi));
+}
+bool is_bounded(const Affine& a) {
+  const Range r = range_of(a);
+  return std::isfinite(r.lo) && std::isfinite(r.hi);
+}
+bool is_point(const Affine& a) {
+  const Range r = range_of(a);
+  return r.lo == r.hi && std::isfinite(r.lo);
+}
+double form_radius(const Affine& a) {
+  if (a.index() == 0) return 0.0;
+  return engine().at(a).radius;
+}
+
+namespace {
+// The range of a − b, when both are bounded forms sharing a symbol; else nullopt.
+std::optional<Range> correlated_difference(const Affine& a, const Affine& b) {
+  if (a.index() == 0 || b.index() == 0) return std::nullopt;
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b);
+  if (x.len == 0 || y.len == 0 || unbounded(x) || unbounded(y)) return std::nullopt;
+  return range_of(a - b);
+}
+}  // namespace
+
+Tri cmp_lt(const Affine& a, const Affine& b) {
+  const Range x = range_of(a), y = range_of(b);
+  if (x.hi < y.lo) return Tri::True;
+  if (x.lo >= y.hi) return Tri::False;
+  if (const auto d = correlated_difference(a, b)) {
+    if (d->hi < 0) return Tri::True;
+    if (d->lo >= 0) return Tri::False;
+  }
+  return Tri::Unknown;
+}
+Tri cmp_le(const Affine& a, const Affine& b) {
+  const Range x = range_of(a), y = range_of(b);
+  if (x.hi <= y.lo) return Tri::True;
+  if (x.lo > y.hi) return Tri::False;
+  if (const auto d = correlated_difference(a, b)) {
+    if (d->hi <= 0) return Tri::True;
+    if (d->lo > 0) return Tri::False;
+  }
+  return Tri::Unknown;
+}
+Tri cmp_eq(const Affine& a, const Affine& b) {
+  const Range x = range_of(a), y = range_of(b);
+  if (x.hi < y.lo || y.hi < x.lo) return Tri::False;
+  if (x.lo == x.hi && y.lo == y.hi && std::isfinite(x.lo)) return Tri::True;
+  if (a.index() == b.index() && a.context_id() == b.context_id() && std::isfinite(x.lo) && std::isfinite(x.hi))
+    return Tri::True;
+  if (const auto d = correlated_difference(a, b)) {
+    if (d->lo == 0 && d->hi == 0) return Tri::True;
+    if (d->lo > 0 || d->hi < 0) return Tri::False;
+  }
+  return Tri::Unknown;
+}
+
+std::string to_string(const Affine& a) {
+  const Range r = range_of(a);
+  std::string s = detail::format_interval(r.lo, r.hi);
+  if (a.index() != 0) s += " (" + std::to_string(engine().at(a).len) + " symbols)";
+  return s;
+}
+std::ostream& operator<<(std::ostream& os, const Affine& a) { return os << to_string(a); }
+
+// ---- self-test ---------------------------------------------------------------
+
+bool affine_self_test() {
+  const int caller_mode = std::fegetround();
+  bool ok = true;
+  {
+    UpwardScope scope;
+    R r;
+    const double one = opaque(1.0), three = opaque(3.0), tiny = opaque(0x1p-60);
+    ok = ok && r.div_down(one, three) < r.div_up(one, three);
+    ok = ok && r.add_down(one, tiny) == 1.0 && r.add_up(one, tiny) == 1.0 + 0x1p-52;
+    ok = ok && r.sub_down(one, tiny) == 1.0 - 0x1p-53 && r.sub_up(one, tiny) == 1.0;
+    ok = ok && r.sqrt_down(opaque(2.0)) < r.sqrt_up(opaque(2.0));
+  }
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine x = Affine::between(1, 2), t = Affine::point(0.1);
+  ok = ok && is_point(x - x) && (x - x).lower() == 0;
+  ok = ok && is_point(x * x - x * x) && (x * x - x * x).lower() == 0;
+  const Affine p = t * t;  // 0.1² as doubles: must enclose the exact product
+  const mpq_class q = mpq_class(0.1) * mpq_class(0.1);
+  ok = ok && contains(p, q) && !is_point(p);
+  ok = ok && contains(x / (x + Affine::point(1)), mpq_class(1, 2)) && contains(sqrt(x), mpq_class(1));
+  return ok && std::fegetround() == caller_mode;
+}
+
+}  // namespace symerr

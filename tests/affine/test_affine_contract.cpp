@@ -1,0 +1,307 @@
+// The RealDomain contract of Affine against exact oracles (GMP rationals;
+// sqrt through exact squaring), in the functional semantics: operands are
+// built from shared inputs (so they are correlated), every input gets a
+// concrete rational value, and the exact result of the operation on the
+// operands' exact values must lie in the result's range. >= 10^5 trials per
+// operation in the [long] run, scaled by SYMERR_TEST_SCALE in the default run.
+// Tightness twins: on independent operands the range is never wider than the
+// Interval domain's; on correlated ones it is exact where affine arithmetic is
+// (x − x, (x + y) − y, 2x − x).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <functional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/interval.hpp>
+
+using namespace symerr;
+
+namespace {
+
+double test_scale() {
+  const char* s = std::getenv("SYMERR_TEST_SCALE");
+  const double v = s ? std::atof(s) : 1.0;
+  return v > 0 ? v : 1.0;
+}
+
+struct Rng {
+  std::mt19937_64 eng;
+  explicit Rng(std::uint64_t s) : eng(s) {}
+  double unit() { return static_cast<double>(eng() >> 11) * 0x1p-53; }
+  int range(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(eng); }
+  bool coin() { return (eng() & 1) != 0; }
+};
+
+// An input range: moderate, tiny (subnormal), wide, point, zero-crossing or huge (near overflow).
+std::pair<double, double> random_range(Rng& r) {
+  const double s = r.coin() ? 1.0 : -1.0;
+  switch (r.range(0, 7)) {
+    case 6: { const double lo = s * std::ldexp(1 + r.unit(), r.range(1000, 1022)); return {std::min(lo, lo * 0.75), std::max(lo, lo * 0.75)}; }  // huge
+    case 7: { const double m = std::ldexp(1 + r.unit(), r.range(1010, 1022)); return {-m, m * r.unit()}; }  // huge, zero-crossing
+    case 0: { const double c = s * std::ldexp(1 + r.unit(), r.range(-20, 20)); return {c, c}; }
+    case 1: { const double lo = -std::ldexp(r.unit(), r.range(-10, 10)); return {lo, std::ldexp(r.unit(), r.range(-10, 10))}; }
+    case 2: { const double lo = s * std::ldexp(1 + r.unit(), r.range(-30, 30)); const double w = std::fabs(lo) * std::ldexp(r.unit(), -r.range(0, 50)); return {lo, lo + w}; }
+    case 3: { const double lo = std::ldexp(1 + r.unit(), r.range(-1060, -1020)); return {lo, lo * (1 + r.unit())}; }
+    default: { const double lo = s * (1 + 3 * r.unit()); return {std::min(lo, lo + s), std::max(lo, lo + s)}; }
+  }
+}
+
+// A rational inside [lo, hi]: an endpoint or an interior point.
+mpq_class sample(Rng& r, double lo, double hi) {
+  const int k = r.range(0, 5);
+  if (k == 0) return mpq_class(lo);
+  if (k == 1) return mpq_class(hi);
+  mpq_class t(r.range(0, 1 << 20), 1 << 20);
+  mpq_class q = mpq_class(lo) + (mpq_class(hi) - mpq_class(lo)) * t;
+  q.canonicalize();
+  return q;
+}
+
+// Operands: a small expression over inputs x, y (shared), with its exact value.
+struct Operand {
+  Affine a;
+  mpq_class v;
+};
+
+Operand operand(Rng& r, const Affine& x, const Affine& y, const mpq_class& qx, const mpq_class& qy) {
+  switch (r.range(0, 4)) {
+    case 0: return {x, qx};
+    case 1: return {y, qy};
+    case 2: return {x + y, qx + qy};
+    case 3: return {x - y, qx - qy};
+    default: { const double k = std::ldexp(1 + r.unit(), r.range(-3, 3)); return {x * Affine::point(k) + y, qx * mpq_class(k) + qy}; }
+  }
+}
+
+enum class Op { Add, Sub, Mul, Div, Neg, Abs, Sqrt, Hull, Intersect };
+const char* name(Op o) {
+  const char* n[] = {"add", "sub", "mul", "div", "neg", "abs", "sqrt", "hull", "intersect"};
+  return n[static_cast<int>(o)];
+}
+
+// "" if `exact` (the result's exact value, or for sqrt its square) is enclosed.
+std::string check(Op op, const Affine& z, const mpq_class& u, const mpq_class& v) {
+  switch (op) {
+    case Op::Add: return contains(z, mpq_class(u + v)) ? "" : "u+v not in result";
+    case Op::Sub: return contains(z, mpq_class(u - v)) ? "" : "u-v not in result";
+    case Op::Mul: return contains(z, mpq_class(u * v)) ? "" : "u*v not in result";
+    case Op::Div:
+      if (sgn(v) == 0) return "";
+      return contains(z, mpq_class(u / v)) ? "" : "u/v not in result";
+    case Op::Neg: return contains(z, mpq_class(-u)) ? "" : "-u not in result";
+    case Op::Abs: return contains(z, mpq_class(abs(u))) ? "" : "|u| not in result";
+    case Op::Sqrt: {
+      if (sgn(u) < 0) return "";
+      if (z.lower() > 0 && std::isfinite(z.lower()) && mpq_class(z.lower()) * mpq_class(z.lower()) > u)
+        return "sqrt(u) below the result";
+      if (z.lower() == INFINITY) return "sqrt(u) below the result";
+      if (!std::isinf(z.upper()) && (z.upper() < 0 || mpq_class(z.upper()) * mpq_class(z.upper()) < u))
+        return "sqrt(u) above the result";
+      return "";
+    }
+    case Op::Hull: return contains(z, u) && contains(z, v) ? "" : "hull misses an operand value";
+    case Op::Intersect: return contains(z, u) ? "" : "intersection misses the common value";
+  }
+  return "?";
+}
+
+Affine apply(Op op, const Affine& a, const Affine& b) {
+  switch (op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Mul: return a * b;
+    case Op::Div: return a / b;
+    case Op::Neg: return -a;
+    case Op::Abs: return abs(a);
+    case Op::Sqrt: return sqrt(a);
+    case Op::Hull: return hull(a, b);
+    case Op::Intersect: return *intersect(a, a + (b - b));
+  }
+  return Affine::whole();
+}
+
+// Soundness campaign: returns the number of checked executions; fails on the first miss.
+long campaign(Op op, long trials, std::uint64_t seed, const std::function<Affine(const Affine&)>& plant = {}) {
+  Rng r(seed);
+  long checked = 0;
+  for (long t = 0; t < trials; ++t) {
+    AffineOptions opt;
+    opt.max_terms = static_cast<std::size_t>(r.range(2, 8));  // exercise condensation
+    AffineContext ctx(opt);
+    AffineScope scope(ctx);
+    const auto [xl, xh] = random_range(r);
+    const auto [yl, yh] = random_range(r);
+    const Affine x = Affine::between(xl, xh), y = Affine::between(yl, yh);
+    for (int e = 0; e < 4; ++e) {
+      const mpq_class qx = sample(r, xl, xh), qy = sample(r, yl, yh);
+      Rng shape(seed ^ static_cast<std::uint64_t>(t * 7919));  // same operand shapes for every execution
+      const Operand u = operand(shape, x, y, qx, qy), v = operand(shape, x, y, qx, qy);
+      Affine z = apply(op, u.a, v.a);
+      if (plant) z = plant(z);
+      const std::string failure = check(op, z, u.v, v.v);
+      if (!failure.empty())
+        FAIL(name(op) << ": " << failure << "\n x in [" << xl << ", " << xh << "] = " << qx.get_d() << ", y in [" << yl
+                      << ", " << yh << "] = " << qy.get_d() << "\n u = " << u.a << " v = " << v.a << "\n z = " << z);
+      ++checked;
+    }
+  }
+  return checked;
+}
+
+constexpr Op kOps[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Neg, Op::Abs, Op::Sqrt, Op::Hull, Op::Intersect};
+
+}  // namespace
+
+TEST_CASE("Affine operations are sound on correlated operands (exact oracle)", "[affine][soundness]") {
+  const long trials = std::max(1L, static_cast<long>(25000 * test_scale() / 10));
+  for (Op op : kOps) {
+    const long n = campaign(op, trials, 0xAFF1 + static_cast<int>(op));
+    INFO(name(op) << ": " << n << " executions");
+    CHECK(n == 4 * trials);
+  }
+}
+
+TEST_CASE("Affine operations are sound, long run (>= 10^5 executions per operation)", "[affine][soundness][long]") {
+  for (Op op : kOps) CHECK(campaign(op, 25000, 0xBEEF + static_cast<int>(op)) == 100000);
+}
+
+TEST_CASE("the soundness campaign detects a planted bug", "[affine][soundness]") {
+  // A result shrunk to its lower endpoint must be caught by check().
+  const auto shrink = [](const Affine& z) { return Affine::point(z.lower()); };
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine x = Affine::between(1, 2), y = Affine::between(3, 5);
+  const Affine z = shrink(x + y);
+  CHECK(!check(Op::Add, z, mpq_class(2), mpq_class(5)).empty());
+  CHECK(check(Op::Add, x + y, mpq_class(2), mpq_class(5)).empty());
+}
+
+TEST_CASE("tightness: never wider than the Interval domain on independent operands", "[affine][tightness]") {
+  Rng r(42);
+  const long trials = std::max(1L, static_cast<long>(20000 * test_scale()));
+  for (long t = 0; t < trials; ++t) {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const auto [xl, xh] = random_range(r);
+    const auto [yl, yh] = random_range(r);
+    const Affine x = Affine::between(xl, xh), y = Affine::between(yl, yh);
+    const Interval ix = Interval::between(xl, xh), iy = Interval::between(yl, yh);
+    const std::pair<Affine, Interval> cases[] = {{x + y, ix + iy}, {x - y, ix - iy}, {x * y, ix * iy},
+                                                 {x / y, ix / iy}, {sqrt(x), sqrt(ix)}, {abs(x), abs(ix)},
+                                                 {-x, -ix},        {hull(x, y), hull(ix, iy)}};
+    for (const auto& [a, i] : cases) {
+      INFO("x [" << xl << ", " << xh << "] y [" << yl << ", " << yh << "]: affine " << a << " interval " << i);
+      REQUIRE(a.lower() >= i.lower());
+      REQUIRE(a.upper() <= i.upper());
+    }
+  }
+}
+
+TEST_CASE("tightness: correlations cancel exactly", "[affine][tightness]") {
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine x = Affine::between(1, 64), y = Affine::between(-3, 0.5);
+  CHECK(is_point(x - x));
+  CHECK((x - x).lower() == 0);
+  CHECK(is_point((x * x) - (x * x)));
+  const Affine q = ((x * y) / (x + Affine::point(100))) - ((x * y) / (x + Affine::point(100)));
+  CHECK((is_point(q) && q.lower() == 0));
+  const Affine s = (x + y) - y;  // = x exactly, up to coefficient rounding (none here)
+  CHECK(s.lower() == 1);
+  CHECK(s.upper() == 64);
+  const Affine d = Affine::point(2) * x - x;
+  CHECK(d.lower() == 1);
+  CHECK(d.upper() == 64);
+  // x·x on [1, 2] by the diagonal rule: [1, 4] exactly from the form [0.25, 4]... ∩ interval [1, 4]
+  const Affine z = Affine::between(-1, 1);
+  const Affine sq = z * z;
+  CHECK(sq.lower() == 0);
+  CHECK(sq.upper() == 1);
+  // correlated comparison: x < x + 1 although the ranges overlap
+  CHECK(cmp_lt(x, x + Affine::point(1)) == Tri::True);
+  CHECK(cmp_ge(x, x + Affine::point(1)) == Tri::False);
+  CHECK(cmp_eq(x, x) == Tri::True);
+  CHECK(cmp_lt(x, y + Affine::point(40)) == Tri::Unknown);
+}
+
+TEST_CASE("Affine handles: trivially copyable, context rules, clear errors", "[affine][context]") {
+  STATIC_REQUIRE(std::is_trivially_copyable_v<Affine>);
+  const Affine zero;  // the point 0 needs no context
+  CHECK(zero.lower() == 0);
+  CHECK_THROWS_WITH(Affine::between(1, 2), Catch::Contains("no AffineContext is current"));
+  Affine kept;
+  {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    kept = Affine::between(1, 2);
+    CHECK_THROWS_AS(Affine::between(2, 1), std::invalid_argument);
+    CHECK_THROWS_AS(Affine::point(NAN), std::invalid_argument);
+    // memcpy round trip through a malloc'd buffer
+    void* buf = std::malloc(sizeof(Affine));
+    std::memcpy(buf, &kept, sizeof(Affine));
+    Affine back;
+    std::memcpy(&back, buf, sizeof(Affine));
+    std::free(buf);
+    CHECK(is_point(back - kept));
+  }
+  AffineContext other;
+  AffineScope scope(other);
+  CHECK_THROWS_WITH(kept.lower(), Catch::Contains("used while AffineContext"));
+}
+
+TEST_CASE("special values: unbounded enclosures and division by zero", "[affine]") {
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine w = Affine::whole(), x = Affine::between(1, 2);
+  CHECK(!is_bounded(w));
+  CHECK(!is_bounded(x / Affine::between(-1, 1)));
+  CHECK(!is_bounded(w + x));
+  CHECK((Affine::point(0) * w).lower() == 0);
+  const Affine pinf = Affine::point(INFINITY);
+  CHECK(pinf.lower() == INFINITY);
+  CHECK((pinf + x).upper() == INFINITY);
+  CHECK(sqrt(Affine::between(-2, -1)).upper() == 0);
+  CHECK(affine_self_test());
+}
+
+TEST_CASE("division by a power of two whose inverse overflows", "[affine]") {
+  // Regression: 1/(-2^-1074) rounded upward is -DBL_MAX, not an exact inverse.
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine x = Affine::between(0x1p-1070, 0x1p-1020), y = Affine::point(-0x1p-1074);
+  const Affine q = x / y;
+  CHECK(contains(q, mpq_class(-16)));                       // 2^-1070 / -2^-1074
+  CHECK(contains(q, -mpq_class(mpz_class(1) << 54)));       // 2^-1020 / -2^-1074
+  CHECK(q.upper() < 0);
+}
+
+TEST_CASE("contexts are per thread: each thread has its own current context", "[affine][context]") {
+  AffineContext main_ctx;
+  AffineScope main_scope(main_ctx);
+  const Affine x = Affine::between(1, 2);
+  bool other_thread_had_no_context = false, other_thread_computed = false;
+  std::thread t([&] {
+    try {
+      (void)Affine::between(0, 1);
+    } catch (const std::logic_error&) {
+      other_thread_had_no_context = true;
+    }
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const Affine y = Affine::between(3, 4);
+    other_thread_computed = is_point(y - y) && (y * y).lower() == 9;
+  });
+  t.join();
+  CHECK(other_thread_had_no_context);
+  CHECK(other_thread_computed);
+  CHECK(is_point(x - x));  // this thread's context is untouched
+}

@@ -1,0 +1,243 @@
+// SymbolicDomainError<Affine>: the per-operation soundness campaign of
+// tests/core (random boxes of every shape × format, exact executions), the
+// correlations it exists for (x − x, x·x − x·x exactly 0), and random
+// expression DAGs of up to 8 operations with shared subexpressions, checked
+// node by node against exact executions (GMP rationals + the format's exact
+// rounding): r ∈ real, f ∈ fp, f − r ∈ err.
+#include <catch2/catch.hpp>
+
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/interval.hpp>
+#include <symerr/symbolic.hpp>
+
+#include "core/symbolic_oracle.hpp"
+
+using namespace symerr;
+using namespace symerr::test;
+
+namespace {
+
+using SA = SymbolicDomainError<Affine>;
+
+const Format kFormats[] = {FP16, BF16, FP32, FP64, INT8, UINT8, INT32, INT4};
+constexpr ArithOp kOps[] = {ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div};
+
+std::string check_execution(const SA& z, const Outcome& o, const Format& format) {
+  const SpecialStates& s = z.specials;
+  if (!o.computed_defined) return s.may_be_undefined ? "" : "integer x/0 not flagged undefined";
+  if (!o.real_defined && !s.may_be_undefined) return "real undefined (division by 0) not flagged";
+  if (std::isnan(o.f)) return s.may_be_nan ? "" : "NaN result not flagged";
+  if (std::isinf(o.f)) return (o.f > 0 ? s.may_be_pos_inf : s.may_be_neg_inf) ? "" : "inf result not flagged";
+  if (!s.may_be_finite) return "finite result but may_be_finite is false";
+  if (!contains(z.fp, exact_value(o.f))) return "f not in fp";
+  if (o.f == 0 && std::holds_alternative<FloatFormat>(format)) {
+    if (std::signbit(o.f) && !s.may_be_neg_zero) return "-0 result not flagged";
+    if (!std::signbit(o.f) && !s.may_be_pos_zero) return "+0 result not flagged";
+  }
+  if (o.t_finite && !contains(z.introduced, exact_value(o.f) - o.t)) return "f - t not in introduced";
+  if (!o.real_defined) return "";
+  if (!s.may_be_defined) return "real defined but may_be_defined is false";
+  if (!contains(z.real, o.r)) return "r not in real";
+  const mpq_class e = exact_value(o.f) - o.r;
+  if (!contains(z.err, e)) return "f - r not in err";
+  if (o.t_finite && !contains(z.propagated, o.t - o.r)) return "t - r not in propagated";
+  if (sgn(o.r) != 0 && !contains(z.rel_err, mpq_class(e / o.r))) return "(f - r)/r not in rel_err";
+  return "";
+}
+
+void soundness_campaign(std::uint64_t seed, long executions_per_cell) {
+  const long symbolic_pairs = std::max(1L, executions_per_cell / 100);
+  for (const Format& format : kFormats) {
+    for (ArithOp op : kOps) {
+      Generator g(seed ^ (std::hash<std::string>{}(format_name(format)) + static_cast<unsigned>(op)));
+      long executions = 0;
+      for (long p = 0; p < symbolic_pairs; ++p) {
+        AffineContext ctx;
+        AffineScope scope(ctx);
+        const Box bx = g.box(format), by = g.box(format);
+        const IntegerDivision idiv = (p % 2) ? IntegerDivision::Floor : IntegerDivision::Truncate;
+        const auto x = SA::input(bx.lo, bx.hi, bx.elo, bx.ehi, format);
+        const auto y = SA::input(by.lo, by.hi, by.elo, by.ehi, format);
+        const auto z = arithmetic(op, x, y, idiv);
+        for (int k = 0; k < 100; ++k) {
+          const auto ex = g.execution(bx, x.fp.lower(), x.fp.upper(), format, x.specials.may_be_neg_zero);
+          const auto ey = g.execution(by, y.fp.lower(), y.fp.upper(), format, y.specials.may_be_neg_zero);
+          if (!ex || !ey) continue;
+          const Outcome o = oracle(op, ex->r, ey->r, ex->f, ey->f, format, RoundingMode::NearestEven, idiv);
+          const std::string failure = check_execution(z, o, format);
+          if (!failure.empty())
+            FAIL(format_name(format) << " " << detail::op_name(op) << ": " << failure << "\nx = " << x << "\ny = "
+                                     << y << "\nz = " << z << "\nrx=" << ex->r.get_str() << " fx=" << hex(ex->f)
+                                     << " ry=" << ey->r.get_str() << " fy=" << hex(ey->f));
+          ++executions;
+        }
+      }
+      INFO(format_name(format) << " " << detail::op_name(op) << ": " << executions << " executions");
+      CHECK(executions >= executions_per_cell * 6 / 10);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("SymbolicDomainError<Affine> arithmetic is sound (random boxes, exact oracle)", "[affine][soundness]") {
+  soundness_campaign(2026, static_cast<long>(100000 * scale_from_env() / 10));
+}
+
+TEST_CASE("SymbolicDomainError<Affine> soundness, long run (10^5 executions per cell)",
+          "[affine][soundness][long]") {
+  soundness_campaign(77, 100000);
+}
+
+TEST_CASE("SymbolicDomainError<Affine>: x - x and x*x - x*x are exactly 0", "[affine][correlation]") {
+  for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const SA x = SA::input(1, 64, -1e-3, 1e-3, F);
+    const SA d = x - x;
+    INFO(format_name(F) << ": " << d);
+    CHECK(is_point(d.err));
+    CHECK(d.err.lower() == 0);
+    CHECK(d.fp.lower() == 0);
+    CHECK(d.fp.upper() == 0);
+    const SA y = SA::input(1, 2, F);
+    const SA s = y * y - y * y;
+    INFO(s);
+    CHECK(is_point(s.err));
+    CHECK(s.err.lower() == 0);
+    CHECK(s.fp.upper() == 0);
+    // the twin: the same expression over the Interval domain is not 0
+    const auto yi = SymbolicDomainError<Interval>::input(1, 2, F);
+    CHECK(mag((yi * yi - yi * yi).err) > 0);
+  }
+}
+
+// ---- random expression DAGs -----------------------------------------------
+
+namespace {
+
+struct Node {
+  int op;  // -1 input, else ArithOp
+  int a = -1, b = -1;
+};
+
+// A DAG of n_inputs inputs and up to 8 operations; operands are drawn from all
+// earlier nodes, so subexpressions are shared.
+std::vector<Node> random_dag(Generator& g, int n_inputs) {
+  std::vector<Node> d;
+  for (int i = 0; i < n_inputs; ++i) d.push_back({-1});
+  const int ops = g.pick(1, 8);
+  for (int k = 0; k < ops; ++k) {
+    const int n = static_cast<int>(d.size());
+    Node node{g.pick(0, 3), g.pick(0, n - 1), g.pick(0, n - 1)};
+    if (g.pick(0, 2) == 0) node.b = node.a;  // x ∘ x
+    d.push_back(node);
+  }
+  return d;
+}
+
+// Exact execution of a DAG: real values and machine values per node; false
+// when a division by zero or an overflow makes the execution special.
+bool execute(const std::vector<Node>& d, std::vector<mpq_class>& r, std::vector<double>& f, const FloatFormat& F) {
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (d[i].op < 0) continue;
+    const auto op = static_cast<ArithOp>(d[i].op);
+    const Outcome o = oracle(op, r[d[i].a], r[d[i].b], f[d[i].a], f[d[i].b], F, RoundingMode::NearestEven,
+                             IntegerDivision::Floor);
+    if (!o.real_defined || !std::isfinite(o.f)) return false;
+    r[i] = o.r;
+    f[i] = o.f;
+  }
+  (void)F;
+  return true;
+}
+
+long dag_campaign(std::uint64_t seed, long dags) {
+  Generator g(seed);
+  long checked = 0;
+  const FloatFormat formats[] = {FP16, FP32, FP64};
+  for (long t = 0; t < dags; ++t) {
+    const FloatFormat& F = formats[t % 3];
+    AffineOptions opt;
+    opt.max_terms = static_cast<std::size_t>(g.pick(3, 48));
+    AffineContext ctx(opt);
+    AffineScope scope(ctx);
+    const int n_inputs = g.pick(1, 3);
+    const auto dag = random_dag(g, n_inputs);
+    std::vector<Box> boxes;
+    std::vector<SA> v;
+    for (int i = 0; i < n_inputs; ++i) {
+      const double lo = (g.unit() * 8 - 4), hi = lo + g.unit() * 4;
+      const double l = round_to(lo, F, RoundingMode::Downward).value, h = round_to(hi, F, RoundingMode::Upward).value;
+      const double e = g.pick(0, 1) ? 0.0 : ulp(std::max(std::fabs(l), std::fabs(h)), F) * g.unit();
+      boxes.push_back({l, h, -e, e});
+      v.push_back(SA::input(l, h, -e, e, F));
+    }
+    for (std::size_t i = n_inputs; i < dag.size(); ++i)
+      v.push_back(arithmetic(static_cast<ArithOp>(dag[i].op), v[dag[i].a], v[dag[i].b]));
+    for (int k = 0; k < 20; ++k) {
+      std::vector<mpq_class> r(dag.size());
+      std::vector<double> f(dag.size());
+      bool ok = true;
+      for (int i = 0; i < n_inputs && ok; ++i) {
+        const auto ex = g.execution(boxes[i], v[i].fp.lower(), v[i].fp.upper(), F, false);
+        if (!ex) ok = false; else { r[i] = ex->r; f[i] = ex->f; }
+      }
+      if (!ok || !execute(dag, r, f, F)) continue;
+      for (std::size_t i = n_inputs; i < dag.size(); ++i) {
+        const SA& z = v[i];
+        const mpq_class e = exact_value(f[i]) - r[i];
+        const bool good = contains(z.real, r[i]) && contains(z.fp, exact_value(f[i])) && contains(z.err, e);
+        if (!good) {
+          std::ostringstream s;
+          for (std::size_t j = 0; j < dag.size(); ++j)
+            s << "  n" << j << " = " << (dag[j].op < 0 ? std::string("input") : std::string(detail::op_name(static_cast<ArithOp>(dag[j].op))) + "(n" + std::to_string(dag[j].a) + ", n" + std::to_string(dag[j].b) + ")")
+              << "  r=" << r[j].get_d() << " f=" << hex(f[j]) << "  " << v[j] << "\n";
+          FAIL(format_name(F) << " node " << i << " not enclosed:\n" << s.str());
+        }
+        ++checked;
+      }
+    }
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST_CASE("SymbolicDomainError<Affine>: random DAGs with shared subexpressions are sound", "[affine][dag]") {
+  const long n = dag_campaign(31337, std::max(1L, static_cast<long>(3000 * scale_from_env())));
+  INFO(n << " node executions");
+  CHECK(n > 1000 * scale_from_env());
+}
+
+TEST_CASE("SymbolicDomainError<Affine>: random DAGs, long run", "[affine][dag][long]") {
+  CHECK(dag_campaign(4242, 100000) > 1000000);
+}
+
+TEST_CASE("SymbolicDomainError<Affine> is never wider than SymbolicDomainError<Interval> (tightness twin)",
+          "[affine][tightness]") {
+  using SI = SymbolicDomainError<Interval>;
+  const long pairs = std::max(1L, static_cast<long>(2000 * scale_from_env()));
+  for (const Format& format : kFormats) {
+    for (ArithOp op : kOps) {
+      Generator g(99 + static_cast<unsigned>(op));
+      for (long p = 0; p < pairs; ++p) {
+        AffineContext ctx;
+        AffineScope scope(ctx);
+        const Box bx = g.box(format), by = g.box(format);
+        const IntegerDivision idiv = (p % 2) ? IntegerDivision::Floor : IntegerDivision::Truncate;
+        const SA za = arithmetic(op, SA::input(bx.lo, bx.hi, bx.elo, bx.ehi, format),
+                                 SA::input(by.lo, by.hi, by.elo, by.ehi, format), idiv);
+        const SI zi = arithmetic(op, SI::input(bx.lo, bx.hi, bx.elo, bx.ehi, format),
+                                 SI::input(by.lo, by.hi, by.elo, by.ehi, format), idiv);
+        const auto inside = [](const Affine& a, const Interval& i) {
+          return i.lower() <= a.lower() && a.upper() <= i.upper();
+        };
+        INFO(format_name(format) << " " << detail::op_name(op) << "\naffine " << za << "\ninterval " << zi);
+        REQUIRE(inside(za.real, zi.real));
+        REQUIRE(inside(za.fp, zi.fp));
+        REQUIRE(inside(za.err, zi.err));
+      }
+    }
+  }
+}
