@@ -32,6 +32,13 @@ SymbolicDomainError<D> arithmetic_one_scope(ArithOp op, const SymbolicDomainErro
 
 namespace detail {
 
+// The origin (lane) of a result: see SymbolicDomainError::origin.
+constexpr std::int32_t merge_origin(std::int32_t a, std::int32_t b) noexcept {
+  if (a == -1) return b;
+  if (b == -1 || a == b) return a;
+  return -2;
+}
+
 inline const char* op_name(ArithOp op) {
   switch (op) {
     case ArithOp::Add: return "Add";
@@ -185,7 +192,11 @@ template <RealDomain D>
 SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                                   const SymbolicDomainError<D>& y,
                                   std::optional<IntegerDivision> int_division = std::nullopt) {
-  if constexpr (std::is_same_v<D, Interval>) return detail::arithmetic_one_scope(op, x, y, int_division);
+  if constexpr (std::is_same_v<D, Interval>) {
+    SymbolicDomainError<D> r = detail::arithmetic_one_scope(op, x, y, int_division);
+    r.origin = detail::merge_origin(x.origin, y.origin);
+    return r;
+  }
   using detail::meet;
   using SDE = SymbolicDomainError<D>;
   SDE z;
@@ -354,6 +365,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
 
   z.rel_err = D::whole();
   z.reduce();
+  z.origin = detail::merge_origin(x.origin, y.origin);
   return z;
 }
 
