@@ -161,8 +161,10 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
   info.computed = computed;
   info.relation = special ? Relation::Other : rel;
   info.lane = merge_origin(a.origin, b.origin);
-  info.lhs = &a;
-  info.rhs = &b;
+  // Points cannot be tightened, and are often temporaries (literals) that are
+  // gone by the time the Truth is converted: not exposed.
+  info.lhs = is_point(a.real) && is_point(a.fp) ? nullptr : &a;
+  info.rhs = is_point(b.real) && is_point(b.fp) ? nullptr : &b;
   info.refine = &refine_operand<D>;
   info.real[0][0] = a.real.lower(), info.real[0][1] = a.real.upper();
   info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
