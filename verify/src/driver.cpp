@@ -39,6 +39,7 @@ struct Lane {
   std::optional<Item> current;
   std::size_t occurrence = 0;
   bool overflow = false;                 // a path had more than max_branches forks
+  bool infeasible = false;               // the current path's condition holds for no execution
   std::vector<std::size_t> outputs;      // output indices of this lane
   std::vector<std::optional<S>> joint;   // per lane output: hull over joint paths
   std::vector<Group> groups;
@@ -104,6 +105,7 @@ class Explorer final : public BranchHook {
     for (Lane& L : lanes_) {
       L.current.reset();
       L.occurrence = 0;
+      L.infeasible = false;
       if (!L.pending.empty()) {
         L.current = std::move(L.pending.back());
         L.pending.pop_back();
@@ -122,6 +124,11 @@ class Explorer final : public BranchHook {
   void finish_run(std::span<const S> out) {
     for (Lane& L : lanes_) {
       if (!L.current) continue;
+      if (L.infeasible) {  // no execution follows this path
+        ++report_.infeasible_paths;
+        L.current.reset();
+        continue;
+      }
       ++report_.paths;
       const Item& it = *L.current;
       if (it.role != Role::Joint && L.groups.size() <= it.group) L.groups.resize(it.group + 1);
@@ -153,10 +160,9 @@ class Explorer final : public BranchHook {
         const std::size_t j = L.outputs[k];
         std::optional<S> acc = L.joint[k];
         for (const Group& g : L.groups) {
-          if (g.real_side.size() <= k || g.computed_side.size() <= k || !g.real_side[k] || !g.computed_side[k]) {
-            if (!g.real_side.empty() || !g.computed_side.empty()) acc = unbounded_like(r[j]);
+          // a side without a feasible path: no execution is unstable there
+          if (g.real_side.size() <= k || g.computed_side.size() <= k || !g.real_side[k] || !g.computed_side[k])
             continue;
-          }
           acc = join(acc, combine_unstable(*g.real_side[k], *g.computed_side[k]));
         }
         if (incomplete || !acc) acc = unbounded_like(r[j]);
@@ -187,7 +193,8 @@ class Explorer final : public BranchHook {
     if (k >= it.script.size()) extend(L, it, t);
     const Step step = it.script[k];
     const bool both = it.role == Role::Joint || k <= it.diverge;
-    refine(info, step, both || it.role == Role::Real, both || it.role == Role::Computed);
+    if (!refine(info, step, both || it.role == Role::Real, both || it.role == Role::Computed))
+      L.infeasible = true;
     report_.max_path_branches = std::max(report_.max_path_branches, k + 1);
     return it.role == Role::Computed ? step.computed : step.ideal;
   }
@@ -277,16 +284,20 @@ class Explorer final : public BranchHook {
 
   // The path condition on the compared operands: those in the driver's
   // buffers, and those still holding the compared value.
-  void refine(const ComparisonInfo* info, Step step, bool ideal_side, bool computed_side) {
-    if (!info || !info->refine) return;
+  // Returns false when the outcome is infeasible (no execution takes it).
+  bool refine(const ComparisonInfo* info, Step step, bool ideal_side, bool computed_side) {
+    bool infeasible = false;
+    if (!info || !info->refine) return true;
     const void* sides[2] = {info->lhs, info->rhs};
     for (int s = 0; s < 2; ++s) {
       if (!sides[s] || !(owned(sides[s]) || unchanged(sides[s], *info, s))) continue;
       if (s == 1 && sides[1] == sides[0]) continue;
-      info->refine(const_cast<void*>(sides[s]), *info, s == 0, step.ideal, step.computed, ideal_side,
-                   computed_side);
+      if (!info->refine(const_cast<void*>(sides[s]), *info, s == 0, step.ideal, step.computed, ideal_side,
+                        computed_side))
+        infeasible = true;
       ++report_.refined_operands;
     }
+    return !infeasible;
   }
 
   const DriverOptions& opt_;
@@ -366,7 +377,7 @@ void elementwise_lanes(DriverOptions& options, std::span<const std::size_t> inpu
 
 std::string DriverReport::summary() const {
   std::ostringstream os;
-  os << runs << " runs, " << paths << " paths over " << lanes << " lane(s), " << undecided_branches
+  os << runs << " runs, " << paths << " paths (+" << infeasible_paths << " infeasible) over " << lanes << " lane(s), " << undecided_branches
      << " undecided branches (" << unstable_branches << " unstable), at most " << max_path_branches
      << " on one path, " << refined_operands << " operand refinements";
   if (budget_exhausted) os << "; BUDGET EXHAUSTED: unexplored lanes are unbounded";

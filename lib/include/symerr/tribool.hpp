@@ -98,9 +98,11 @@ class BranchHookScope {
 // depend on (-1 none, -2 several), and a way to tighten an operand to a chosen
 // outcome. `lhs`/`rhs` point at the operands and are only valid while they
 // live: a driver refines only objects whose storage it owns; `refine` reads
-// the other operand's bounds from the copies here, never through the pointer.
+// the other operand's bounds from the copies here, never through the pointer,
+// and returns false when no execution satisfies the outcome (with the strict
+// relations that closed enclosures cannot express).
 struct ComparisonInfo;
-using RefineFn = void (*)(void* target, const ComparisonInfo& info, bool target_is_lhs,
+using RefineFn = bool (*)(void* target, const ComparisonInfo& info, bool target_is_lhs,
                           bool ideal_outcome, bool computed_outcome, bool refine_ideal,
                           bool refine_computed);
 struct ComparisonInfo {

@@ -125,6 +125,7 @@ namespace detail {
 template <RealDomain D>
 SymbolicDomainError<D> join_values(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
   SymbolicDomainError<D> z = a;
+  if (a.is_real() && !b.is_real()) z.format = b.format, z.mode = b.mode;  // e.g. a literal 0 result
   z.real = hull(a.real, b.real);
   z.fp = hull(a.fp, b.fp);
   z.err = hull(a.err, b.err);
@@ -262,10 +263,10 @@ SymbolicDomainError<D> select(const Truth& c, const SymbolicDomainError<D>& a0, 
 // ---- refinement of a compared operand (for branch drivers) -----------------
 namespace detail {
 template <RealDomain D>
-void refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
+bool refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
                     bool computed_outcome, bool refine_ideal, bool refine_computed) {
   auto& x = *static_cast<SymbolicDomainError<D>*>(target_ptr);
-  if (maybe_special(x) || info.relation == Relation::Other) return;
+  if (maybe_special(x) || info.relation == Relation::Other) return true;
   const int other = target_is_lhs ? 1 : 0;
   // The relation seen from the target: target R other.
   Relation r = info.relation;
@@ -304,9 +305,24 @@ void refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is
       default: return v;
     }
   };
-  if (refine_ideal) x.real = tighten(x.real, holds(r, ideal_outcome), info.real[other]);
-  if (refine_computed) x.fp = tighten(x.fp, holds(r, computed_outcome), info.fp[other]);
+  // Some v in the enclosure stands in relation `rel` to some value of the other's.
+  auto feasible = [](const D& v, Relation rel, const double (&o)[2]) {
+    switch (rel) {
+      case Relation::Lt: return v.lower() < o[1];
+      case Relation::Le: return v.lower() <= o[1];
+      case Relation::Gt: return v.upper() > o[0];
+      case Relation::Ge: return v.upper() >= o[0];
+      case Relation::Eq: return v.lower() <= o[1] && o[0] <= v.upper();
+      case Relation::Ne: return !(v.lower() == v.upper() && o[0] == o[1] && v.lower() == o[0]);
+      default: return true;
+    }
+  };
+  const Relation ri = holds(r, ideal_outcome), rc = holds(r, computed_outcome);
+  if (refine_ideal) x.real = tighten(x.real, ri, info.real[other]);
+  if (refine_computed) x.fp = tighten(x.fp, rc, info.fp[other]);
   x.reduce();
+  return (!refine_ideal || feasible(x.real, ri, info.real[other])) &&
+         (!refine_computed || feasible(x.fp, rc, info.fp[other]));
 }
 }  // namespace detail
 

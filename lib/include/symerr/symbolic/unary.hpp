@@ -143,7 +143,7 @@ namespace detail {
 // target`) to the executions in which the relation's ideal / computed outcome
 // is the one given (a branch driver's path condition; see ComparisonInfo).
 template <RealDomain D>
-void refine_operand(void* target, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
+bool refine_operand(void* target, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
                     bool computed_outcome, bool refine_ideal, bool refine_computed);
 
 template <RealDomain D>

@@ -20,6 +20,8 @@
 //       real ⊆ hull of the real-path reals, fp ⊆ hull of the computed-path fps,
 //       err ⊆ fp − real,
 //     which holds for every execution whose control flows differ there.
+//   * a path whose condition, after tightening, holds for no execution (e.g.
+//     x < c with x's enclosure tightened to the point c) is discarded.
 // Every execution follows one explored path (or one pair of paths), so the
 // hull over paths is sound for all executions, including unstable ones.
 //
@@ -61,6 +63,7 @@ struct DriverOptions {
 struct DriverReport {
   std::size_t runs = 0;               // kernel executions
   std::size_t paths = 0;              // explored paths (sub-boxes of the input box), over all lanes
+  std::size_t infeasible_paths = 0;   // paths whose condition no execution meets (discarded)
   std::size_t undecided_branches = 0; // undecided comparisons met (forks), over all lanes
   std::size_t unstable_branches = 0;  // forks where the ideal and computed outcomes differ
   std::size_t lanes = 1;
