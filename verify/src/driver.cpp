@@ -206,6 +206,28 @@ class Explorer final : public BranchHook {
     if (t != Tri::True) out[n++] = false;
   }
 
+  // Whether the ideal and computed outcomes of `a R b` can differ (ideal
+  // outcome `ideal`): the computed difference is the real one plus
+  // E = err_a − err_b, so the two sides of the switch are at most |E| apart;
+  // with E = {0} (e.g. exact operands) they never differ.
+  static bool unstable_feasible(const ComparisonInfo* info, bool ideal) {
+    if (!info || info->relation == Relation::Other) return true;
+    const double elo = info->err[0][0] - info->err[1][1];  // rounding: only the sign and zero matter,
+    const double ehi = info->err[0][1] - info->err[1][0];  // and a - b of doubles has the exact sign
+    bool up = false;  // the computed difference lies above the real one's side
+    switch (info->relation) {
+      case Relation::Lt:
+      case Relation::Le: up = ideal; break;   // real d < 0 (<= 0), computed d >= 0 (> 0): E > 0 somewhere
+      case Relation::Gt:
+      case Relation::Ge: up = !ideal; break;  // real d > 0, computed d <= 0: E < 0 somewhere
+      case Relation::Eq:
+      case Relation::Ne: return !(elo == 0 && ehi == 0);
+      default: return true;
+    }
+    // the difference must cross the switch strictly in E's direction
+    return up ? ehi > 0 : elo < 0;
+  }
+
   // A comparison met for the first time on this path: the path follows the
   // first possible outcome; the others become pending paths.
   void extend(Lane& L, Item& it, const Truth& t) {
@@ -221,8 +243,13 @@ class Explorer final : public BranchHook {
           if (iv[a] == cv[b]) options.push_back({iv[a], cv[b]});
       for (int a = 0; a < ni; ++a)
         for (int b = 0; b < nc; ++b)
-          if (iv[a] != cv[b]) options.push_back({iv[a], cv[b]});
+          if (iv[a] != cv[b] && unstable_feasible(t.info(), iv[a])) options.push_back({iv[a], cv[b]});
       const std::size_t k = it.script.size();
+      if (options.empty()) {  // no outcome is feasible: no execution reaches this comparison
+        L.infeasible = true;
+        it.script.push_back({iv[0], iv[0]});
+        return;
+      }
       for (std::size_t o = 1; o < options.size(); ++o) {
         Item alt;
         alt.script = it.script;

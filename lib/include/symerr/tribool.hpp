@@ -115,6 +115,7 @@ struct ComparisonInfo {
   RefineFn refine = nullptr;
   double real[2][2] = {{0, 0}, {0, 0}};  // [operand][lower, upper]
   double fp[2][2] = {{0, 0}, {0, 0}};
+  double err[2][2] = {{0, 0}, {0, 0}};  // [operand][lower, upper] of fp − real
 };
 
 std::string describe_undecided(const char* relation, const ComparisonInfo* info);

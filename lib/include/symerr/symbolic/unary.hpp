@@ -170,6 +170,8 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
   info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
   info.fp[0][0] = a.fp.lower(), info.fp[0][1] = a.fp.upper();
   info.fp[1][0] = b.fp.lower(), info.fp[1][1] = b.fp.upper();
+  info.err[0][0] = a.err.lower(), info.err[0][1] = a.err.upper();
+  info.err[1][0] = b.err.lower(), info.err[1][1] = b.err.upper();
   return {Tri::Unknown, what, info};
 }
 }  // namespace detail
