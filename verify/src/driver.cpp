@@ -318,6 +318,9 @@ class Explorer final : public BranchHook {
     const void* sides[2] = {info->lhs, info->rhs};
     for (int s = 0; s < 2; ++s) {
       if (!sides[s] || !(owned(sides[s]) || unchanged(sides[s], *info, s))) continue;
+      // With lanes, an operand of no lane (a broadcast input, a constant) is
+      // shared by every lane's path in this run: never tightened.
+      if (!single_ && static_cast<const S*>(sides[s])->origin != info->lane) continue;
       if (s == 1 && sides[1] == sides[0]) continue;
       if (!info->refine(const_cast<void*>(sides[s]), *info, s == 0, step.ideal, step.computed, ideal_side,
                         computed_side))
