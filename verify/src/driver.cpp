@@ -300,8 +300,9 @@ class Explorer final : public BranchHook {
     return within(in_) || within(out_);
   }
 
-  // An operand outside the driver's buffers is tightened only while it still
-  // holds the compared value (a Truth kept past the end of its operands'
+  // An operand outside the driver's buffers is tightened only when the
+  // comparison is the thread's latest and the operand still holds the
+  // compared value (a Truth kept past the end of its operands'
   // full-expression would point at storage reused since).
   static bool unchanged(const void* p, const ComparisonInfo& info, int side) {
     const S& x = *static_cast<const S*>(p);
@@ -317,7 +318,9 @@ class Explorer final : public BranchHook {
     if (!info || !info->refine) return true;
     const void* sides[2] = {info->lhs, info->rhs};
     for (int s = 0; s < 2; ++s) {
-      if (!sides[s] || !(owned(sides[s]) || unchanged(sides[s], *info, s))) continue;
+      if (!sides[s]) continue;
+      if (!owned(sides[s]) && !(info->serial == symerr::detail::comparison_serial() && unchanged(sides[s], *info, s)))
+        continue;
       // With lanes, an operand of no lane (a broadcast input, a constant) is
       // shared by every lane's path in this run: never tightened.
       if (!single_ && static_cast<const S*>(sides[s])->origin != info->lane) continue;

@@ -76,6 +76,13 @@ inline BranchHook*& branch_hook() noexcept {
   static thread_local BranchHook* hook = nullptr;
   return hook;
 }
+// The serial number of the last undecided comparison made on this thread: a
+// driver tightens operands outside its own buffers only for the latest one
+// (a comparison converted to bool in the expression that made it).
+inline unsigned long& comparison_serial() noexcept {
+  static thread_local unsigned long serial = 0;
+  return serial;
+}
 }  // namespace detail
 
 // Installs `hook` for the current thread for the scope's lifetime.
@@ -116,6 +123,7 @@ struct ComparisonInfo {
   double real[2][2] = {{0, 0}, {0, 0}};  // [operand][lower, upper]
   double fp[2][2] = {{0, 0}, {0, 0}};
   double err[2][2] = {{0, 0}, {0, 0}};  // [operand][lower, upper] of fp − real
+  unsigned long serial = 0;             // detail::comparison_serial() when made
 };
 
 std::string describe_undecided(const char* relation, const ComparisonInfo* info);

@@ -166,6 +166,7 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
   info.lhs = is_point(a.real) && is_point(a.fp) ? nullptr : &a;
   info.rhs = is_point(b.real) && is_point(b.fp) ? nullptr : &b;
   info.refine = &refine_operand<D>;
+  info.serial = ++detail::comparison_serial();
   info.real[0][0] = a.real.lower(), info.real[0][1] = a.real.upper();
   info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
   info.fp[0][0] = a.fp.lower(), info.fp[0][1] = a.fp.upper();
