@@ -47,6 +47,12 @@ SymbolicDomainError<D> SymbolicDomainError<D>::from_number(A v) {
 }
 
 namespace detail {
+// Two machine formats must agree (mixed precision goes through convert()).
+inline void require_same_format(const Format& a, const Format& b, const char* op) {
+  if (!std::holds_alternative<std::monostate>(a) && !std::holds_alternative<std::monostate>(b) && a != b)
+    throw std::invalid_argument(std::string(op) + ": operands have different formats " + format_name(a) +
+                                " and " + format_name(b) + " (convert one explicitly)");
+}
 // A literal as an operand next to `x`: exact real constant, rounded into x's
 // machine format (rounding = introduced error of the literal).
 template <RealDomain D, DropInNumber A>
@@ -153,8 +159,8 @@ bool maybe_special(const SymbolicDomainError<D>& x) {
 // max (upper = true) or min of two values, without a branch.
 template <RealDomain D>
 SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const SymbolicDomainError<D>& b0, bool upper) {
+  require_same_format(a0.format, b0.format, upper ? "max" : "min");
   const SymbolicDomainError<D> a = adopt_format(a0, b0), b = adopt_format(b0, a0);
-  (void)result_format(a.format, b.format, upper ? ArithOp::Add : ArithOp::Sub);  // formats must agree
   if (maybe_special(a) || maybe_special(b)) {
     SymbolicDomainError<D> z = join_values(a, b);
     z.err = z.rel_err = z.propagated = D::whole();
@@ -229,8 +235,8 @@ SymbolicDomainError<D> clamp(const SymbolicDomainError<D>& x, const SymbolicDoma
 // fp of the computed choice minus real of the ideal choice.
 template <RealDomain D>
 SymbolicDomainError<D> select(const Truth& c, const SymbolicDomainError<D>& a0, const SymbolicDomainError<D>& b0) {
+  detail::require_same_format(a0.format, b0.format, "select");
   const SymbolicDomainError<D> a = detail::adopt_format(a0, b0), b = detail::adopt_format(b0, a0);
-  (void)detail::result_format(a.format, b.format, ArithOp::Add);
   if (c.tri() == Tri::True) return a;
   if (c.tri() == Tri::False) return b;
   SymbolicDomainError<D> z = detail::join_values(a, b);
