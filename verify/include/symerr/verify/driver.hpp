@@ -10,8 +10,11 @@
 //     values everywhere) are followed as always;
 //   * an undecided one forks the path: each possible pair (ideal, computed) of
 //     outcomes is a path of its own, on which the compared operands are
-//     tightened to the outcome taken (path condition), when the driver owns
-//     them (they are elements of the input or output buffers it passed);
+//     tightened to the outcome taken (path condition) when the driver owns
+//     them (elements of the input or output buffers it passed) or when they
+//     still hold the compared value and the comparison is the thread's latest
+//     (`if (v < 0)`, `v < 0 ? 0 : v` on a local v); with lanes, never an
+//     operand of no lane (shared by every lane's path in the run);
 //   * a pair with ideal != computed is an unstable test: from there on the
 //     ideal and the computed executions follow different control flows. The
 //     driver runs the real path (the ideal outcomes from there on) and the
@@ -21,7 +24,13 @@
 //       err ⊆ fp − real,
 //     which holds for every execution whose control flows differ there.
 //   * a path whose condition, after tightening, holds for no execution (e.g.
-//     x < c with x's enclosure tightened to the point c) is discarded.
+//     x < c with x's enclosure tightened to the point c) is discarded, and an
+//     unstable outcome of a R b needs err_a − err_b to cross the switch (with
+//     exact operands the ideal and computed outcomes never differ).
+// Not done: input-box bisection (the operands are tightened instead) and
+// relational bounds for unstable pairs (an unstable comparison of two
+// intermediate values, e.g. a running maximum over locals, is bounded by the
+// difference of the two paths' enclosures only).
 // Every execution follows one explored path (or one pair of paths), so the
 // hull over paths is sound for all executions, including unstable ones.
 //
