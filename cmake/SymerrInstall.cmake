@@ -17,5 +17,6 @@ configure_package_config_file(cmake/symerrConfig.cmake.in
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/symerrConfigVersion.cmake
         COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/symerrConfig.cmake
+              ${CMAKE_CURRENT_SOURCE_DIR}/cmake/SymerrSubstitute.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/symerrConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symerr)

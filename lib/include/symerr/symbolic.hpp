@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -48,8 +50,27 @@ class SymbolicDomainError {
   // (operator/ on integers throws; divide(a, b, mode) always works).
   std::optional<IntegerDivision> int_division{};
   SpecialStates specials{};
+  // Which input the value depends on, for branch drivers (run_kernel): -1 none
+  // (a constant), k >= 0 only inputs of lane k, -2 inputs of several lanes.
+  // Inputs get it from the driver; arithmetic merges it; it never affects a
+  // value or an enclosure.
+  std::int32_t origin = -1;
 
   SymbolicDomainError() = default;
+
+  // ---- drop-in construction (<symerr/symbolic/dropin.hpp>) ---------------
+  // `T x = 0;`, `T(0.5)`, `static_cast<T>(n)`: a REAL-format exact constant of
+  // the number's value (a double's value as the compiler gave it; an integer's
+  // exact value). Combined with a machine-format operand of format F it is
+  // rounded into F in the operation's mode, the rounding accounted as that
+  // operand's introduced error (values of F, e.g. 0, 1, 0.5, stay exact).
+  // NaN and ±inf give nan() / inf().
+  template <class A>
+    requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
+  SymbolicDomainError(A v) : SymbolicDomainError(from_number(v)) {}  // NOLINT: implicit by design
+  template <class A>
+    requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
+  static SymbolicDomainError from_number(A v);
 
   // ---- symbolic initialization ----------------------------------------
 
@@ -123,3 +144,4 @@ class SymbolicDomainError {
 
 #include <symerr/symbolic/construct.hpp>
 #include <symerr/symbolic/arith.hpp>
+#include <symerr/symbolic/dropin.hpp>

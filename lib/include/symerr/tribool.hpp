@@ -46,33 +46,140 @@ constexpr const char* to_string(Tri t) noexcept {
 namespace symerr {
 
 // Thrown when a program branches (converts a comparison to bool) on an answer
-// that is not certain for the whole enclosed set: the caller (the symbolic
-// check) splits the input box or reports the branch as unstable.
+// that is not certain for the whole enclosed set, outside a branch driver
+// (symerr::verify::run_kernel handles such branches itself). The message names
+// both operands' real and computed enclosures and, when known, the input
+// element (lane) the compared values depend on.
 class UndecidedBranch : public std::runtime_error {
  public:
   explicit UndecidedBranch(const std::string& what) : std::runtime_error(what) {}
 };
 
+// The relation a Truth answers, for refinement by a branch driver.
+enum class Relation : unsigned char { Other, Lt, Le, Gt, Ge, Eq, Ne };
+
+class Truth;
+
+// A branch driver's hook: while installed (BranchHookScope, per thread), an
+// undecided Truth converted to bool asks the hook for the outcome instead of
+// throwing UndecidedBranch. The hook returns the branch the program follows.
+class BranchHook {
+ public:
+  virtual bool decide(const Truth& t) = 0;
+
+ protected:
+  ~BranchHook() = default;
+};
+
+namespace detail {
+inline BranchHook*& branch_hook() noexcept {
+  static thread_local BranchHook* hook = nullptr;
+  return hook;
+}
+// The serial number of the last undecided comparison made on this thread: a
+// driver tightens operands outside its own buffers only for the latest one
+// (a comparison converted to bool in the expression that made it).
+inline unsigned long& comparison_serial() noexcept {
+  static thread_local unsigned long serial = 0;
+  return serial;
+}
+}  // namespace detail
+
+// Installs `hook` for the current thread for the scope's lifetime.
+class BranchHookScope {
+ public:
+  explicit BranchHookScope(BranchHook* hook) noexcept : previous_(detail::branch_hook()) {
+    detail::branch_hook() = hook;
+  }
+  ~BranchHookScope() { detail::branch_hook() = previous_; }
+  BranchHookScope(const BranchHookScope&) = delete;
+  BranchHookScope& operator=(const BranchHookScope&) = delete;
+
+ private:
+  BranchHook* previous_;
+};
+
+// What a comparison of two symbolic values knows beyond its Tri: the answers
+// for the ideal (real) and the computed values separately, the operands'
+// enclosures (copied, for messages), the lane (input element) both operands
+// depend on (-1 none, -2 several), and a way to tighten an operand to a chosen
+// outcome. `lhs`/`rhs` point at the operands and are only valid while they
+// live: a driver refines only objects whose storage it owns; `refine` reads
+// the other operand's bounds from the copies here, never through the pointer,
+// and returns false when no execution satisfies the outcome (with the strict
+// relations that closed enclosures cannot express).
+struct ComparisonInfo;
+using RefineFn = bool (*)(void* target, const ComparisonInfo& info, bool target_is_lhs,
+                          bool ideal_outcome, bool computed_outcome, bool refine_ideal,
+                          bool refine_computed);
+struct ComparisonInfo {
+  Tri ideal = Tri::Unknown;
+  Tri computed = Tri::Unknown;
+  Relation relation = Relation::Other;
+  int lane = -1;
+  const void* lhs = nullptr;
+  const void* rhs = nullptr;
+  RefineFn refine = nullptr;
+  double real[2][2] = {{0, 0}, {0, 0}};  // [operand][lower, upper]
+  double fp[2][2] = {{0, 0}, {0, 0}};
+  double err[2][2] = {{0, 0}, {0, 0}};  // [operand][lower, upper] of fp − real
+  unsigned long serial = 0;             // detail::comparison_serial() when made
+};
+
+std::string describe_undecided(const char* relation, const ComparisonInfo* info);
+
 // The result of comparing enclosures: a Tri that a program can still use in an
-// `if`. Conversion to bool is explicit and throws UndecidedBranch on Unknown,
-// so control flow never silently follows an unproven branch.
+// `if`. Conversion to bool is explicit; on Unknown it asks the installed
+// BranchHook, or throws UndecidedBranch, so control flow never silently
+// follows an unproven branch.
 class Truth {
  public:
   constexpr Truth(Tri t, const char* relation = "comparison") noexcept : t_(t), rel_(relation) {}
+  Truth(Tri t, const char* relation, const ComparisonInfo& info) noexcept
+      : t_(t), rel_(relation), info_(info), has_info_(true) {}
   constexpr Tri tri() const noexcept { return t_; }
+  // The ideal and computed answers (both = tri() when no operand info).
+  constexpr Tri ideal() const noexcept { return has_info_ ? info_.ideal : t_; }
+  constexpr Tri computed() const noexcept { return has_info_ ? info_.computed : t_; }
+  const ComparisonInfo* info() const noexcept { return has_info_ ? &info_ : nullptr; }
+  const char* relation() const noexcept { return rel_; }
   explicit operator bool() const {
-    if (t_ == Tri::Unknown)
-      throw UndecidedBranch(std::string("branch on an undecided ") + rel_ +
-                            ": it holds for part of the enclosed set only");
+    if (t_ == Tri::Unknown) {
+      if (BranchHook* h = detail::branch_hook()) return h->decide(*this);
+      throw UndecidedBranch(describe_undecided(rel_, info()));
+    }
     return t_ == Tri::True;
   }
-  friend constexpr Truth operator!(Truth a) noexcept { return Truth(!a.t_, a.rel_); }
+  friend constexpr Truth operator!(Truth a) noexcept {
+    Truth r(!a.t_, a.rel_);
+    if (a.has_info_) {
+      r.info_ = a.info_;
+      r.has_info_ = true;
+      r.info_.ideal = !a.info_.ideal;
+      r.info_.computed = !a.info_.computed;
+      r.info_.relation = negated(a.info_.relation);
+    }
+    return r;
+  }
   friend constexpr Truth operator&&(Truth a, Truth b) noexcept { return Truth(a.t_ && b.t_, a.rel_); }
   friend constexpr Truth operator||(Truth a, Truth b) noexcept { return Truth(a.t_ || b.t_, a.rel_); }
 
  private:
+  static constexpr Relation negated(Relation r) noexcept {
+    switch (r) {
+      case Relation::Lt: return Relation::Ge;
+      case Relation::Le: return Relation::Gt;
+      case Relation::Gt: return Relation::Le;
+      case Relation::Ge: return Relation::Lt;
+      case Relation::Eq: return Relation::Ne;
+      case Relation::Ne: return Relation::Eq;
+      default: return Relation::Other;
+    }
+  }
   Tri t_;
   const char* rel_;
+  ComparisonInfo info_{};
+  bool has_info_ = false;
 };
 
 constexpr bool certainly(Truth t) noexcept { return certainly(t.tri()); }

@@ -13,6 +13,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include <boost/numeric/interval/checking.hpp>
 #include <boost/numeric/interval/hw_rounding.hpp>
@@ -67,9 +68,13 @@ struct IntervalAccess;
 [[noreturn, gnu::cold]] void throw_bad_interval(double lo, double hi, const char* who);
 }  // namespace detail
 
+// Interval is trivially copyable and trivially destructible (two doubles; the
+// Boost type, whose assignment operators are user-provided, is built on demand
+// by boost()), so that SymbolicDomainError<Interval> is an implicit-lifetime
+// type usable in malloc'd buffers and memcpy.
 class Interval {
  public:
-  Interval() noexcept : iv_(0.0, 0.0, true) {}
+  Interval() noexcept = default;
 
   // {v}. Throws std::invalid_argument if v is NaN.
   static Interval point(double v) {
@@ -89,15 +94,19 @@ class Interval {
   // Same preconditions as between(): Boost's empty (NaN) intervals are refused.
   static Interval from_boost(const BoostInterval& iv);
 
-  double lower() const noexcept { return iv_.lower(); }
-  double upper() const noexcept { return iv_.upper(); }
-  const BoostInterval& boost() const noexcept { return iv_; }
+  double lower() const noexcept { return lo_; }
+  double upper() const noexcept { return hi_; }
+  BoostInterval boost() const noexcept { return BoostInterval(lo_, hi_, true); }
 
  private:
   friend struct detail::IntervalAccess;
-  Interval(double lo, double hi) noexcept : iv_(lo, hi, true) {}
-  BoostInterval iv_;
+  Interval(double lo, double hi) noexcept : lo_(lo), hi_(hi) {}
+  double lo_ = 0.0;
+  double hi_ = 0.0;
 };
+
+static_assert(std::is_trivially_copyable_v<Interval> && std::is_trivially_destructible_v<Interval>);
+static_assert(sizeof(Interval) == 2 * sizeof(double));
 
 Interval operator+(const Interval& a, const Interval& b);
 Interval operator-(const Interval& a, const Interval& b);

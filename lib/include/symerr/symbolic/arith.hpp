@@ -59,6 +59,13 @@ SymbolicDomainError<D> arithmetic_one_scope(ArithOp op, const SymbolicDomainErro
 
 namespace detail {
 
+// The origin (lane) of a result: see SymbolicDomainError::origin.
+constexpr std::int32_t merge_origin(std::int32_t a, std::int32_t b) noexcept {
+  if (a == -1) return b;
+  if (b == -1 || a == b) return a;
+  return -2;
+}
+
 inline const char* op_name(ArithOp op) {
   switch (op) {
     case ArithOp::Add: return "Add";
@@ -553,6 +560,7 @@ SymbolicDomainError<D> arithmetic_same_format(ArithOp op, const SymbolicDomainEr
 
   z.rel_err = D::whole();
   z.reduce();
+  z.origin = detail::merge_origin(x.origin, y.origin);
   return z;
 }
 
@@ -564,12 +572,15 @@ template <RealDomain D>
 SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                                   const SymbolicDomainError<D>& y,
                                   std::optional<IntegerDivision> int_division = std::nullopt) {
+  SymbolicDomainError<D> z;
   if constexpr (std::is_same_v<D, Interval>) {
-    return detail::arithmetic_one_scope(op, x, y, int_division);
+    z = detail::arithmetic_one_scope(op, x, y, int_division);
   } else {
     [[maybe_unused]] const detail::FpGuardFor<D> guard;
-    return detail::arithmetic_impl(op, x, y, int_division);
+    z = detail::arithmetic_impl(op, x, y, int_division);
   }
+  z.origin = detail::merge_origin(x.origin, y.origin);
+  return z;
 }
 
 template <RealDomain D>

@@ -227,9 +227,16 @@ D ulp(const D& a, const FloatFormat& F) {
 // is certain only when both agree on the whole enclosed set; otherwise a
 // branch on it is undecided or unstable (DESIGN §1).
 namespace detail {
+// Tightens `target` (an operand of `target rel other`, or of `other rel
+// target`) to the executions in which the relation's ideal / computed outcome
+// is the one given (a branch driver's path condition; see ComparisonInfo).
+template <RealDomain D>
+bool refine_operand(void* target, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
+                    bool computed_outcome, bool refine_ideal, bool refine_computed);
+
 template <RealDomain D>
 Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
-              Tri (*cmp)(const D&, const D&), const char* what) {
+              Tri (*cmp)(const D&, const D&), const char* what, Relation rel = Relation::Other) {
   [[maybe_unused]] const FpGuardFor<D> guard;
   // A value that may be non-finite, or whose real (or, for integers, computed)
   // value may be undefined, has no certain answer.
@@ -237,28 +244,47 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
                        a.specials.may_be_nan || b.specials.may_be_nan || !a.specials.may_be_finite ||
                        !b.specials.may_be_finite || a.specials.may_be_pos_inf || a.specials.may_be_neg_inf ||
                        b.specials.may_be_pos_inf || b.specials.may_be_neg_inf;
-  if (special) return {Tri::Unknown, what};
-  const Tri computed = cmp(a.fp, b.fp);
-  const Tri ideal = cmp(a.real, b.real);
-  return {computed == ideal ? computed : Tri::Unknown, what};
+  const Tri computed = special ? Tri::Unknown : cmp(a.fp, b.fp);
+  const Tri ideal = special ? Tri::Unknown : cmp(a.real, b.real);
+  const Tri t = computed == ideal ? computed : Tri::Unknown;
+  if (t != Tri::Unknown) return {t, what};
+  ComparisonInfo info;
+  info.ideal = ideal;
+  info.computed = computed;
+  info.relation = special ? Relation::Other : rel;
+  info.lane = merge_origin(a.origin, b.origin);
+  // Points cannot be tightened, and are often temporaries (literals) that are
+  // gone by the time the Truth is converted: not exposed.
+  info.lhs = is_point(a.real) && is_point(a.fp) ? nullptr : &a;
+  info.rhs = is_point(b.real) && is_point(b.fp) ? nullptr : &b;
+  info.refine = &refine_operand<D>;
+  info.serial = ++detail::comparison_serial();
+  info.real[0][0] = a.real.lower(), info.real[0][1] = a.real.upper();
+  info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
+  info.fp[0][0] = a.fp.lower(), info.fp[0][1] = a.fp.upper();
+  info.fp[1][0] = b.fp.lower(), info.fp[1][1] = b.fp.upper();
+  info.err[0][0] = a.err.lower(), info.err[0][1] = a.err.upper();
+  info.err[1][0] = b.err.lower(), info.err[1][1] = b.err.upper();
+  return {Tri::Unknown, what, info};
 }
 }  // namespace detail
 
-#define SYMERR_SDE_CMP(op, fn)                                                                           \
+#define SYMERR_SDE_CMP(op, fn, rel)                                                                      \
   template <RealDomain D>                                                                                \
   Truth operator op(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {                  \
-    return detail::compare<D>(a, b, [](const D& p, const D& q) { return fn(p, q); }, "a " #op " b");     \
+    return detail::compare<D>(a, b, [](const D& p, const D& q) { return fn(p, q); }, "a " #op " b",      \
+                              Relation::rel);                                                            \
   }                                                                                                      \
   template <RealDomain D>                                                                                \
   Truth operator op(const SymbolicDomainError<D>& a, double b) {                                         \
     return a op SymbolicDomainError<D>::constant(b);                                                     \
   }
-SYMERR_SDE_CMP(<, cmp_lt)
-SYMERR_SDE_CMP(<=, cmp_le)
-SYMERR_SDE_CMP(>, cmp_gt)
-SYMERR_SDE_CMP(>=, cmp_ge)
-SYMERR_SDE_CMP(==, cmp_eq)
-SYMERR_SDE_CMP(!=, cmp_ne)
+SYMERR_SDE_CMP(<, cmp_lt, Lt)
+SYMERR_SDE_CMP(<=, cmp_le, Le)
+SYMERR_SDE_CMP(>, cmp_gt, Gt)
+SYMERR_SDE_CMP(>=, cmp_ge, Ge)
+SYMERR_SDE_CMP(==, cmp_eq, Eq)
+SYMERR_SDE_CMP(!=, cmp_ne, Ne)
 #undef SYMERR_SDE_CMP
 
 template <RealDomain D>

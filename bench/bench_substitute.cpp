@@ -1,0 +1,172 @@
+// Drop-in costs, measured as ratios / per-element times in one run:
+//  * the ONNX-style C matmul 64x64 compiled on double against the same C
+//    kernel substituted on SymbolicError (FP64 inputs in [-1, 1], e = 1e-12),
+//    interleaved rounds (target: <= 50x);
+//  * relu and where on 4096 elements through the branch driver (full box
+//    [-1, 1], e = 1e-12, lanes element by element): time per element
+//    (target: <= 20 us).
+// The C kernel is tests/substitute/kernels/onnx_kernels.c (bench/CMakeLists.txt
+// builds it both ways).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <span>
+#include <vector>
+
+#include <symerr/verify/driver.hpp>
+
+#include <symerr/substitute.hpp>
+#undef double
+#define double ::symerr::SymbolicError
+namespace ksym {
+#include "onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
+#include <symerr/substitute_end.hpp>
+extern "C" {
+#include "onnx_kernels.h"
+}
+
+namespace {
+
+using S = symerr::SymbolicError;
+
+template <class Tensor, class T>
+Tensor view(int rows, int cols, T* data) {
+  Tensor t{};
+  t.rank = 2;
+  t.dims[0] = rows;
+  t.dims[1] = cols;
+  t.data = data;
+  return t;
+}
+
+struct MatmulData {
+  std::vector<double> a, b, y;
+  std::vector<S> sa, sb, sy;
+  MatmulData() : a(4096), b(4096), y(4096), sa(4096), sb(4096), sy(4096) {
+    for (int i = 0; i < 4096; ++i) {
+      a[i] = std::ldexp((i * 37) % 1024 - 512, -9);
+      b[i] = std::ldexp((i * 91) % 1024 - 512, -9);
+      sa[i] = S::input(-1, 1, -1e-12, 1e-12, symerr::FP64);
+      sb[i] = sa[i];
+    }
+  }
+  void run_double() {
+    tensor ta = view<tensor>(64, 64, a.data()), tb = view<tensor>(64, 64, b.data()), ty = view<tensor>(64, 64, y.data());
+    onnx_matmul(&ta, &tb, &ty);
+  }
+  void run_symbolic() {
+    auto ta = view<ksym::tensor>(64, 64, sa.data()), tb = view<ksym::tensor>(64, 64, sb.data()),
+         ty = view<ksym::tensor>(64, 64, sy.data());
+    ksym::onnx_matmul(&ta, &tb, &ty);
+  }
+};
+
+void BM_matmul64_double(benchmark::State& state) {
+  MatmulData d;
+  for (auto _ : state) {
+    d.run_double();
+    benchmark::DoNotOptimize(d.y.data());
+  }
+}
+void BM_matmul64_symbolic_fp64(benchmark::State& state) {
+  MatmulData d;
+  for (auto _ : state) {
+    d.run_symbolic();
+    benchmark::DoNotOptimize(d.sy.data());
+  }
+}
+
+symerr::verify::DriverResult driver_run(bool where, std::size_t n) {
+  const std::size_t inputs = where ? 3 * n : n;
+  const std::vector<S> in(inputs, S::input(-1, 1, -1e-12, 1e-12, symerr::FP64));
+  symerr::verify::DriverOptions opt;
+  std::vector<std::size_t> sizes(where ? 3 : 1, n);
+  symerr::verify::elementwise_lanes(opt, sizes, n);
+  const int m = static_cast<int>(n);
+  return symerr::verify::run_kernel(
+      [where, m](std::span<S> x, std::span<S> y) {
+        ksym::tensor ty{1, {m}, y.data()};
+        ksym::tensor tx{1, {m}, x.data()};
+        if (!where) return ksym::onnx_relu(&tx, &ty);
+        ksym::tensor ta{1, {m}, x.data() + m}, tb{1, {m}, x.data() + 2 * m};
+        ksym::onnx_where(&tx, &ta, &tb, &ty);
+      },
+      in, n, opt);
+}
+
+void BM_driver_relu_4096(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(driver_run(false, 4096));
+  state.counters["us_per_element"] =
+      benchmark::Counter(4096.0 * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert, benchmark::Counter::kIs1000);
+}
+void BM_driver_where_4096(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(driver_run(true, 4096));
+  state.counters["us_per_element"] =
+      benchmark::Counter(4096.0 * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert, benchmark::Counter::kIs1000);
+}
+
+template <class F>
+double seconds(F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Interleaved rounds: the symbolic/double ratio of the fastest rounds and the
+// median of the per-round ratios.
+void matmul_ratio() {
+  MatmulData d;
+  std::vector<double> td, ts, ratio;
+  for (int round = 0; round < 15; ++round) {
+    const double a = seconds([&] {
+      for (int i = 0; i < 50; ++i) {
+        d.run_double();
+        benchmark::DoNotOptimize(d.y.data());
+      }
+    }) / 50;
+    const double b = seconds([&] {
+      d.run_symbolic();
+      benchmark::DoNotOptimize(d.sy.data());
+    });
+    td.push_back(a);
+    ts.push_back(b);
+    ratio.push_back(b / a);
+  }
+  std::sort(ratio.begin(), ratio.end());
+  const double fastest = *std::min_element(ts.begin(), ts.end()) / *std::min_element(td.begin(), td.end());
+  std::printf("matmul 64x64 FP64, substituted C kernel on SymbolicError / the C kernel on double: "
+              "fastest rounds %.1fx, median %.1fx (double %.3g ms, symbolic %.3g ms)\n",
+              fastest, ratio[ratio.size() / 2], 1e3 * *std::min_element(td.begin(), td.end()),
+              1e3 * *std::min_element(ts.begin(), ts.end()));
+}
+
+void driver_per_element() {
+  for (bool where : {false, true}) {
+    double best = 1e9;
+    symerr::verify::DriverResult r;
+    for (int round = 0; round < 5; ++round) best = std::min(best, seconds([&] { r = driver_run(where, 4096); }));
+    std::printf("%s on 4096 elements through the driver (full box, e = 1e-12): %.2f us per element (%s)\n",
+                where ? "where" : "relu", 1e6 * best / 4096, r.report.summary().c_str());
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_matmul64_double);
+BENCHMARK(BM_matmul64_symbolic_fp64)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_driver_relu_4096)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_driver_where_4096)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  matmul_ratio();
+  driver_per_element();
+  return 0;
+}

@@ -1,0 +1,335 @@
+// Drop-in arithmetic: what generic numeric code writes, so that a kernel
+// written for float/double compiles unchanged for SymbolicDomainError<D>.
+//
+// What a literal (an int/float/double operand or `T(v)`) means:
+//   the REAL-format exact constant of its value (a double's value as the
+//   compiler gave it). Combined with an operand of machine format F it is
+//   first rounded into F in that operand's rounding mode; the rounding is that
+//   operand's introduced error (err = round_F(v) − v), so a literal that is
+//   not a value of F never silently becomes exact. Values of F (0, 1, 0.5,
+//   2.0, ...) stay exact. In comparisons the literal is compared exactly (as
+//   C and C++ compare a float with a double). Mixing two different machine
+//   formats without convert() stays a std::invalid_argument naming both
+//   formats and the operation.
+//
+// min/max/fmin/fmax/clamp/select are exact on the symbolic level (no branch):
+// max(f_a, f_b) − max(r_a, r_b) lies between min(e_a, e_b) and max(e_a, e_b)
+// because max is monotone and commutes with adding a constant (same for min).
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include <symerr/symbolic/detail.hpp>
+
+namespace symerr {
+
+template <class A>
+concept DropInNumber = std::is_arithmetic_v<A> && !std::is_same_v<A, bool>;
+
+template <RealDomain D>
+template <class A>
+  requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
+SymbolicDomainError<D> SymbolicDomainError<D>::from_number(A v) {
+  if constexpr (std::is_floating_point_v<A>) {
+    if (std::isnan(v)) return nan();
+    if (std::isinf(v)) return inf(v > 0 ? +1 : -1);
+    const double d = static_cast<double>(v);
+    if (static_cast<A>(d) != v)
+      throw std::invalid_argument("SymbolicDomainError: a long double literal that is not a double (" +
+                                  std::to_string(static_cast<double>(v)) + "...)");
+    return constant(d);
+  } else {
+    const double d = static_cast<double>(v);
+    if (std::fabs(d) <= 0x1p53) return constant(d);
+    return literal(mpq_class(std::to_string(v)), Format{});  // exact, real format
+  }
+}
+
+namespace detail {
+// Two machine formats must agree (mixed precision goes through convert()).
+inline void require_same_format(const Format& a, const Format& b, const char* op) {
+  if (!std::holds_alternative<std::monostate>(a) && !std::holds_alternative<std::monostate>(b) && a != b)
+    throw std::invalid_argument(std::string(op) + ": operands have different formats " + format_name(a) +
+                                " and " + format_name(b) + " (convert one explicitly)");
+}
+// A literal as an operand next to `x`: exact real constant, rounded into x's
+// machine format (rounding = introduced error of the literal).
+template <RealDomain D, DropInNumber A>
+SymbolicDomainError<D> literal_for(A v, const SymbolicDomainError<D>& x) {
+  SymbolicDomainError<D> c(v);
+  if (x.is_real() || !c.specials.may_be_finite) return c;
+  return convert(c, x.format, x.mode);
+}
+// The real-format operand of a pair rounded into the other's machine format.
+template <RealDomain D>
+SymbolicDomainError<D> adopt_format(const SymbolicDomainError<D>& c, const SymbolicDomainError<D>& x) {
+  if (!c.is_real() || x.is_real()) return c;
+  return convert(c, x.format, x.mode);
+}
+}  // namespace detail
+
+// ---- mixed arithmetic, either side ----------------------------------------
+#define SYMERR_DROPIN_ARITH(op, cop)                                                          \
+  template <RealDomain D, DropInNumber A>                                                     \
+  SymbolicDomainError<D> operator op(const SymbolicDomainError<D>& x, A y) {                  \
+    return x op detail::literal_for(y, x);                                                    \
+  }                                                                                           \
+  template <RealDomain D, DropInNumber A>                                                     \
+  SymbolicDomainError<D> operator op(A x, const SymbolicDomainError<D>& y) {                  \
+    return detail::literal_for(x, y) op y;                                                    \
+  }                                                                                           \
+  template <RealDomain D>                                                                     \
+  SymbolicDomainError<D>& operator cop(SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) { \
+    x = x op y;                                                                               \
+    return x;                                                                                 \
+  }                                                                                           \
+  template <RealDomain D, DropInNumber A>                                                     \
+  SymbolicDomainError<D>& operator cop(SymbolicDomainError<D>& x, A y) {                      \
+    x = x op detail::literal_for(y, x);                                                       \
+    return x;                                                                                 \
+  }
+SYMERR_DROPIN_ARITH(+, +=)
+SYMERR_DROPIN_ARITH(-, -=)
+SYMERR_DROPIN_ARITH(*, *=)
+SYMERR_DROPIN_ARITH(/, /=)
+#undef SYMERR_DROPIN_ARITH
+
+// +x is x.
+template <RealDomain D>
+SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x) {
+  return x;
+}
+
+// ---- comparisons with a literal on either side (the literal exactly) -------
+#define SYMERR_DROPIN_CMP(op)                                                     \
+  template <RealDomain D, DropInNumber A>                                         \
+  Truth operator op(const SymbolicDomainError<D>& x, A y) {                       \
+    return x op SymbolicDomainError<D>(y);                                        \
+  }                                                                               \
+  template <RealDomain D, DropInNumber A>                                         \
+  Truth operator op(A x, const SymbolicDomainError<D>& y) {                       \
+    return SymbolicDomainError<D>(x) op y;                                        \
+  }
+SYMERR_DROPIN_CMP(<)
+SYMERR_DROPIN_CMP(<=)
+SYMERR_DROPIN_CMP(>)
+SYMERR_DROPIN_CMP(>=)
+SYMERR_DROPIN_CMP(==)
+SYMERR_DROPIN_CMP(!=)
+#undef SYMERR_DROPIN_CMP
+
+// ---- math functions found by unqualified lookup ---------------------------
+template <RealDomain D>
+SymbolicDomainError<D> fabs(const SymbolicDomainError<D>& x) {
+  return abs(x);
+}
+
+namespace detail {
+// The hull of two values as one (any execution of either); err unbounded
+// when an operand may be special.
+template <RealDomain D>
+SymbolicDomainError<D> join_values(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
+  SymbolicDomainError<D> z = a;
+  if (a.is_real() && !b.is_real()) z.format = b.format, z.mode = b.mode;  // e.g. a literal 0 result
+  z.real = hull(a.real, b.real);
+  z.fp = hull(a.fp, b.fp);
+  z.err = hull(a.err, b.err);
+  z.rel_err = hull(a.rel_err, b.rel_err);
+  z.propagated = hull(a.propagated, b.propagated);
+  z.introduced = hull(a.introduced, b.introduced);
+  SpecialStates& s = z.specials;
+  const SpecialStates& t = b.specials;
+  s.may_be_finite |= t.may_be_finite, s.may_be_pos_inf |= t.may_be_pos_inf;
+  s.may_be_neg_inf |= t.may_be_neg_inf, s.may_be_nan |= t.may_be_nan;
+  s.may_be_pos_zero |= t.may_be_pos_zero, s.may_be_neg_zero |= t.may_be_neg_zero;
+  s.may_be_defined |= t.may_be_defined, s.may_be_undefined |= t.may_be_undefined;
+  s.may_overflow |= t.may_overflow;
+  z.origin = merge_origin(a.origin, b.origin);
+  return z;
+}
+
+template <RealDomain D>
+bool maybe_special(const SymbolicDomainError<D>& x) {
+  const SpecialStates& s = x.specials;
+  return s.may_be_nan || s.may_be_pos_inf || s.may_be_neg_inf || !s.may_be_finite || s.may_be_undefined ||
+         !s.may_be_defined;
+}
+
+// max (upper = true) or min of two values, without a branch.
+template <RealDomain D>
+SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const SymbolicDomainError<D>& b0, bool upper) {
+  require_same_format(a0.format, b0.format, upper ? "max" : "min");
+  const SymbolicDomainError<D> a = adopt_format(a0, b0), b = adopt_format(b0, a0);
+  if (maybe_special(a) || maybe_special(b)) {
+    SymbolicDomainError<D> z = join_values(a, b);
+    z.err = z.rel_err = z.propagated = D::whole();
+    return z;
+  }
+  auto pick = [&](const SymbolicDomainError<D>& x) {
+    SymbolicDomainError<D> z = x;
+    z.origin = merge_origin(a.origin, b.origin);
+    return z;
+  };
+  const Tri a_ge_b_real = upper ? cmp_ge(a.real, b.real) : cmp_le(a.real, b.real);
+  const Tri a_ge_b_fp = upper ? cmp_ge(a.fp, b.fp) : cmp_le(a.fp, b.fp);
+  if (a_ge_b_real == Tri::True && a_ge_b_fp == Tri::True) return pick(a);
+  if (a_ge_b_real == Tri::False && a_ge_b_fp == Tri::False) return pick(b);
+  auto ext = [upper](const D& x, const D& y) {
+    return upper ? D::between(std::max(x.lower(), y.lower()), std::max(x.upper(), y.upper()))
+                 : D::between(std::min(x.lower(), y.lower()), std::min(x.upper(), y.upper()));
+  };
+  SymbolicDomainError<D> z = join_values(a, b);
+  z.real = ext(a.real, b.real);
+  z.fp = ext(a.fp, b.fp);
+  z.err = z.propagated = meet(z.fp - z.real, hull(a.err, b.err));
+  z.introduced = D::point(0);
+  z.rel_err = D::whole();
+  z.reduce();
+  return z;
+}
+}  // namespace detail
+
+template <RealDomain D>
+SymbolicDomainError<D> max(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
+  return detail::extremum(a, b, true);
+}
+template <RealDomain D>
+SymbolicDomainError<D> min(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
+  return detail::extremum(a, b, false);
+}
+// fmax/fmin: as max/min on finite values; with a possible NaN operand the
+// result is the hull of both (fmax(NaN, y) = y).
+template <RealDomain D>
+SymbolicDomainError<D> fmax(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
+  return detail::extremum(a, b, true);
+}
+template <RealDomain D>
+SymbolicDomainError<D> fmin(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
+  return detail::extremum(a, b, false);
+}
+#define SYMERR_DROPIN_FN2(fn)                                                                \
+  template <RealDomain D, DropInNumber A>                                                    \
+  SymbolicDomainError<D> fn(const SymbolicDomainError<D>& a, A b) {                          \
+    return fn(a, SymbolicDomainError<D>(b));                                                 \
+  }                                                                                          \
+  template <RealDomain D, DropInNumber A>                                                    \
+  SymbolicDomainError<D> fn(A a, const SymbolicDomainError<D>& b) {                          \
+    return fn(SymbolicDomainError<D>(a), b);                                                 \
+  }
+SYMERR_DROPIN_FN2(max)
+SYMERR_DROPIN_FN2(min)
+SYMERR_DROPIN_FN2(fmax)
+SYMERR_DROPIN_FN2(fmin)
+#undef SYMERR_DROPIN_FN2
+
+// clamp(x, lo, hi) = min(max(x, lo), hi) (precondition lo <= hi).
+template <RealDomain D>
+SymbolicDomainError<D> clamp(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& lo,
+                             const SymbolicDomainError<D>& hi) {
+  return min(max(x, lo), hi);
+}
+
+// select(c, a, b) = c ? a : b without a branch. When c is undecided, the ideal
+// value may take one operand and the computed value the other: err is then
+// fp of the computed choice minus real of the ideal choice.
+template <RealDomain D>
+SymbolicDomainError<D> select(const Truth& c, const SymbolicDomainError<D>& a0, const SymbolicDomainError<D>& b0) {
+  detail::require_same_format(a0.format, b0.format, "select");
+  const SymbolicDomainError<D> a = detail::adopt_format(a0, b0), b = detail::adopt_format(b0, a0);
+  if (c.tri() == Tri::True) return a;
+  if (c.tri() == Tri::False) return b;
+  SymbolicDomainError<D> z = detail::join_values(a, b);
+  if (detail::maybe_special(a) || detail::maybe_special(b)) {
+    z.err = z.rel_err = z.propagated = D::whole();
+    return z;
+  }
+  const Tri ti = c.ideal(), tc = c.computed();
+  const bool i_true = ti != Tri::False, i_false = ti != Tri::True;
+  const bool c_true = tc != Tri::False, c_false = tc != Tri::True;
+  std::optional<D> real, fp, err;
+  auto add = [](std::optional<D>& acc, const D& v) { acc = acc ? hull(*acc, v) : v; };
+  if (i_true) add(real, a.real);
+  if (i_false) add(real, b.real);
+  if (c_true) add(fp, a.fp);
+  if (c_false) add(fp, b.fp);
+  if (i_true && c_true) add(err, a.err);
+  if (i_false && c_false) add(err, b.err);
+  if (i_true && c_false) add(err, b.fp - a.real);
+  if (i_false && c_true) add(err, a.fp - b.real);
+  z.real = *real;
+  z.fp = *fp;
+  z.err = z.propagated = *err;
+  z.introduced = D::point(0);
+  z.rel_err = D::whole();
+  z.reduce();
+  return z;
+}
+
+// ---- refinement of a compared operand (for branch drivers) -----------------
+namespace detail {
+template <RealDomain D>
+bool refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
+                    bool computed_outcome, bool refine_ideal, bool refine_computed) {
+  auto& x = *static_cast<SymbolicDomainError<D>*>(target_ptr);
+  if (maybe_special(x) || info.relation == Relation::Other) return true;
+  const int other = target_is_lhs ? 1 : 0;
+  // The relation seen from the target: target R other.
+  Relation r = info.relation;
+  if (!target_is_lhs) {
+    switch (r) {
+      case Relation::Lt: r = Relation::Gt; break;
+      case Relation::Le: r = Relation::Ge; break;
+      case Relation::Gt: r = Relation::Lt; break;
+      case Relation::Ge: r = Relation::Le; break;
+      default: break;
+    }
+  }
+  auto holds = [](Relation rel, bool outcome) {
+    if (outcome) return rel;
+    switch (rel) {
+      case Relation::Lt: return Relation::Ge;
+      case Relation::Le: return Relation::Gt;
+      case Relation::Gt: return Relation::Le;
+      case Relation::Ge: return Relation::Lt;
+      case Relation::Eq: return Relation::Ne;
+      case Relation::Ne: return Relation::Eq;
+      default: return Relation::Other;
+    }
+  };
+  auto tighten = [](const D& v, Relation rel, const double (&o)[2]) {
+    switch (rel) {
+      case Relation::Lt:
+      case Relation::Le:  // v <= other's upper bound (an empty result: the path is infeasible, keep v)
+        return v.upper() > o[1] && o[1] >= v.lower() ? D::between(v.lower(), o[1]) : v;
+      case Relation::Gt:
+      case Relation::Ge: return v.lower() < o[0] && o[0] <= v.upper() ? D::between(o[0], v.upper()) : v;
+      case Relation::Eq: {
+        const auto m = intersect(v, D::between(o[0], o[1]));
+        return m ? *m : v;
+      }
+      default: return v;
+    }
+  };
+  // Some v in the enclosure stands in relation `rel` to some value of the other's.
+  auto feasible = [](const D& v, Relation rel, const double (&o)[2]) {
+    switch (rel) {
+      case Relation::Lt: return v.lower() < o[1];
+      case Relation::Le: return v.lower() <= o[1];
+      case Relation::Gt: return v.upper() > o[0];
+      case Relation::Ge: return v.upper() >= o[0];
+      case Relation::Eq: return v.lower() <= o[1] && o[0] <= v.upper();
+      case Relation::Ne: return !(v.lower() == v.upper() && o[0] == o[1] && v.lower() == o[0]);
+      default: return true;
+    }
+  };
+  const Relation ri = holds(r, ideal_outcome), rc = holds(r, computed_outcome);
+  if (refine_ideal) x.real = tighten(x.real, ri, info.real[other]);
+  if (refine_computed) x.fp = tighten(x.fp, rc, info.fp[other]);
+  x.reduce();
+  return (!refine_ideal || feasible(x.real, ri, info.real[other])) &&
+         (!refine_computed || feasible(x.fp, rc, info.fp[other]));
+}
+}  // namespace detail
+
+}  // namespace symerr

@@ -1,0 +1,71 @@
+// Test support: concrete executions inside the box "every input in [-1, 1]
+// with an input error of at most e": a real input r (a rational, not only a
+// double) and the computed input f = r + d (a value of the format, |d| <= e).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+
+#include <gmpxx.h>
+
+#include <symerr/domains/symbolic_interval.hpp>
+
+namespace symerr::test {
+
+inline double test_scale() {
+  const char* s = std::getenv("SYMERR_TEST_SCALE");
+  return s ? std::max(0.001, std::atof(s)) : 1.0;
+}
+
+struct Sample {
+  mpq_class real;
+  double computed;
+};
+
+class InputSampler {
+ public:
+  InputSampler(std::uint64_t seed, const FloatFormat& F, double e) : rng_(seed), F_(F), e_(e) {}
+
+  Sample next() {
+    for (;;) {
+      const int shape = pick(0, 7);
+      double f;
+      if (shape <= 1) f = round(unit() * 8 * (e_ > 0 ? e_ : 1e-3) - 4 * (e_ > 0 ? e_ : 1e-3));  // the band
+      else if (shape == 2) f = pick(0, 1) ? 1.0 : -1.0;
+      else if (shape == 3) f = 0.0;
+      else f = round(unit() * 2 - 1);
+      mpq_class d = 0;
+      if (e_ > 0) {
+        const int k = pick(0, 3);
+        const mpq_class E = exact_value(e_);
+        if (k == 0) d = E;
+        else if (k == 1) d = -E;
+        else d = E * mpq_class(pick(-(1 << 20), 1 << 20), 1 << 20);
+      }
+      const mpq_class r = exact_value(f) - d;
+      if (r > 1 || r < -1) continue;
+      return {r, f};
+    }
+  }
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  double unit() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+
+ private:
+  double round(double x) const { return F_.precision == 24 ? static_cast<double>(static_cast<float>(x)) : x; }
+  std::mt19937_64 rng_;
+  FloatFormat F_;
+  double e_;
+};
+
+inline SymbolicError unit_box(const FloatFormat& F, double e) { return SymbolicError::input(-1, 1, -e, e, F); }
+
+inline bool encloses(const SymbolicError& s, const mpq_class& real, double computed) {
+  return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
+         contains(s.err, exact_value(computed) - real);
+}
+
+inline double to_double(const mpq_class& q) { return q.get_d(); }
+
+}  // namespace symerr::test

@@ -1,0 +1,31 @@
+// The installed symerr_add_substituted_kernel(): scale.c compiled on
+// SymbolicError, run through the branch driver.
+#include <cstdio>
+#include <vector>
+
+#include <symerr/verify/driver.hpp>
+
+#define SYMERR_SUBSTITUTE_DOUBLE ::symerr::SymbolicError
+#include <symerr/substitute.hpp>
+namespace kernel {
+double* scale_relu(const double* x, int n, double alpha, double beta);
+void release(double* p);
+}  // namespace kernel
+#include <symerr/substitute_end.hpp>
+
+int main() {
+  using symerr::SymbolicError;
+  const std::vector<SymbolicError> in(8, SymbolicError::input(-1, 1, -1e-12, 1e-12, symerr::FP64));
+  symerr::verify::DriverOptions opt;
+  const std::size_t sizes[] = {8};
+  symerr::verify::elementwise_lanes(opt, sizes, 8);
+  const auto r = symerr::verify::run_kernel(
+      [](std::span<SymbolicError> x, std::span<SymbolicError> y) {
+        SymbolicError* out = kernel::scale_relu(x.data(), 8, 0.5, 0.25);
+        for (int i = 0; i < 8; ++i) y[i] = out[i];
+        kernel::release(out);
+      },
+      in, 8, opt);
+  std::printf("substituted scale_relu: err bound %g (%s)\n", mag(r.outputs[0].err), r.report.summary().c_str());
+  return !r.report.budget_exhausted && mag(r.outputs[0].err) < 1e-11 ? 0 : 1;
+}

@@ -1,0 +1,23 @@
+// Force-included before the C kernels compiled on mpq_class (the exact
+// oracle): the C math functions the kernels call, exact on rationals.
+#pragma once
+
+#include <stdexcept>
+
+#include <gmpxx.h>
+
+inline mpq_class fmax(const mpq_class& a, const mpq_class& b) { return a < b ? b : a; }
+inline mpq_class fmin(const mpq_class& a, const mpq_class& b) { return b < a ? b : a; }
+inline mpq_class fabs(const mpq_class& a) { return abs(a); }
+// sqrt of a perfect square of rationals (the tests choose var + eps so);
+// anything else has no exact rational value.
+inline mpq_class sqrt(const mpq_class& q) {
+  mpq_class c = q;
+  c.canonicalize();
+  if (sgn(c) < 0 || !mpz_perfect_square_p(c.get_num_mpz_t()) || !mpz_perfect_square_p(c.get_den_mpz_t()))
+    throw std::domain_error("exact sqrt: not a perfect square of rationals");
+  mpz_class n, d;
+  mpz_sqrt(n.get_mpz_t(), c.get_num_mpz_t());
+  mpz_sqrt(d.get_mpz_t(), c.get_den_mpz_t());
+  return mpq_class(n, d);
+}

@@ -1,0 +1,412 @@
+// ONNX-style C reference kernels (kernels/onnx_kernels.c) run through the
+// type substitution on SymbolicError (through the branch driver), on inputs
+// in [-1, 1] with input error e, and checked against exact concrete
+// executions: the same C kernel compiled as C on double (FP64) or substituted
+// with float (FP32) gives the computed result, and substituted with mpq_class
+// the exact real result. Tightness twin: the bound against the largest
+// observed error (a table is printed; README "Verify your own kernel").
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <random>
+#include <span>
+#include <vector>
+
+#include <symerr/verify/driver.hpp>
+
+// ---- the kernel's declarations, once per replacement type ----------------
+#include <symerr/substitute.hpp>
+#undef double
+#define double ::symerr::SymbolicError
+namespace ksym {
+#include "kernels/onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
+#undef double
+#define double float
+namespace k32 {
+#include "kernels/onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
+#undef double
+#define double mpq_class
+namespace kq {
+#include "kernels/onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
+#include <symerr/substitute_end.hpp>
+extern "C" {
+#include "kernels/onnx_kernels.h"
+}
+
+using namespace symerr;
+using S = SymbolicError;
+
+namespace symerr {
+inline double test_scale_env() {
+  const char* v = std::getenv("SYMERR_TEST_SCALE");
+  return v ? std::max(0.001, std::atof(v)) : 1.0;
+}
+}  // namespace symerr
+
+namespace {
+
+enum class K { Add, Mul, MatMul, Conv, Relu, LeakyRelu, Where, Clip, MaxPool, MaxPoolIf, BatchNorm };
+
+struct Shape {
+  int rank;
+  int dims[4];
+  int size() const {
+    int n = 1;
+    for (int i = 0; i < rank; ++i) n *= dims[i];
+    return n;
+  }
+};
+
+struct Spec {
+  K k;
+  const char* name;
+  std::vector<Shape> in;
+  std::vector<std::vector<double>> constants;  // empty: a symbolic input in [-1, 1]
+  Shape out;
+  std::vector<double> switches;  // where the kernel's comparisons switch (sampled densely)
+};
+
+constexpr double kAlpha32 = static_cast<double>(0.01f);  // leakyrelu alpha as a value of FP32 (and FP64)
+constexpr double kEps = 0x1p-16;                          // batchnorm: var + eps is a perfect square
+
+// One kernel call on tensors of T (any of the four builds).
+#define SYMERR_DISPATCH(NS)                                                                                   \
+  template <class Tensor>                                                                                     \
+  void dispatch_##NS(const Spec& s, std::vector<Tensor*>& t, Tensor* y) {                                     \
+    switch (s.k) {                                                                                            \
+      case K::Add: NS::onnx_add(t[0], t[1], y); break;                                                        \
+      case K::Mul: NS::onnx_mul(t[0], t[1], y); break;                                                        \
+      case K::MatMul: NS::onnx_matmul(t[0], t[1], y); break;                                                  \
+      case K::Conv: NS::onnx_conv2d(t[0], t[1], nullptr, 1, 1, 1, y); break;                                  \
+      case K::Relu: NS::onnx_relu(t[0], y); break;                                                            \
+      case K::LeakyRelu: NS::onnx_leakyrelu(t[0], kAlpha32, y); break;                                        \
+      case K::Where: NS::onnx_where(t[0], t[1], t[2], y); break;                                              \
+      case K::Clip: NS::onnx_clip(t[0], -0.5, 0.5, y); break;                                                 \
+      case K::MaxPool: NS::onnx_maxpool(t[0], 2, 2, y); break;                                                \
+      case K::MaxPoolIf: NS::onnx_maxpool_if(t[0], 2, 2, y); break;                                           \
+      case K::BatchNorm: NS::onnx_batchnorm(t[0], t[1], t[2], t[3], t[4], kEps, y); break;                   \
+    }                                                                                                         \
+  }                                                                                                           \
+  template <class T>                                                                                          \
+  std::vector<T> run_##NS(const Spec& s, const std::vector<std::vector<T>>& in) {                            \
+    using Tensor = std::remove_pointer_t<decltype(NS::tensor_new(0, nullptr))>;                               \
+    std::vector<Tensor*> t;                                                                                   \
+    for (std::size_t i = 0; i < s.in.size(); ++i) {                                                           \
+      t.push_back(NS::tensor_new(s.in[i].rank, s.in[i].dims));                                                \
+      std::copy(in[i].begin(), in[i].end(), t.back()->data);                                                  \
+    }                                                                                                         \
+    Tensor* y = NS::tensor_new(s.out.rank, s.out.dims);                                                       \
+    dispatch_##NS(s, t, y);                                                                                   \
+    std::vector<T> out(y->data, y->data + s.out.size());                                                      \
+    for (Tensor* x : t) NS::tensor_free(x);                                                                   \
+    NS::tensor_free(y);                                                                                       \
+    return out;                                                                                               \
+  }
+#define NATIVE
+SYMERR_DISPATCH(NATIVE)
+SYMERR_DISPATCH(k32)
+SYMERR_DISPATCH(kq)
+SYMERR_DISPATCH(ksym)
+#undef SYMERR_DISPATCH
+
+// The symbolic kernel for the driver: tensors viewing the driver's buffers
+// (so that compared elements are the driver's and can be tightened).
+void run_symbolic(const Spec& s, std::span<S> in, std::span<S> out) {
+  std::vector<ksym::tensor> views(s.in.size());
+  std::vector<ksym::tensor*> t;
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < s.in.size(); ++i) {
+    views[i].rank = s.in[i].rank;
+    std::copy(s.in[i].dims, s.in[i].dims + 4, views[i].dims);
+    views[i].data = in.data() + offset;
+    offset += static_cast<std::size_t>(s.in[i].size());
+    t.push_back(&views[i]);
+  }
+  ksym::tensor y{s.out.rank, {s.out.dims[0], s.out.dims[1], s.out.dims[2], s.out.dims[3]}, out.data()};
+  dispatch_ksym(s, t, &y);
+}
+
+struct Scenario {
+  FloatFormat F;
+  double e;
+  const char* name;
+};
+const Scenario kScenarios[] = {{FP64, 0.0, "FP64 e=0"},
+                               {FP64, 1e-12, "FP64 e=1e-12"},
+                               {FP32, 0.0, "FP32 e=0"},
+                               {FP32, 0x1p-20, "FP32 e=2^-20"}};
+
+std::vector<Spec> specs() {
+  const Shape v16{1, {16}}, m4{2, {4, 4}}, m64{2, {64, 64}};
+  const Shape x8{4, {1, 1, 8, 8}}, w3{4, {1, 1, 3, 3}}, p4{4, {1, 1, 4, 4}}, p2{4, {1, 1, 2, 2}};
+  const Shape b{4, {1, 2, 4, 4}}, c2{1, {2}};
+  return {
+      {K::Add, "add", {v16, v16}, {{}, {}}, v16, {}},
+      {K::Mul, "mul", {v16, v16}, {{}, {}}, v16, {}},
+      {K::MatMul, "matmul 4x4", {m4, m4}, {{}, {}}, m4, {}},
+      {K::MatMul, "matmul 64x64", {m64, m64}, {{}, {}}, m64, {}},
+      {K::Conv, "conv 8x8 k3 p1", {x8, w3}, {{}, {}}, x8, {}},
+      {K::BatchNorm,
+       "batchnorm",
+       {b, c2, c2, c2, c2},
+       {{}, {0.5, -1.25}, {0.25, -0.5}, {0.125, -0.25}, {0.25 - kEps, 1 - kEps}},
+       b,
+       {}},
+      {K::Relu, "relu", {v16}, {{}}, v16, {0.0}},
+      {K::LeakyRelu, "leakyrelu", {v16}, {{}}, v16, {0.0}},
+      {K::Where, "where", {v16, v16, v16}, {{}, {}, {}}, v16, {0.0}},
+      {K::Clip, "clip", {v16}, {{}}, v16, {-0.5, 0.5}},
+      {K::MaxPool, "maxpool (fmax)", {p4}, {{}}, p2, {}},
+      {K::MaxPoolIf, "maxpool (if)", {p4}, {{}}, p2, {}},
+  };
+}
+
+// Lanes: elementwise kernels element by element, the comparison-based
+// maxpool window by window; kernels without data-dependent branches: none.
+verify::DriverOptions lanes_for(const Spec& s) {
+  verify::DriverOptions opt;
+  std::vector<std::size_t> sizes;
+  for (const Shape& sh : s.in) sizes.push_back(static_cast<std::size_t>(sh.size()));
+  const auto n_out = static_cast<std::size_t>(s.out.size());
+  if (s.k == K::Relu || s.k == K::LeakyRelu || s.k == K::Clip || s.k == K::Where)
+    verify::elementwise_lanes(opt, sizes, n_out);
+  if (s.k == K::MaxPoolIf) {
+    for (int h = 0; h < 4; ++h)
+      for (int w = 0; w < 4; ++w) opt.input_lanes.push_back((h / 2) * 2 + w / 2);
+    for (int j = 0; j < 4; ++j) opt.output_lanes.push_back(j);
+  }
+  return opt;
+}
+
+verify::DriverResult symbolic_run(const Spec& s, const Scenario& sc) {
+  std::vector<S> in;
+  for (std::size_t i = 0; i < s.in.size(); ++i) {
+    if (s.constants[i].empty())
+      in.insert(in.end(), static_cast<std::size_t>(s.in[i].size()), S::input(-1, 1, -sc.e, sc.e, sc.F));
+    else
+      for (double c : s.constants[i]) in.push_back(S::constant(c, sc.F));
+  }
+  return verify::run_kernel([&s](std::span<S> x, std::span<S> y) { run_symbolic(s, x, y); }, in,
+                            static_cast<std::size_t>(s.out.size()), lanes_for(s));
+}
+
+// A concrete input: the computed value f (a value of the format, |f| <= 1)
+// and the error as e·k/1024 (the real value is f − e·k/1024, also in [-1, 1]).
+struct Input {
+  double f;
+  int k;
+};
+
+class Sampler {
+ public:
+  Sampler(std::uint64_t seed, const Scenario& sc, const std::vector<double>& switches)
+      : rng_(seed), sc_(sc), switches_(switches) {}
+  Input next() {
+    const int shape = pick(0, 9);
+    double f;
+    const double band = 4 * (sc_.e > 0 ? sc_.e : 0x1p-30);
+    if (shape <= 2 && !switches_.empty())
+      f = switches_[static_cast<std::size_t>(pick(0, static_cast<int>(switches_.size()) - 1))] +
+          band * (2 * unit() - 1);
+    else if (shape == 3) f = pick(0, 1) ? 1.0 : -1.0;
+    else if (shape == 4) f = 0.0;
+    else f = 2 * unit() - 1;
+    if (sc_.F.precision == 24) f = static_cast<float>(f);
+    f = std::max(-1.0, std::min(1.0, f));
+    int k = 0;
+    if (sc_.e > 0) {
+      const int m = pick(0, 3);
+      k = m == 0 ? 1024 : m == 1 ? -1024 : pick(-1024, 1024);
+      if (std::fabs(f) > 1 - 2 * sc_.e) k = (f > 0 ? 1 : -1) * std::abs(k);  // keep the real value in [-1, 1]
+    }
+    return {f, k};
+  }
+  mpq_class real(const Input& x) const {
+    return exact_value(x.f) - exact_value(sc_.e) * mpq_class(x.k, 1024);
+  }
+
+ private:
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  double unit() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+  std::mt19937_64 rng_;
+  Scenario sc_;
+  std::vector<double> switches_;
+};
+
+struct Outcome {
+  std::size_t executions = 0, checks = 0, violations = 0;
+  double max_err = 0;
+  std::string first;
+};
+
+void check_element(const S& s, const mpq_class& real, double fp, Outcome& o) {
+  ++o.checks;
+  const mpq_class err = exact_value(fp) - real;
+  o.max_err = std::max(o.max_err, std::fabs(err.get_d()));
+  if (contains(s.real, real) && contains(s.fp, exact_value(fp)) && contains(s.err, err)) return;
+  if (o.violations++ == 0) {
+    std::ostringstream os;
+    os << "real " << real.get_d() << " fp " << fp << " err " << err.get_d() << " not in " << s;
+    o.first = os.str();
+  }
+}
+
+std::vector<double> computed_run(const Spec& s, const Scenario& sc, const std::vector<std::vector<double>>& f) {
+  if (sc.F.precision == 24) {
+    std::vector<std::vector<float>> v;
+    for (const auto& x : f) v.emplace_back(x.begin(), x.end());
+    const std::vector<float> y = run_k32(s, v);
+    return {y.begin(), y.end()};
+  }
+  return run_NATIVE(s, f);
+}
+
+Outcome sample(const Spec& s, const Scenario& sc, const std::vector<S>& bound, std::size_t executions,
+               std::uint64_t seed) {
+  Sampler gen(seed, sc, s.switches);
+  Outcome o;
+  std::mt19937_64 pick_out(seed + 1);
+  const bool big = s.k == K::MatMul && s.in[0].dims[0] == 64;
+  for (std::size_t t = 0; t < executions; ++t) {
+    std::vector<std::vector<Input>> x(s.in.size());
+    std::vector<std::vector<double>> f(s.in.size());
+    // every fourth execution: all inputs at the same corner s·c (c = 1 or
+    // just below: 1 − 2^-21 makes FP32 sums of products round the same way)
+    // with the error s·e (real s·(c − e)), where the errors of a sum of
+    // products align
+    const bool corner = t % 4 == 3;
+    const double corners[] = {1.0, 1 - 0x1p-21, 1 - 0x1p-20, 1 - 0x1p-22};
+    const double sign = ((pick_out() & 1) ? 1.0 : -1.0) * corners[pick_out() % 4];
+    for (std::size_t i = 0; i < s.in.size(); ++i) {
+      if (!s.constants[i].empty()) {
+        for (double c : s.constants[i]) x[i].push_back({c, 0});
+      } else {
+        for (int j = 0; j < s.in[i].size(); ++j)
+          x[i].push_back(corner ? Input{sign, sc.e > 0 ? (sign > 0 ? 1024 : -1024) : 0} : gen.next());
+      }
+      for (const Input& v : x[i]) f[i].push_back(v.f);
+    }
+    const std::vector<double> fp = computed_run(s, sc, f);
+    ++o.executions;
+    if (big) {  // 64x64: the exact reference of 4 random output elements (a dot product of 64)
+      for (int q = 0; q < 4; ++q) {
+        const int i = static_cast<int>(pick_out() % 64), j = static_cast<int>(pick_out() % 64);
+        mpq_class acc = 0;
+        for (int k = 0; k < 64; ++k) acc += gen.real(x[0][i * 64 + k]) * gen.real(x[1][k * 64 + j]);
+        check_element(bound[i * 64 + j], acc, fp[i * 64 + j], o);
+      }
+      continue;
+    }
+    std::vector<std::vector<mpq_class>> r(s.in.size());
+    for (std::size_t i = 0; i < s.in.size(); ++i)
+      for (const Input& v : x[i]) r[i].push_back(gen.real(v));
+    const std::vector<mpq_class> real = run_kq(s, r);
+    for (std::size_t j = 0; j < real.size(); ++j) check_element(bound[j], real[j], fp[j], o);
+  }
+  return o;
+}
+
+std::size_t executions(double factor = 1) {
+  return std::max<std::size_t>(10, static_cast<std::size_t>(1e4 * factor * symerr::test_scale_env()));
+}
+
+}  // namespace
+
+namespace {
+
+// Target ratios bound / largest observed error (issue 12), where one is set.
+double target_ratio(const Spec& s, const Scenario& sc) {
+  switch (s.k) {
+    case K::Relu:
+    case K::LeakyRelu:
+    case K::Where:
+    case K::Clip:
+    case K::MaxPool: return 2.0;
+    case K::MatMul:  // e = 0: the worst-case rounding is not met by sampling; see a_priori_bound
+    case K::Conv: return sc.e > 0 ? 1.5 : 0;
+    case K::MaxPoolIf: return 0;  // reported only: a running max over locals is loose (see README)
+    default: return sc.e > 0 ? 2.0 : 4.0;
+  }
+}
+
+void run_spec(const Spec& s, double factor) {
+  for (const Scenario& sc : kScenarios) {
+    verify::DriverResult res;
+    REQUIRE_NOTHROW(res = symbolic_run(s, sc));
+    INFO(s.name << " " << sc.name << ": " << res.report.summary());
+    CHECK_FALSE(res.report.budget_exhausted);
+    double bound = 0;
+    for (const S& y : res.outputs) bound = std::max(bound, mag(y.err));
+    const Outcome o = sample(s, sc, res.outputs, executions(factor), 1234);
+    const double ratio = o.max_err > 0 ? bound / o.max_err : (bound == 0 ? 1.0 : INFINITY);
+    std::printf("| %-15s | %-13s | %6zu | %6zu | %10.3g | %10.3g | %6.3g | %s\n", s.name, sc.name, o.executions,
+                o.checks, bound, o.max_err, ratio, res.report.summary().c_str());
+    INFO(o.first);
+    CHECK(o.violations == 0);
+    CHECK(o.executions >= executions(factor));
+    const double target = target_ratio(s, sc);
+    if (target > 0) CHECK(ratio <= target);
+    if (s.k == K::MatMul || s.k == K::Conv) {
+      // tightness twin for sums of K products of |x| <= 1 + e: the a-priori
+      // bound K·(2e + e^2) + gamma_K·K·(1 + e)^2, gamma_K = K·u / (1 − K·u)
+      const double K = s.k == K::Conv ? 9 : s.in[0].dims[1];
+      const double u = std::ldexp(1.0, -sc.F.precision);
+      const double a_priori = K * (2 * sc.e + sc.e * sc.e) + K * u / (1 - K * u) * K * (1 + sc.e) * (1 + sc.e);
+      CHECK(bound <= a_priori * 1.0001);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("substitution: the C kernels compile as C++ on SymbolicError, malloc'd tensors and all", "[substitute]") {
+  int dims[1] = {4};
+  ksym::tensor* t = ksym::tensor_new(1, dims);
+  CHECK(ksym::tensor_size(t) == 4);
+  for (int i = 0; i < 4; ++i) {  // memset(…, 0, …) / calloc'd symbolic values are the exact zero
+    CHECK(t->data[i].specials.may_be_finite);
+    CHECK(is_point(t->data[i].fp));
+    CHECK(t->data[i].fp.lower() == 0.0);
+  }
+  for (int i = 0; i < 4; ++i) t->data[i] = S::input(-1, 1, FP64);
+  ksym::tensor* y = ksym::tensor_new(1, dims);
+  ksym::onnx_add(t, t, y);
+  CHECK(y->data[0].real.upper() == 2.0);
+  CHECK_THROWS_AS(ksym::onnx_relu(t, y), UndecidedBranch);  // outside the driver
+  ksym::tensor_free(t);
+  ksym::tensor_free(y);
+}
+
+TEST_CASE("C kernel add, mul: sound against exact executions", "[substitute]") {
+  for (const Spec& s : specs())
+    if (s.k == K::Add || s.k == K::Mul) run_spec(s, 1);
+}
+TEST_CASE("C kernel matmul 4x4 and 64x64: sound against exact executions", "[substitute]") {
+  for (const Spec& s : specs())
+    if (s.k == K::MatMul) run_spec(s, 1);
+}
+TEST_CASE("C kernel conv2d NCHW 1x1x8x8, 3x3, padding 1: sound against exact executions", "[substitute]") {
+  for (const Spec& s : specs())
+    if (s.k == K::Conv) run_spec(s, 1);
+}
+TEST_CASE("C kernel batchnorm 1x2x4x4 (sqrt): sound against exact executions", "[substitute]") {
+  for (const Spec& s : specs())
+    if (s.k == K::BatchNorm) run_spec(s, 1);
+}
+TEST_CASE("C kernels relu, leakyrelu, where, clip on 16 elements, full box, through the driver", "[substitute]") {
+  for (const Spec& s : specs())
+    if (s.k == K::Relu || s.k == K::LeakyRelu || s.k == K::Where || s.k == K::Clip) run_spec(s, 1);
+}
+TEST_CASE("C kernel maxpool 2x2 on 4x4 (fmax and if-based): sound against exact executions", "[substitute]") {
+  for (const Spec& s : specs())
+    if (s.k == K::MaxPool || s.k == K::MaxPoolIf) run_spec(s, 1);
+}
+TEST_CASE("[long] every C kernel, 10x the executions", "[long][substitute]") {
+  for (const Spec& s : specs()) run_spec(s, 10);
+}
