@@ -2,7 +2,9 @@
 //   symerr run [CAMPAIGN.json]   the default campaign, or a campaign file
 //   symerr audit                 the spec audit of the seeds
 //   symerr report FILE.json      re-render a stored report.json
-// Exit status: 0 all proven, 1 a violation, 2 usage or input error.
+// Exit status: 0 nothing failed, 1 an implementation violates its bound (or
+// crashed / timed out), 3 only specification statements refuted, 2 usage or
+// input error.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -24,6 +26,17 @@ void add_common(CLI::App& app, symerr::cli::Common& c) {
 }
 
 }  // namespace
+
+// The command line as typed (arguments with spaces quoted), for the report.
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.find_first_of(" \t'\"") != std::string::npos) a = "'" + a + "'";
+    s += (i ? " " : "") + a;
+  }
+  return s;
+}
 
 int main(int argc, char** argv) {
   CLI::App app{"symerr: sound floating-point error analysis of ML operator kernels"};
@@ -56,8 +69,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    if (*run) return symerr::cli::run_command(common, campaign, exhaustive);
-    if (*audit) return symerr::cli::audit_command(common);
+    if (*run) return symerr::cli::run_command(common, campaign, exhaustive, command_line(argc, argv));
+    if (*audit) return symerr::cli::audit_command(common, command_line(argc, argv));
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "symerr: error: %s\n", e.what());
