@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -162,7 +163,15 @@ std::string error_figure(const CheckResult& c) {
 }
 
 std::string value_brief(const Value& v) {
-  const bool is_int = !v.exact.empty() && v.exact.find_first_not_of("-0123456789") == std::string::npos;
+  // integers: exact is an integer and the bits are its two's complement
+  bool is_int = !v.exact.empty() && v.exact.find_first_not_of("-0123456789") == std::string::npos;
+  if (is_int && v.bits.size() > 2 && v.bits.size() <= 18) {
+    const unsigned width = static_cast<unsigned>(4 * (v.bits.size() - 2));
+    const std::uint64_t bits = std::strtoull(v.bits.c_str() + 2, nullptr, 16);
+    const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+    const auto as_int = static_cast<std::uint64_t>(static_cast<std::int64_t>(std::strtoll(v.exact.c_str(), nullptr, 10)));
+    is_int = (as_int & mask) == bits;
+  }
   if (is_int || v.exact == "undefined") return v.exact;
   if (std::isnan(v.value)) return "NaN" + (v.bits.empty() ? "" : " " + v.bits);
   if (std::isinf(v.value)) return v.value > 0 ? "+inf" : "-inf";
@@ -275,7 +284,7 @@ std::string render_summary(const CampaignResult& result, std::size_t max_rows) {
           out << "  e.g. (";
           for (std::size_t i = 0; i < w.inputs.size(); ++i) {
             out << (i ? ", " : "") << detail::format_number(w.inputs[i].value);
-            if (i < w.input_errors.size()) out << " err " << w.input_errors[i].exact;
+            if (i < w.input_errors.size()) out << " err " << detail::format_number(w.input_errors[i].value);
           }
           out << ") -> " << detail::format_number(w.output.value);
         }

@@ -72,6 +72,12 @@ std::optional<Subject> parse_subject(std::string_view s) noexcept;
 // is inconclusive). 2 is also usage or input error.
 inline constexpr int kExitOk = 0, kExitImplementationFailure = 1, kExitInputError = 2,
                      kExitSpecificationRefuted = 3;
+// The status for one verdict of an implementation check: 1 for a failure, 2
+// for inconclusive when `strict`, else 0.
+constexpr int exit_code(Verdict v, bool strict = false) noexcept {
+  if (is_failure(v)) return kExitImplementationFailure;
+  return v == Verdict::Inconclusive && strict ? kExitInputError : kExitOk;
+}
 
 // ---- input classes ----------------------------------------------------------
 
@@ -326,8 +332,8 @@ struct CampaignSource {
 struct CampaignResult {
   std::string name;
   Environment environment;
-  CampaignSource source;
   std::vector<CheckResult> checks;
+  CampaignSource source;
 
   // combine() over all checks; Proven for an empty campaign.
   Verdict overall() const noexcept {
