@@ -228,6 +228,11 @@ std::vector<CheckResult> classified(std::vector<CheckResult> checks) {
   for (auto& c : checks) {
     for (auto& w : c.witnesses) split_input_errors(w);
     for (auto& req : c.requirements) req = qualified_requirement(req, c.operator_name, c.format);
+    if (c.requirements.empty()) {  // the statement checked is its own requirement: "<Op>/<kind>/<statement>"
+      const auto parts = c.id.find('/');
+      const std::string statement = c.id.substr(parts == std::string::npos ? 0 : parts + 1);
+      c.requirements.push_back(qualified_requirement("[" + statement + "]", c.operator_name, c.format));
+    }
     if (c.kind == "audit") {
       c.subject = Subject::Specification;
       continue;
