@@ -59,6 +59,36 @@ inline CheckResult concrete_violation() {
   e.worst = w;
   c.reason = "120 of 1000 inputs violate the property";
   c.duration_seconds = 0.25;
+  c.item = {"/usr/lib/x86_64-linux-gnu/librecip.so.1", std::string(64, 'a'), "recip_div", "elementwise",
+            "librecip1 1.2-3", {{"compiler", "gcc 12"}, {"flags", "-O2"}}};
+  c.fp_environment = "every call started in RNE, FTZ off, DAZ off, traps off (in a child process); "
+                     "leaves DAZ set after a call (3 of 3 calls)";
+  e.wrong_special = 2;
+  return c;
+}
+
+// A kernel that died on a batch: the smallest reproducing batch is one input.
+inline CheckResult crashed_kernel() {
+  CheckResult c;
+  c.id = "concrete/Div/FP32/segv_div";
+  c.kind = "concrete";
+  c.kernel = "segv_div";
+  c.operator_name = "Div";
+  c.format = "FP32";
+  c.bound = {"correctly rounded", "Y == RNE(A / B)", "IEEE 754-2019 §4.3"};
+  c.requirements = {"Div/float/[C3]"};
+  c.strategies = {"special_grid"};
+  c.verdict = Verdict::Crashed;
+  c.item = {"/tmp/libk.so", std::string(64, 'b'), "segv_div", "elementwise", "", {}};
+  FaultInfo f;
+  f.kind = "signal";
+  f.message = "the kernel was killed by signal 11 (SIGSEGV, Segmentation fault)";
+  f.batch_size = 361;
+  f.reproducer_size = 1;
+  f.reproduced = true;
+  f.reproducer = {{val(NAN, "nan", "0x7fc00000"), val(0.0, "0", "0x00000000")}};
+  c.fault = f;
+  c.reason = f.message + " on a batch of 361 inputs";
   return c;
 }
 
@@ -92,6 +122,7 @@ inline CheckResult audit_finding() {
   c.semantics = {{"integer_division", "floor"}};
   c.bound = {"example 3", "Div(-7, 2) = -3", "seed 000 Div, Examples"};
   c.requirements = {"[R3]"};
+  c.subject = Subject::Specification;
   c.verdict = Verdict::Violated;
   c.evidence.inputs_checked = 1;
   c.evidence.failures = 1;
@@ -123,9 +154,12 @@ inline CampaignResult golden_campaign() {
   env.hardware_threads = 2;
   env.os = "Linux 6.1.0 x86_64";
   env.rounding_mode = "RNE";
+  env.cpu_features = {"sse2", "avx2", "fma", "f16c"};
+  env.kernel_fp_state = "RNE, FTZ off, DAZ off, traps off, exception flags clear";
   env.seed = 7;
   env.date = "2024-05-01T12:00:00Z";
-  r.checks = {concrete_violation(), symbolic_proven(), audit_finding()};
+  r.checks = {concrete_violation(), symbolic_proven(), audit_finding(), crashed_kernel()};
+  r.source = {"campaign.json", std::string(64, 'c'), "{\"kernels\": []}", "symerr run campaign.json"};
   return r;
 }
 

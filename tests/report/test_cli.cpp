@@ -120,8 +120,9 @@ TEST_CASE("the HTML report renders in headless Chromium: summary table and plots
   REQUIRE(r.status == 0);
   const std::string& dom = r.output;
   CHECK(dom.find("<table id=\"summary\">") != std::string::npos);
-  CHECK(count_of(dom, "<tr class=\"check ") == 3);
+  CHECK(count_of(dom, "<tr class=\"check ") == 4);
   CHECK(count_of(dom, "<tr class=\"check violated\">") == 2);
+  CHECK(count_of(dom, "<tr class=\"check crashed\">") == 1);
   CHECK(count_of(dom, "<svg class=\"plot histogram\"") == 3);
   CHECK(count_of(dom, "<svg class=\"plot scatter\"") == 3);
   CHECK(count_of(dom, "<rect class=\"bar\"") >= 3);

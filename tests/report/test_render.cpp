@@ -107,8 +107,10 @@ TEST_CASE("read_report gives back the rendered campaign", "[report]") {
     }
   }
   SECTION("another schema major version is refused") {
-    write_text(dir / "v2.json", "{\"schema_version\": \"2.0.0\"}");
-    CHECK_THROWS_WITH(read_report(dir / "v2.json"), Catch::Contains("not supported"));
+    write_text(dir / "v1.json", "{\"schema_version\": \"1.0.0\"}");
+    CHECK_THROWS_WITH(read_report(dir / "v1.json"), Catch::Contains("not supported"));
+    write_text(dir / "v3.json", "{\"schema_version\": \"3.0.0\"}");
+    CHECK_THROWS_WITH(read_report(dir / "v3.json"), Catch::Contains("not supported"));
   }
 }
 
@@ -126,16 +128,25 @@ TEST_CASE("the HTML report escapes text and needs nothing external", "[report]")
   CHECK(count_of(html, "<svg class=\"plot histogram\"") == 3);
   CHECK(count_of(html, "<svg class=\"plot scatter\"") == 3);
   CHECK(count_of(html, "class=\"bound\"") >= 2);
-  CHECK(count_of(html, "<tr class=\"check ") == 3);
+  CHECK(count_of(html, "<tr class=\"check ") == 4);
+  CHECK(count_of(html, "<table class=\"reproducer\">") == 1);
+  CHECK(html.find("<p id=\"headline\">implementations: 2 of 3 checks FAIL; the seed specifications contain 1 false statement") != std::string::npos);
+  CHECK(html.find("<table id=\"traceability\">") != std::string::npos);
+  CHECK(html.find("<section id=\"hypotheses\">") != std::string::npos);
   CHECK(html.find("<section id=\"audit\">") != std::string::npos);
 }
 
 TEST_CASE("the Markdown report carries requirements, witnesses and environment", "[report]") {
   const std::string md = render_markdown(golden_campaign());
-  CHECK(md.find("| concrete/Div/FP32/recip_div | [R2] [C4] | Div | FP32 |") != std::string::npos);
+  CHECK(md.find("| concrete/Div/FP32/recip_div | implementation | [R2] [C4] | Div | FP32 |") != std::string::npos);
   CHECK(md.find("**VIOLATED**") != std::string::npos);
-  CHECK(md.find("3 (0x40400000), 3 (0x40400000)") != std::string::npos);
-  CHECK(md.find("| rounding mode (observed) | RNE |") != std::string::npos);
+  // tables: hex float and %.17g, the storage bits
+  CHECK(md.find("0x1.8p+1 = 3 (0x40400000); 0x1.8p+1 = 3 (0x40400000)") != std::string::npos);
+  CHECK(md.find("| symerr's own FP state (observed) | RNE, FTZ off, DAZ off |") != std::string::npos);
+  CHECK(md.find("## Traceability matrix") != std::string::npos);
+  CHECK(md.find("| [R2] | concrete/Div/FP32/recip_div | **VIOLATED** |") != std::string::npos);
+  CHECK(md.find("## Hypotheses") != std::string::npos);
+  CHECK(md.find("Input classes (they overlap") != std::string::npos);
   CHECK(md.find("margin to the bound -0.5 ulp") != std::string::npos);
 }
 

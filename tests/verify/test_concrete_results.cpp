@@ -33,7 +33,7 @@ TEST_CASE("results: JSON round trip of a failing check, non-finite numbers as st
   CHECK(json(back) == j);
   CHECK(std::isinf(back.evidence.max_ulp_error));
 
-  CampaignResult c{"zoo", current_environment(7), {r}};
+  CampaignResult c{"zoo", current_environment(7), {r}, {}};
   const json cj = c;
   CHECK(cj.at("verdict") == "violated");
   CHECK(json(cj.get<CampaignResult>()) == cj);

@@ -44,7 +44,7 @@ TEST_CASE("zoo: correct FP32 division is not violated", "[concrete][zoo]") {
   const auto k = make_kernel<float>("zoo_div_fp32", Operator::Div, ElementType::FP32, zoo::zoo_div_fp32);
   const CheckResult r = check_kernel(k, options());
   print(r);
-  CHECK(r.verdict == Verdict::Inconclusive);  // sampled: never "proven"
+  CHECK(r.verdict == Verdict::PassedOnSamples);  // sampled: never "proven"
   CHECK(r.evidence.failures == 0);
   CHECK(r.witnesses.empty());
   CHECK(r.evidence.max_ulp_error <= 0.5);
@@ -128,14 +128,22 @@ TEST_CASE("zoo: INT8 C division fails floor semantics and passes truncation", "[
   CHECK(f.exhaustive);
   CHECK(f.semantics.at("integer_division") == "floor");
   CHECK(has_witness_with(f, "Div(-1, 2) returned 0; floor division"));
-  CHECK(f.evidence.undefined == 256);  // x / 0: run, not judged
+  // x / 0 is undefined behaviour in C: not run by default ...
+  CHECK(f.evidence.undefined == 0);
+  CHECK(f.evidence.metrics.at("undefined_inputs_not_run") == 256);
+  CHECK(f.evidence.inputs_checked == 65280);
+  // ... and run, counted, not judged when asked for (the zoo kernel guards b == 0)
+  floor_opt.feed_undefined = true;
+  const CheckResult fed = check_kernel(k, floor_opt);
+  CHECK(fed.evidence.undefined == 256);
+  CHECK(fed.evidence.inputs_checked == 65536);
 
   CheckOptions trunc_opt = options();
   trunc_opt.integer_division = IntegerDivision::Truncate;
   const CheckResult t = check_kernel(k, trunc_opt);
   print(t);
   CHECK(t.verdict == Verdict::Proven);
-  CHECK(t.evidence.inputs_checked == 65536);
+  CHECK(t.evidence.inputs_checked == 65280);
   CHECK(t.evidence[InputClass::Overflow].checked == 1);  // -128 / -1 wraps
   CHECK(t.semantics.at("integer_division") == "truncate");
 }

@@ -32,13 +32,21 @@ RunOptions run_options(const Common& c) {
 }
 
 int finish(const Common& c, const CampaignResult& r, double seconds) {
-  const ReportFiles f = write_reports(r, output_dir(c));
+  ReportFiles f;
+  try {
+    f = write_reports(r, output_dir(c));
+  } catch (const std::exception& e) {
+    std::cout << render_summary(r);
+    std::fprintf(stderr, "symerr: %s\n", e.what());
+    return kExitInputError;
+  }
   std::cout << render_summary(r);
   if (seconds >= 0) std::printf("  ran in %.1f s\n", seconds);
   std::cout << "reports: " << fs::absolute(f.json).string() << "\n"
             << "         " << fs::absolute(f.markdown).string() << "\n"
             << "         " << fs::absolute(f.html).string() << "\n";
-  return exit_code(r.overall(), c.strict);
+  std::cout.flush();
+  return exit_code(r, c.strict);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -47,7 +55,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-int run_command(const Common& c, const std::string& campaign_file, bool exhaustive) {
+int run_command(const Common& c, const std::string& campaign_file, bool exhaustive,
+                const std::string& command_line) {
   const auto t0 = std::chrono::steady_clock::now();
   CampaignSpec spec;
   try {
@@ -58,6 +67,7 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
   }
   RunOptions o = run_options(c);
   o.exhaustive = exhaustive;
+  o.command_line = command_line;
   CampaignResult r;
   try {
     r = run_campaign(spec, o);
@@ -65,12 +75,18 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
     std::fprintf(stderr, "symerr: cannot load a kernel: %s\n", e.what());
     return 2;
   }
+  if (r.checks.empty()) {
+    std::fprintf(stderr, "symerr: the campaign ran no check: nothing was verified\n");
+    return kExitInputError;
+  }
   return finish(c, r, seconds_since(t0));
 }
 
-int audit_command(const Common& c) {
+int audit_command(const Common& c, const std::string& command_line) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int rc = finish(c, run_audit(run_options(c)), seconds_since(t0));
+  RunOptions o = run_options(c);
+  o.command_line = command_line;
+  const int rc = finish(c, run_audit(o), seconds_since(t0));
   write_unary_audit(output_dir(c).string());  // the unary SONNX bounds (issue 13)
   return rc;
 }

@@ -1,6 +1,8 @@
-// The subcommands of the symerr tool. Each returns the process exit status:
-// 0 all proven (inconclusive too unless strict), 1 a violation, 2 usage or
-// input error.
+// The subcommands of the symerr tool. Each returns the process exit status
+// (README "Exit status"): 0 nothing failed; 1 an implementation violates its
+// bound, crashed or timed out; 3 no implementation failure but a
+// specification statement was refuted; 2 usage or input error (and, with
+// --strict, an inconclusive check).
 #pragma once
 
 #include <cstdint>
@@ -17,8 +19,9 @@ struct Common {
   bool quiet = false;
 };
 
-int run_command(const Common& c, const std::string& campaign_file, bool exhaustive);
-int audit_command(const Common& c);
+int run_command(const Common& c, const std::string& campaign_file, bool exhaustive,
+                const std::string& command_line);
+int audit_command(const Common& c, const std::string& command_line);
 int report_command(const Common& c, const std::string& json_file);
 
 // unary kernels and the unary SONNX bounds (unary_command.cpp)

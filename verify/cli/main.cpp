@@ -4,7 +4,9 @@
 //   symerr report FILE.json      re-render a stored report.json
 //   symerr unary LIB SYMBOL --op Exp --type FP32 [--strategy …] [--bound cr|K]
 //                                the concrete check of a unary kernel
-// Exit status: 0 all proven, 1 a violation, 2 usage or input error.
+// Exit status: 0 nothing failed, 1 an implementation violates its bound (or
+// crashed / timed out), 3 only specification statements refuted, 2 usage or
+// input error.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -26,6 +28,17 @@ void add_common(CLI::App& app, symerr::cli::Common& c) {
 }
 
 }  // namespace
+
+// The command line as typed (arguments with spaces quoted), for the report.
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.find_first_of(" \t'\"") != std::string::npos) a = "'" + a + "'";
+    s += (i ? " " : "") + a;
+  }
+  return s;
+}
 
 int main(int argc, char** argv) {
   CLI::App app{"symerr: sound floating-point error analysis of ML operator kernels"};
@@ -72,8 +85,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    if (*run) return symerr::cli::run_command(common, campaign, exhaustive);
-    if (*audit) return symerr::cli::audit_command(common);
+    if (*run) return symerr::cli::run_command(common, campaign, exhaustive, command_line(argc, argv));
+    if (*audit) return symerr::cli::audit_command(common, command_line(argc, argv));
     if (*unary) return symerr::cli::unary_command(unary_args);
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {

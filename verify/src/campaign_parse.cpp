@@ -6,6 +6,8 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <stdexcept>
+#include <vector>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +19,14 @@ namespace symerr::verify {
 namespace {
 
 using nlohmann::json;
+
+// A value for an error message: short, never the whole of a huge value.
+std::string shown(const json& j) {
+  if (j.is_object() || j.is_array()) return std::string("a JSON ") + j.type_name() + " of " + std::to_string(j.size()) + " element(s)";
+  std::string d = j.dump();
+  if (d.size() > 60) d = d.substr(0, 40) + "... (" + std::to_string(d.size()) + " characters)";
+  return d;
+}
 
 class Reader {
  public:
@@ -35,19 +45,19 @@ class Reader {
       }
   }
   std::string string(const json& j, const std::string& path) const {
-    if (!j.is_string()) fail(path, "expected a string, got " + j.dump());
+    if (!j.is_string()) fail(path, "expected a string, got " + shown(j));
     return j.get<std::string>();
   }
   bool boolean(const json& j, const std::string& path) const {
-    if (!j.is_boolean()) fail(path, "expected true or false, got " + j.dump());
+    if (!j.is_boolean()) fail(path, "expected true or false, got " + shown(j));
     return j.get<bool>();
   }
   double number(const json& j, const std::string& path) const {
-    if (!j.is_number()) fail(path, "expected a number, got " + j.dump());
+    if (!j.is_number()) fail(path, "expected a number, got " + shown(j));
     return j.get<double>();
   }
   std::uint64_t unsigned_int(const json& j, const std::string& path) const {
-    if (!j.is_number_unsigned()) fail(path, "expected a non-negative integer, got " + j.dump());
+    if (!j.is_number_unsigned()) fail(path, "expected a non-negative integer, got " + shown(j));
     return j.get<std::uint64_t>();
   }
   std::vector<std::string> strings(const json& j, const std::string& path) const {
@@ -94,7 +104,7 @@ BoundSpec parse_bound(const Reader& r, const json& j) {
 }
 
 UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& path) {
-  r.only_keys(j, path, {"name", "library", "symbol", "operator", "type", "form"});
+  r.only_keys(j, path, {"name", "library", "symbol", "operator", "type", "form", "requirements", "build"});
   for (const char* k : {"library", "symbol", "operator", "type"})
     if (!j.contains(k)) r.fail(path, std::string("missing key \"") + k + "\"");
   UserKernelSpec k;
@@ -108,6 +118,11 @@ UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& p
     if (f == "elementwise") k.signature.form = KernelForm::Elementwise;
     else if (f == "tensor") k.signature.form = KernelForm::Tensor;
     else r.fail(path + "/form", "expected \"elementwise\" or \"tensor\"");
+  }
+  if (j.contains("requirements")) k.requirements = r.strings(j["requirements"], path + "/requirements");
+  if (j.contains("build")) {
+    r.only_keys(j["build"], path + "/build", {"compiler", "flags", "version", "source"});
+    for (const auto& [key, v] : j["build"].items()) k.build[key] = r.string(v, path + "/build/" + key);
   }
   std::filesystem::path lib(k.library);
   if (lib.is_relative() && !r.file().empty()) k.library = (r.file().parent_path() / lib).string();
@@ -141,25 +156,72 @@ void parse_inputs(const Reader& r, const json& j, CampaignSpec& s) {
   if (s.input_min && *s.input_min < 0) r.fail("/inputs/min", "a magnitude: must be >= 0");
 }
 
+constexpr int kMaxDepth = 64;
+
+[[noreturn]] void syntax_error(const std::string& text, const std::filesystem::path& file,
+                               std::size_t offset, const std::string& what) {
+  const auto lc = detail::line_column(text, offset);
+  throw CampaignError(file.string() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
+                      ": " + what);
+}
+
+// JSON parsing with the campaign's limits: nesting depth, duplicate keys
+// (nlohmann keeps the last silently), numbers that overflow a double.
+json parse_limited(const std::string& text, const std::filesystem::path& file) {
+  std::vector<std::set<std::string>> keys;  // per open object
+  std::size_t depth = 0;
+  std::string duplicate;
+  auto cb = [&](int d, json::parse_event_t ev, json& parsed) {
+    if (d > kMaxDepth) throw std::length_error("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    switch (ev) {
+      case json::parse_event_t::object_start: keys.emplace_back(); ++depth; break;
+      case json::parse_event_t::object_end: if (!keys.empty()) keys.pop_back(); --depth; break;
+      case json::parse_event_t::array_start: ++depth; break;
+      case json::parse_event_t::array_end: --depth; break;
+      case json::parse_event_t::key:
+        if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second) {
+          duplicate = parsed.get<std::string>();
+          throw std::domain_error("duplicate key \"" + duplicate + "\"");
+        }
+        break;
+      default: break;
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, cb);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    if (const auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
+    syntax_error(text, file, e.byte > 0 ? e.byte - 1 : 0, what);
+  } catch (const json::out_of_range& e) {  // 406: a number that overflows a double, e.g. 1e400
+    std::string what = e.what();
+    std::size_t at = 0;
+    if (const auto q = what.find('\''); q != std::string::npos) {
+      const auto token = what.substr(q + 1, what.find('\'', q + 1) - q - 1);
+      if (const auto p = text.find(token); p != std::string::npos) at = p;
+      what = "the number " + token + " is out of the range of a double";
+    }
+    syntax_error(text, file, at, what);
+  } catch (const std::length_error& e) {
+    throw CampaignError(file.string() + ": " + e.what() + " (a campaign file is a few levels deep)");
+  } catch (const std::domain_error& e) {
+    const auto p = text.find("\"" + duplicate + "\"", text.find("\"" + duplicate + "\"") + 1);
+    syntax_error(text, file, p == std::string::npos ? 0 : p, e.what() + std::string(" in an object"));
+  }
+}
+
 }  // namespace
 
 CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path& file) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    const auto lc = detail::line_column(text, e.byte > 0 ? e.byte - 1 : 0);
-    std::string what = e.what();
-    if (const auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
-    throw CampaignError(file.string() + ":" + std::to_string(lc.line) + ":" +
-                        std::to_string(lc.column) + ": " + what);
-  }
+  const json j = parse_limited(text, file);
   const Reader r(file);
   r.only_keys(j, "", {"name", "seed", "operators", "formats", "kernels", "semantics", "inputs",
                       "bound", "strategies", "random_count", "boundary_count", "requirements",
-                      "symbolic", "audit"});
+                      "symbolic", "audit", "time_limit_seconds", "isolation", "undefined_inputs"});
   CampaignSpec s;
   s.file = file;
+  s.text = text;
   s.name = file.stem().string();
   if (j.contains("name")) s.name = r.string(j["name"], "/name");
   if (j.contains("seed")) s.seed = r.unsigned_int(j["seed"], "/seed");
@@ -193,10 +255,30 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
                "unknown strategy \"" + n + "\" (special_grid, boundary, random, exhaustive)");
     }
   }
+  if (j.contains("strategies") && s.strategies.empty())
+    r.fail("/strategies", "empty: no input would be run (give special_grid, boundary, random or exhaustive)");
   if (j.contains("random_count")) s.random_count = r.unsigned_int(j["random_count"], "/random_count");
+  if (s.random_count > kMaxRandomCount)
+    r.fail("/random_count", std::to_string(s.random_count) + " is more than the limit of " +
+                                std::to_string(kMaxRandomCount) + " (use \"exhaustive\" for 16-bit formats)");
   if (j.contains("boundary_count"))
     s.boundary_count = r.unsigned_int(j["boundary_count"], "/boundary_count");
+  if (s.boundary_count > kMaxRandomCount)
+    r.fail("/boundary_count", "more than the limit of " + std::to_string(kMaxRandomCount));
+  if (j.contains("time_limit_seconds")) {
+    s.time_limit_seconds = r.number(j["time_limit_seconds"], "/time_limit_seconds");
+    if (!(s.time_limit_seconds > 0 && s.time_limit_seconds <= 86400))
+      r.fail("/time_limit_seconds", "must be in (0, 86400]");
+  }
+  if (j.contains("isolation")) s.isolate_user_kernels = r.boolean(j["isolation"], "/isolation");
+  if (j.contains("undefined_inputs")) {
+    const auto u = r.string(j["undefined_inputs"], "/undefined_inputs");
+    if (u != "skip" && u != "run") r.fail("/undefined_inputs", "expected \"skip\" or \"run\"");
+    s.run_undefined_inputs = u == "run";
+  }
   if (j.contains("requirements")) s.requirements = r.strings(j["requirements"], "/requirements");
+  for (std::size_t i = 0; i < s.requirements.size(); ++i)
+    if (s.requirements[i].empty()) r.fail("/requirements/" + std::to_string(i), "an empty requirement ID");
   if (j.contains("symbolic")) s.symbolic = r.boolean(j["symbolic"], "/symbolic");
   if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
   if (s.operators.empty() && s.kernels.empty() && !s.symbolic && !s.audit)
@@ -207,9 +289,28 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
 CampaignSpec load_campaign(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw CampaignError(file.string() + ": cannot read the campaign file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse_campaign(buf.str(), file);
+  std::string text(kMaxCampaignBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxCampaignBytes)
+    throw CampaignError(file.string() + ": larger than " + std::to_string(kMaxCampaignBytes >> 20) +
+                        " MiB: not a campaign file");
+  return parse_campaign(text, file);
+}
+
+std::string qualified_requirement(const std::string& id, const std::string& op, const std::string& format) {
+  if (id.find('/') != std::string::npos || op.empty()) return id;
+  std::string kind = "float";
+  if (format == "real") kind = "real";
+  else if (format.find("INT") != std::string::npos) kind = "int";
+  return op + "/" + kind + "/" + id;
+}
+
+std::vector<std::string> seed_requirements(Operator op, ElementType type) {
+  // [R1]: elementwise semantics on identical shapes; [C3]: range and special
+  // values of the type (seeds 000/001 Div, 003 Sub; Add and Mul by the same scheme)
+  const std::string f = to_string(type);
+  return {qualified_requirement("[R1]", to_string(op), f), qualified_requirement("[C3]", to_string(op), f)};
 }
 
 }  // namespace symerr::verify

@@ -9,8 +9,10 @@
 #include <mutex>
 #include <thread>
 
+#include <symerr/verify/bounds.hpp>
 #include <symerr/verify/concrete.hpp>
 #include <symerr/verify/exhaustive.hpp>
+#include <symerr/verify/identity.hpp>
 #include <symerr/verify/strategy.hpp>
 
 namespace symerr::verify {
@@ -26,6 +28,7 @@ double seconds_since(Clock::time_point t0) {
 struct Job {
   Kernel kernel;
   CheckOptions options;
+  ItemIdentity identity;  // user kernels
 };
 
 bool has(const std::vector<std::string>& v, const char* s) {
@@ -55,6 +58,7 @@ CheckOptions options_of(const CampaignSpec& s, const Kernel& k, std::uint64_t se
   o.property = property_of(s.bound, k.op);
   o.integer_division = s.integer_division;
   o.requirements = s.requirements;
+  o.feed_undefined = s.run_undefined_inputs;
   o.seed = seed;
   o.strategies.special_grid = has(s.strategies, "special_grid");
   o.strategies.boundary = has(s.strategies, "boundary");
@@ -62,6 +66,8 @@ CheckOptions options_of(const CampaignSpec& s, const Kernel& k, std::uint64_t se
   o.strategies.random_count = has(s.strategies, "random") ? s.random_count : 0;
   return o;
 }
+
+bool restricted(const CampaignSpec& s) { return s.input_min || s.input_max || !s.keep_special_values; }
 
 bool in_range(double x, const CampaignSpec& s) {
   if (std::isnan(x) || std::isinf(x)) return s.keep_special_values;
@@ -86,18 +92,23 @@ CheckResult check_in_range(const Job& job, const CampaignSpec& s) {
 
 // The 16-bit float formats are swept exhaustively (all 2^32 pairs) when asked
 // and the input range is not restricted; everything else runs the sampled
-// strategies. A refutation stops after 10^6 failures (the reason says so).
-CheckResult run_job(const Job& job, const CampaignSpec& s, bool exhaustive) {
+// strategies. A sweep counts every failure (witnesses are capped) and runs on
+// `threads` threads (--jobs).
+CheckResult run_job(const Job& job, const CampaignSpec& s, bool exhaustive, unsigned threads,
+                    const Progress& progress) {
   const bool sixteen = job.kernel.type == ElementType::FP16 || job.kernel.type == ElementType::BF16;
-  const bool restricted = s.input_min || s.input_max;
+  const bool narrowed = restricted(s);
   CheckResult r;
-  if (exhaustive && sixteen && !restricted) {
+  if (exhaustive && sixteen && !narrowed) {
     ExhaustiveOptions eo;
     eo.check = job.options;
-    eo.max_failures = 1000000;
+    eo.max_failures = 0;
+    eo.threads = std::max(1u, threads);
+    eo.progress = ProgressDisplay::Never;
+    eo.progress_lines = progress;
     r = check_exhaustive(job.kernel, eo);
   } else {
-    r = restricted ? check_in_range(job, s) : check_kernel(job.kernel, job.options);
+    r = narrowed ? check_in_range(job, s) : check_kernel(job.kernel, job.options);
     if (exhaustive && sixteen)
       r.reason += (r.reason.empty() ? "" : "; ") +
                   std::string("exhaustive sweep not run: the campaign restricts the input range");
@@ -116,20 +127,33 @@ std::vector<Job> jobs_of(const CampaignSpec& s, std::uint64_t seed) {
     for (ElementType t : s.formats) {
       Kernel k = builtin_kernel(op, t, s.integer_division);
       CheckOptions o = options_of(s, k, seed);
-      jobs.push_back({std::move(k), std::move(o)});
+      o.requirements = s.requirements.empty() ? seed_requirements(op, t) : s.requirements;
+      jobs.push_back({std::move(k), std::move(o), {}});
     }
   for (const auto& u : s.kernels) {
     Kernel k = load_kernel(u.library, u.symbol, u.signature);
     k.name = u.name;
     CheckOptions o = options_of(s, k, seed);
-    jobs.push_back({std::move(k), std::move(o)});
+    if (!u.requirements.empty()) o.requirements = u.requirements;
+    if (s.isolate_user_kernels) o.isolation = SandboxOptions{s.time_limit_seconds};
+    ItemIdentity id;
+    id.library = k.library;
+    id.symbol = u.symbol;
+    id.form = to_string(u.signature.form);
+    id.sha256 = sha256_file(k.library);
+    id.package = debian_package_of(k.library);
+    if (id.package.empty() && u.library != k.library) id.package = debian_package_of(u.library);
+    id.build = u.build;
+    jobs.push_back({std::move(k), std::move(o), std::move(id)});
   }
   return jobs;
 }
 
+// A check that could not run to its end through a harness error (not a
+// kernel fault: those are verdicts of their own).
 CheckResult failed_check(const Job& job, const std::exception& e) {
   CheckResult r = make_check_header(job.kernel, job.options);
-  r.verdict = Verdict::Inconclusive;
+  r.verdict = Verdict::Crashed;
   r.reason = std::string("the check stopped with an error: ") + e.what();
   return r;
 }
@@ -144,13 +168,18 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
     for (std::size_t i; (i = next++) < jobs.size();) {
       const auto t0 = Clock::now();
       try {
-        results[i] = run_job(jobs[i], s, exhaustive);
+        results[i] = run_job(jobs[i], s, exhaustive, ro.jobs, ro.progress);
       } catch (const std::exception& e) {
         results[i] = failed_check(jobs[i], e);
       }
+      if (!jobs[i].identity.library.empty()) {
+        const std::string form = results[i].item.form;
+        results[i].item = jobs[i].identity;
+        if (results[i].item.form.empty()) results[i].item.form = form;
+      }
       results[i].duration_seconds = seconds_since(t0);
       if (ro.progress) {
-        char line[256];
+        char line[512];
         std::snprintf(line, sizeof line, "[%zu/%zu] %s: %s (%.1f s)", ++done, jobs.size(),
                       results[i].id.c_str(), to_string(results[i].verdict),
                       results[i].duration_seconds);
@@ -159,7 +188,9 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
       }
     }
   };
-  const unsigned n = std::max(1u, std::min<unsigned>(ro.jobs, static_cast<unsigned>(jobs.size())));
+  // an exhaustive sweep uses --jobs threads itself: the checks then run one after the other
+  const unsigned parallel = exhaustive ? 1u : ro.jobs;
+  const unsigned n = std::max(1u, std::min<unsigned>(parallel, static_cast<unsigned>(jobs.size())));
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < n; ++t) threads.emplace_back(worker);
   worker();
@@ -169,6 +200,49 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
 
 void append(std::vector<CheckResult>& into, std::vector<CheckResult> from) {
   for (auto& c : from) into.push_back(std::move(c));
+}
+
+// Audits judge specification statements; a symbolic check judges a seed's
+// bound (from_spec) or one of symerr's own bounds (an implementation).
+// Symbolic witnesses name an operand "real R, err E": the error goes to
+// Witness::input_errors (shown in the reports next to the input).
+void split_input_errors(Witness& w) {
+  if (!w.input_errors.empty()) return;
+  std::vector<Value> errors;
+  for (auto& v : w.inputs) {
+    const auto p = v.exact.find(", err ");
+    if (v.exact.rfind("real ", 0) != 0 || p == std::string::npos) return;
+    const std::string e = v.exact.substr(p + 6);
+    double d = 0;
+    try {
+      d = mpq_class(e).get_d();
+    } catch (const std::exception&) {
+      return;
+    }
+    errors.push_back(Value{d, e, ""});
+  }
+  w.input_errors = std::move(errors);
+}
+
+std::vector<CheckResult> classified(std::vector<CheckResult> checks) {
+  for (auto& c : checks) {
+    for (auto& w : c.witnesses) split_input_errors(w);
+    for (auto& req : c.requirements) req = qualified_requirement(req, c.operator_name, c.format);
+    if (c.requirements.empty()) {  // the statement checked is its own requirement: "<Op>/<kind>/<statement>"
+      const auto parts = c.id.find('/');
+      const std::string statement = c.id.substr(parts == std::string::npos ? 0 : parts + 1);
+      c.requirements.push_back(qualified_requirement("[" + statement + "]", c.operator_name, c.format));
+    }
+    if (c.kind == "audit") {
+      c.subject = Subject::Specification;
+      continue;
+    }
+    c.subject = Subject::Implementation;
+    const auto slash = c.id.rfind('/');
+    const std::string bound_id = slash == std::string::npos ? c.id : c.id.substr(slash + 1);
+    if (const SpecBound* b = find_bound(bound_id); b && b->from_spec) c.subject = Subject::Specification;
+  }
+  return checks;
 }
 
 }  // namespace
@@ -190,6 +264,12 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
   CampaignResult r;
   r.name = spec.name;
   r.environment = current_environment(seed);
+  r.source.command_line = ro.command_line;
+  if (!spec.file.empty()) {
+    r.source.file = spec.file.string();
+    r.source.text = spec.text;
+    r.source.sha256 = sha256_hex(spec.text);
+  }
   const auto jobs = jobs_of(spec, seed);
   if (ro.progress && !jobs.empty())
     ro.progress("concrete checks: " + std::to_string(jobs.size()) + " on " +
@@ -197,11 +277,11 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
   append(r.checks, run_jobs(jobs, spec, ro));
   if (spec.symbolic) {
     if (ro.progress) ro.progress("symbolic checks");
-    append(r.checks, run_default_symbolic_checks(ro.progress));
+    append(r.checks, classified(run_default_symbolic_checks(ro.progress)));
   }
   if (spec.audit) {
     if (ro.progress) ro.progress("spec audit of the seeds");
-    append(r.checks, run_seed_audit(ro.progress));
+    append(r.checks, classified(run_seed_audit(ro.progress)));
   }
   return r;
 }
@@ -210,8 +290,9 @@ CampaignResult run_audit(const RunOptions& ro) {
   CampaignResult r;
   r.name = "audit";
   r.environment = current_environment(ro.seed.value_or(0));
+  r.source.command_line = ro.command_line;
   if (ro.progress) ro.progress("spec audit of the seeds");
-  r.checks = run_seed_audit(ro.progress);
+  r.checks = classified(run_seed_audit(ro.progress));
   return r;
 }
 

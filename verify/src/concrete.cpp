@@ -1,10 +1,14 @@
 // The list-driven concrete check: strategies -> kernel batches -> judge.
 #include <symerr/verify/concrete.hpp>
 
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <stdexcept>
+
+#include <symerr/verify/report.hpp>
 
 #include "judge.hpp"
 
@@ -44,6 +48,9 @@ CheckResult make_check_header(const Kernel& k, const CheckOptions& o) {
   r.requirements = o.requirements;
   r.seed = o.seed;
   r.semantics["kernel_form"] = to_string(k.form);
+  r.item.form = to_string(k.form);
+  r.item.library = k.library;
+  r.item.symbol = k.symbol;
   if (is_float(k.type)) {
     const auto F = std::get<FloatFormat>(format_of(k.type));
     r.semantics["rounding"] = "RNE";
@@ -58,7 +65,8 @@ CheckResult make_check_header(const Kernel& k, const CheckOptions& o) {
     r.semantics["property"] = "exact result";
     if (k.op == Operator::Div) {
       r.semantics["integer_division"] = std::string(to_string(o.integer_division));
-      r.semantics["division_by_zero"] = "undefined (run, reported, not judged)";
+      r.semantics["division_by_zero"] = o.feed_undefined ? "undefined (run, reported, not judged)"
+                                                         : "undefined (not run)";
       r.bound.formula = std::string("Y == ") +
                         (o.integer_division == IntegerDivision::Floor ? "floor" : "trunc") +
                         "(A / B) wrapped modulo 2^n, B != 0";
@@ -81,13 +89,138 @@ void add_strategy(CheckResult& r, const std::string& s) {
   r.strategies.push_back(s);
 }
 
+// Runs one batch of n elements; on a fault fills r and returns false.
+bool run_batch(CheckResult& r, const Kernel& k, const unsigned char* A, const unsigned char* B,
+               unsigned char* Y, std::size_t n,
+               const std::function<std::vector<Value>(std::size_t)>& value_of) {
+  const std::vector<unsigned char> Y0(Y, Y + n * storage_size(k.type));
+  try {
+    k.run(A, B, Y, n);
+    return true;
+  } catch (const KernelFault& f) {
+    record_fault(r, k, f, A, B, Y0.data(), n, value_of);
+  } catch (const std::exception& e) {
+    record_fault(r, k, KernelFault(FaultKind::Exception, 0, std::string("the kernel threw: ") + e.what()),
+                 A, B, Y0.data(), n, value_of);
+  }
+  return false;
+}
+
+Value float_value(ElementType t, std::uint64_t bits) {
+  const double x = decode_float(t, bits);
+  return Value{x, detail::exact_decimal(x), bits_text(t, bits)};
+}
+Value int_value(ElementType t, std::uint64_t bits) {
+  const __int128 x = decode_int(t, bits);
+  return Value{static_cast<double>(x), detail::int_text(x), bits_text(t, bits)};
+}
+
+// The operands of element i of the batch buffers, for fault reports.
+std::function<std::vector<Value>(std::size_t)> values_of(const Kernel& k, const unsigned char* A,
+                                                         const unsigned char* B) {
+  return [&k, A, B](std::size_t i) {
+    auto v = is_float(k.type) ? float_value : int_value;
+    return std::vector<Value>{v(k.type, load_bits(k.type, A, i)), v(k.type, load_bits(k.type, B, i))};
+  };
+}
+
 }  // namespace
 
-CheckResult check_inputs(const Kernel& k, const std::vector<FloatInputs>& inputs,
+void finish_fp_environment(CheckResult& r, const Kernel& k) {
+  std::string d = "every call started in " + describe_fp_state(mxcsr::kDocumented) +
+                  (k.sandbox ? " (in a child process" : " (in-process, the caller's state restored after each call");
+  if (k.sandbox) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, ", time limit %g s per call", k.sandbox->options().time_limit_seconds);
+    d += buf;
+  }
+  d += ")";
+  if (k.fp_log) {
+    d += "; " + k.fp_log->describe();
+    if (k.fp_log->changed())
+      r.semantics["fp_state_changed_by_kernel"] = k.fp_log->describe();
+  }
+  // failures that all match flushing arithmetic: the kernel computed with FTZ/DAZ
+  const auto& m = r.evidence.metrics;
+  const double failures = static_cast<double>(r.evidence.failures);
+  auto all = [&](const char* key) {
+    const auto it = m.find(key);
+    return failures > 0 && it != m.end() && it->second == failures;
+  };
+  const char* flush = all("failures_matching_ftz") ? "FTZ"
+                      : all("failures_matching_daz") ? "DAZ"
+                      : all("failures_matching_ftz_daz") ? "FTZ+DAZ" : nullptr;
+  if (flush) {
+    const bool left = k.fp_log && (k.fp_log->left_set & (mxcsr::kFTZ | mxcsr::kDAZ)) != 0;
+    d += std::string("; every failure matches ") + flush + " arithmetic: the kernel computes with " + flush +
+         (left ? " set" : " set during the call and restores it (the state after each call is the documented one)");
+    r.semantics["fp_state_inferred"] = std::string(flush) + " during the kernel's calls (all " +
+                                       std::to_string(r.evidence.failures) + " failures match " + flush + " arithmetic)";
+  }
+  r.fp_environment = d;
+}
+
+void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first, const unsigned char* A,
+                  const unsigned char* B, const unsigned char* Y0, std::size_t n,
+                  const std::function<std::vector<Value>(std::size_t)>& value_of) {
+  const std::size_t w = storage_size(k.type);
+  const double limit = k.sandbox ? k.sandbox->options().time_limit_seconds : 0;
+  const auto t0 = Clock::now();
+  const double budget = 6 * limit + 5;  // timeouts make bisection steps expensive
+  auto fails = [&](std::size_t lo, std::size_t m) {
+    std::vector<unsigned char> y(Y0 + lo * w, Y0 + (lo + m) * w);
+    try {
+      k.run(A + lo * w, B + lo * w, y.data(), m);
+      return false;
+    } catch (const std::exception&) {
+      return true;
+    }
+  };
+  std::size_t lo = 0, len = n;
+  bool reproduced = false;
+  while (len > 1 && seconds_since(t0) < budget) {
+    const std::size_t half = len / 2;
+    if (fails(lo, half)) {
+      len = half;
+      reproduced = true;
+    } else if (fails(lo + half, len - half)) {
+      lo += half;
+      len -= half;
+      reproduced = true;
+    } else {
+      break;  // neither half alone: the whole batch is needed
+    }
+  }
+  if (!reproduced && seconds_since(t0) < budget) reproduced = fails(lo, len);
+  FaultInfo f;
+  static const char* kinds[] = {"signal", "exit", "exception", "timeout"};
+  f.kind = kinds[static_cast<int>(first.kind)];
+  f.message = first.what();
+  f.batch_size = n;
+  f.reproducer_size = len;
+  f.reproduced = reproduced;
+  for (std::size_t i = 0; i < std::min<std::size_t>(len, 16); ++i) f.reproducer.push_back(value_of(lo + i));
+  r.verdict = first.kind == FaultKind::Timeout ? Verdict::TimedOut : Verdict::Crashed;
+  std::string inputs;
+  for (std::size_t i = 0; i < f.reproducer.size(); ++i) {
+    std::string t;
+    for (const auto& v : f.reproducer[i]) detail::append_sep(t, ", ", v.bits.empty() ? v.exact : v.bits + " = " + v.exact);
+    detail::append_sep(inputs, "; ", "(" + t + ")");
+  }
+  r.reason = f.message + " on a batch of " + std::to_string(n) + " inputs; the smallest batch found that " +
+             (reproduced ? "reproduces it" : "was tried (not reproduced)") + " has " + std::to_string(len) +
+             " input" + (len == 1 ? "" : "s") + ": " + inputs + (len > 16 ? "; ..." : "") +
+             ". The check stopped there (" + std::to_string(r.evidence.inputs_checked) +
+             " inputs judged before it)";
+  r.fault = std::move(f);
+}
+
+CheckResult check_inputs(const Kernel& kernel, const std::vector<FloatInputs>& inputs,
                          const CheckOptions& o, bool exhaustive) {
-  if (!is_float(k.type))
-    throw std::invalid_argument("check_inputs: float inputs for the " + std::string(to_string(k.type)) +
-                                " kernel '" + k.name + "'");
+  if (!is_float(kernel.type))
+    throw std::invalid_argument("check_inputs: float inputs for the " + std::string(to_string(kernel.type)) +
+                                " kernel '" + kernel.name + "'");
+  const Kernel k = harnessed(kernel, o.isolation);
   const auto t0 = Clock::now();
   const auto F = std::get<FloatFormat>(format_of(k.type));
   const OracleKind oracle = o.oracle.value_or(default_oracle(k.op, F));
@@ -98,22 +231,20 @@ CheckResult check_inputs(const Kernel& k, const std::vector<FloatInputs>& inputs
   std::vector<unsigned char> A(batch * w), B(batch * w), Y(batch * w);
   // a poison output pattern: a kernel that does not write its output is caught
   const std::uint64_t poison = encode_float(k.type, NAN) ^ 1;
+  const auto value_of = values_of(k, A.data(), B.data());
+  bool faulted = false;
   for (const auto& in : inputs) {
     add_strategy(r, in.strategy);
-    for (std::size_t start = 0; start < in.pairs.size(); start += batch) {
+    for (std::size_t start = 0; start < in.pairs.size() && !faulted; start += batch) {
       const std::size_t n = std::min(batch, in.pairs.size() - start);
       for (std::size_t i = 0; i < n; ++i) {
         store_bits(k.type, A.data(), i, encode_float(k.type, in.pairs[start + i][0]));
         store_bits(k.type, B.data(), i, encode_float(k.type, in.pairs[start + i][1]));
         store_bits(k.type, Y.data(), i, poison);
       }
-      try {
-        k.run(A.data(), B.data(), Y.data(), n);
-      } catch (const std::exception& e) {
-        r.verdict = Verdict::Inconclusive;
-        r.reason = std::string("the kernel threw: ") + e.what();
-        r.duration_seconds = seconds_since(t0);
-        return r;
+      if (!run_batch(r, k, A.data(), B.data(), Y.data(), n, value_of)) {
+        faulted = true;
+        break;
       }
       for (std::size_t i = 0; i < n; ++i) {
         const double a = in.pairs[start + i][0], b = in.pairs[start + i][1];
@@ -121,20 +252,23 @@ CheckResult check_inputs(const Kernel& k, const std::vector<FloatInputs>& inputs
         judge.judge(a, b, out, float_reference(oracle, k.op, a, b, F));
       }
     }
+    if (faulted) break;
   }
   judge.finish_worst();
   r.evidence = judge.evidence;
   r.witnesses = judge.witnesses();
-  detail::finish_verdict(r, exhaustive);
+  if (!faulted) detail::finish_verdict(r, exhaustive);
+  finish_fp_environment(r, k);
   r.duration_seconds = seconds_since(t0);
   return r;
 }
 
-CheckResult check_inputs(const Kernel& k, const std::vector<IntInputs>& inputs,
+CheckResult check_inputs(const Kernel& kernel, const std::vector<IntInputs>& inputs,
                          const CheckOptions& o, bool exhaustive) {
-  if (is_float(k.type))
+  if (is_float(kernel.type))
     throw std::invalid_argument("check_inputs: integer inputs for the " +
-                                std::string(to_string(k.type)) + " kernel '" + k.name + "'");
+                                std::string(to_string(kernel.type)) + " kernel '" + kernel.name + "'");
+  const Kernel k = harnessed(kernel, o.isolation);
   const auto t0 = Clock::now();
   const auto I = std::get<IntFormat>(format_of(k.type));
   CheckResult r = make_check_header(k, o);
@@ -142,34 +276,47 @@ CheckResult check_inputs(const Kernel& k, const std::vector<IntInputs>& inputs,
   const std::size_t batch = std::max<std::size_t>(1, o.batch);
   const std::size_t w = storage_size(k.type);
   std::vector<unsigned char> A(batch * w), B(batch * w), Y(batch * w);
+  const auto value_of = values_of(k, A.data(), B.data());
+  const bool skip_zero_divisor = k.op == Operator::Div && !o.feed_undefined;
+  std::uint64_t skipped = 0;
+  bool faulted = false;
   for (const auto& in : inputs) {
     add_strategy(r, in.strategy);
-    for (std::size_t start = 0; start < in.pairs.size(); start += batch) {
-      const std::size_t n = std::min(batch, in.pairs.size() - start);
+    std::vector<std::array<__int128, 2>> pairs;
+    pairs.reserve(in.pairs.size());
+    for (const auto& p : in.pairs) {
+      if (skip_zero_divisor && p[1] == 0) ++skipped;
+      else pairs.push_back({p[0], p[1]});
+    }
+    for (std::size_t start = 0; start < pairs.size(); start += batch) {
+      const std::size_t n = std::min(batch, pairs.size() - start);
       for (std::size_t i = 0; i < n; ++i) {
-        store_bits(k.type, A.data(), i, encode_int(k.type, in.pairs[start + i][0]));
-        store_bits(k.type, B.data(), i, encode_int(k.type, in.pairs[start + i][1]));
+        store_bits(k.type, A.data(), i, encode_int(k.type, pairs[start + i][0]));
+        store_bits(k.type, B.data(), i, encode_int(k.type, pairs[start + i][1]));
         store_bits(k.type, Y.data(), i, 0);
       }
-      try {
-        k.run(A.data(), B.data(), Y.data(), n);
-      } catch (const std::exception& e) {
-        r.verdict = Verdict::Inconclusive;
-        r.reason = std::string("the kernel threw: ") + e.what();
-        r.duration_seconds = seconds_since(t0);
-        return r;
+      if (!run_batch(r, k, A.data(), B.data(), Y.data(), n, value_of)) {
+        faulted = true;
+        break;
       }
       for (std::size_t i = 0; i < n; ++i) {
-        const __int128 a = in.pairs[start + i][0], b = in.pairs[start + i][1];
+        const __int128 a = pairs[start + i][0], b = pairs[start + i][1];
         const __int128 out = decode_int(k.type, load_bits(k.type, Y.data(), i));
         judge.judge(a, b, out, int_reference(k.op, a, b, I, o.integer_division));
       }
     }
+    if (faulted) break;
   }
   judge.finish_worst();
   r.evidence = judge.evidence;
   r.witnesses = judge.witnesses();
-  detail::finish_verdict(r, exhaustive);
+  if (skipped > 0) {
+    r.evidence.metrics["undefined_inputs_not_run"] = static_cast<double>(skipped);
+    r.semantics["division_by_zero"] = "undefined: not run (" + std::to_string(skipped) +
+                                      " inputs with divisor 0 left out; campaign \"undefined_inputs\": \"run\" runs them)";
+  }
+  if (!faulted) detail::finish_verdict(r, exhaustive);
+  finish_fp_environment(r, k);
   r.duration_seconds = seconds_since(t0);
   return r;
 }

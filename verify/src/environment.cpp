@@ -11,8 +11,14 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include <symerr/verify/sandbox.hpp>
 #include <symerr/version.hpp>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 namespace symerr::verify {
 
@@ -123,6 +129,47 @@ std::string utc_now() {
   return buf;
 }
 
+// The CPU's features that kernels choose code paths by (CPUID leaves 1 and 7).
+std::vector<std::string> cpu_features() {
+  std::vector<std::string> f;
+#if defined(__x86_64__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  auto add = [&f](bool has, const char* name) {
+    if (has) f.emplace_back(name);
+  };
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    add(d & (1u << 25), "sse");
+    add(d & (1u << 26), "sse2");
+    add(c & (1u << 0), "sse3");
+    add(c & (1u << 9), "ssse3");
+    add(c & (1u << 19), "sse4.1");
+    add(c & (1u << 20), "sse4.2");
+    add(c & (1u << 28), "avx");
+    add(c & (1u << 12), "fma");
+    add(c & (1u << 29), "f16c");
+  }
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+    add(b & (1u << 5), "avx2");
+    add(b & (1u << 16), "avx512f");
+    add(b & (1u << 17), "avx512dq");
+    add(b & (1u << 21), "avx512ifma");
+    add(b & (1u << 28), "avx512cd");
+    add(b & (1u << 30), "avx512bw");
+    add(b & (1u << 31), "avx512vl");
+    add(c & (1u << 1), "avx512vbmi");
+    add(c & (1u << 11), "avx512vnni");
+    add(c & (1u << 14), "avx512vpopcntdq");
+    add(d & (1u << 23), "avx512fp16");
+    add(d & (1u << 22), "amx-bf16");
+  }
+  if (__get_cpuid_count(7, 1, &a, &b, &c, &d)) {
+    add(a & (1u << 5), "avx512bf16");
+    add(a & (1u << 4), "avx-vnni");
+  }
+#endif
+  return f;
+}
+
 }  // namespace
 
 Environment current_environment(std::uint64_t seed) {
@@ -132,6 +179,8 @@ Environment current_environment(std::uint64_t seed) {
   e.compiler = compiler();
   e.flags = compile_flags();
   e.cpu_model = cpu_model();
+  e.cpu_features = cpu_features();
+  e.kernel_fp_state = describe_fp_state(mxcsr::kDocumented) + ", exception flags clear (set before every kernel call)";
   e.hardware_threads = std::thread::hardware_concurrency();
   e.os = os_name();
   e.rounding_mode = observed_rounding_mode();

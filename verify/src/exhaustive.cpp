@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -365,6 +366,18 @@ struct Shared {
   std::atomic<bool> stop{false};
   std::mutex error_mutex;
   std::string error;
+  // the first kernel call that did not return normally, and its chunk
+  std::optional<KernelFault> fault;
+  std::uint32_t fault_row = 0, fault_column = 0;
+  std::size_t fault_n = 0;
+};
+
+// A kernel fault with the chunk it happened on.
+struct ChunkFault : KernelFault {
+  ChunkFault(const KernelFault& f, std::uint32_t r, std::uint32_t c, std::size_t count)
+      : KernelFault(f), row(r), column(c), n(count) {}
+  std::uint32_t row, column;
+  std::size_t n;
 };
 
 // ---- FP16 / BF16 correct rounding: the fast path -------------------------------------
@@ -398,7 +411,11 @@ class FastFloatWorker {
       for (std::uint32_t j0 = 0; j0 < kRow; j0 += static_cast<std::uint32_t>(chunk)) {
         const std::size_t n = std::min<std::size_t>(chunk, kRow - j0);
         std::fill(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n), poison);
-        k_.run(a.data(), T_.all.data() + j0, y.data(), n);
+        try {
+          k_.run(a.data(), T_.all.data() + j0, y.data(), n);
+        } catch (const KernelFault& f) {
+          throw ChunkFault(f, row, j0, n);
+        }
         switch (k_.op) {
           case Operator::Add: check_chunk<Operator::Add>(row, j0, y.data(), n); break;
           case Operator::Sub: check_chunk<Operator::Sub>(row, j0, y.data(), n); break;
@@ -581,7 +598,11 @@ class GenericWorker {
           store_bits(k_.type, b.data(), i, j0 + i);
           store_bits(k_.type, y.data(), i, 0);
         }
-        k_.run(a.data(), b.data(), y.data(), n);
+        try {
+          k_.run(a.data(), b.data(), y.data(), n);
+        } catch (const KernelFault& f) {
+          throw ChunkFault(f, row, j0, n);
+        }
         for (std::size_t i = 0; i < n; ++i) judge_one(row, j0 + static_cast<std::uint32_t>(i), load_bits(k_.type, y.data(), i));
       }
       s_.rows_done.fetch_add(1, std::memory_order_relaxed);
@@ -612,6 +633,7 @@ class GenericWorker {
 template <class Worker, class Fmt>
 std::vector<std::unique_ptr<Worker>> run_workers(Shared& s, const Fmt& F, unsigned threads,
                                                  bool progress, const std::string& label) {
+  double last_line = 0;
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned i = 0; i < threads; ++i) workers.push_back(std::make_unique<Worker>(s, F));
   std::atomic<unsigned> running{threads};
@@ -622,6 +644,15 @@ std::vector<std::unique_ptr<Worker>> run_workers(Shared& s, const Fmt& F, unsign
     pool.emplace_back([&, worker = w.get()] {
       try {
         worker->run();
+      } catch (const ChunkFault& f) {
+        std::lock_guard<std::mutex> lock(s.error_mutex);
+        if (!s.fault) {
+          s.fault = f;
+          s.fault_row = f.row;
+          s.fault_column = f.column;
+          s.fault_n = f.n;
+        }
+        s.stop = true;
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(s.error_mutex);
         if (s.error.empty()) s.error = e.what();
@@ -637,9 +668,17 @@ std::vector<std::unique_ptr<Worker>> run_workers(Shared& s, const Fmt& F, unsign
     std::unique_lock<std::mutex> lock(m);
     while (running > 0) {
       cv.wait_for(lock, std::chrono::milliseconds(500));
-      if (!progress) continue;
       const double done = static_cast<double>(s.rows_done.load()) / static_cast<double>(rows);
       const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (s.options->progress_lines && t - last_line >= s.options->progress_interval && running > 0) {
+        last_line = t;
+        char line[256];
+        std::snprintf(line, sizeof line, "[%s] %.1f%%  %.1f s  ETA %.0f s  failures %llu", label.c_str(),
+                      100 * done, t, done > 0 ? t / done - t : 0.0,
+                      static_cast<unsigned long long>(s.failures.load()));
+        s.options->progress_lines(line);
+      }
+      if (!progress) continue;
       std::fprintf(stderr, "\r[%s] %5.1f%%  %.1f s  ETA %.0f s  failures %llu   ", label.c_str(),
                    100 * done, t, done > 0 ? t / done - t : 0.0,
                    static_cast<unsigned long long>(s.failures.load()));
@@ -653,7 +692,8 @@ std::vector<std::unique_ptr<Worker>> run_workers(Shared& s, const Fmt& F, unsign
 
 }  // namespace
 
-CheckResult check_exhaustive(const Kernel& k, const ExhaustiveOptions& o) {
+CheckResult check_exhaustive(const Kernel& kernel, const ExhaustiveOptions& o) {
+  const Kernel k = harnessed(kernel, o.check.isolation);
   if (!exhaustive_supported(k.type))
     throw std::invalid_argument(std::string("check_exhaustive: ") + to_string(k.type) +
                                 " has more than 2^32 pairs; use check_kernel");
@@ -704,9 +744,35 @@ CheckResult check_exhaustive(const Kernel& k, const ExhaustiveOptions& o) {
     auto workers = run_workers<GenericWorker<detail::IntJudge>>(s, I, threads, progress, label);
     collect(workers);
   }
+  if (s.fault) {
+    // rebuild the chunk and bisect it
+    const std::size_t w = storage_size(k.type), n = s.fault_n;
+    std::vector<unsigned char> A(n * w), B(n * w), Y0(n * w);
+    const std::uint64_t poison = is_float(k.type) ? encode_float(k.type, NAN) ^ 1 : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      store_bits(k.type, A.data(), i, s.fault_row);
+      store_bits(k.type, B.data(), i, s.fault_column + i);
+      store_bits(k.type, Y0.data(), i, poison);
+    }
+    auto value = [&](std::uint64_t bits) {
+      if (is_float(k.type)) {
+        const double x = decode_float(k.type, bits);
+        return Value{x, detail::exact_decimal(x), bits_text(k.type, bits)};
+      }
+      const __int128 x = decode_int(k.type, bits);
+      return Value{static_cast<double>(x), detail::int_text(x), bits_text(k.type, bits)};
+    };
+    record_fault(r, k, *s.fault, A.data(), B.data(), Y0.data(), n, [&](std::size_t i) {
+      return std::vector<Value>{value(s.fault_row), value(s.fault_column + i)};
+    });
+    finish_fp_environment(r, k);
+    r.duration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return r;
+  }
   if (!s.error.empty()) {
-    r.verdict = Verdict::Inconclusive;
+    r.verdict = Verdict::Crashed;
     r.reason = "the sweep stopped on an error: " + s.error;
+    finish_fp_environment(r, k);
     r.duration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return r;
   }
@@ -716,6 +782,7 @@ CheckResult check_exhaustive(const Kernel& k, const ExhaustiveOptions& o) {
     r.reason += "; the sweep stopped after " + std::to_string(r.evidence.failures) +
                 " failures (max_failures), having covered " + std::to_string(r.evidence.inputs_checked) +
                 " of " + std::to_string(std::uint64_t{columns} * (s.row_end - s.row_begin)) + " pairs";
+  finish_fp_environment(r, k);
   r.duration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   r.evidence.metrics["threads"] = threads;
   return r;

@@ -141,6 +141,17 @@ bool FloatJudge::judge(double a, double b, double out, const FloatReference& ref
   double err_d = 0;
   const bool stats = ref.finite_exact && !ref.overflow;
   if (stats) err_d = std::isfinite(out) ? std::fabs(out - ref.exact) : INFINITY;
+  // FP64: ref.exact is the exact result rounded to binary64, i.e. often the
+  // output itself; measure |out - exact| exactly (GMP) instead.
+  double ulp_err = 0;
+  if (stats && format.precision >= 53 && std::isfinite(out)) {
+    const mpq_class e = abs(exact_value(out) - exact_result(op, a, b));
+    err_d = round_to(e, FP64, RoundingMode::Upward).value;
+    const double u = ulp(ref.exact, format);
+    ulp_err = round_to(mpq_class(e / exact_value(u)), FP64, RoundingMode::Upward).value;
+  } else if (stats) {
+    ulp_err = err_d / ulp(ref.exact, format);
+  }
   if (property->kind == Property::Kind::CorrectRounding) {
     fail = !same;
   } else if (!ref.finite_exact) {
@@ -163,14 +174,31 @@ bool FloatJudge::judge(double a, double b, double out, const FloatReference& ref
     ++evidence.special.checked;
     if (same) ++evidence.special.matched;
   }
-  if (stats) record_error(a, b, out, err_d, ref.exact, err_d / ulp(ref.exact, format));
+  if (stats) record_error(a, b, out, err_d, ref.exact, ulp_err);
   if (fail) {
     ++evidence.failures;
+    if (special && !same) ++evidence.wrong_special;
+    note_flush_consistency(a, b, out);
     failing.add({a, b, out, m});
   }
   return !fail;
 }
 
+
+// Would the kernel's output be right in flush-to-zero / denormals-are-zero
+// arithmetic? Counted per failure (metrics "failures_matching_ftz",
+// "_daz", "_ftz_daz"): the FP state the kernel really computed in.
+void FloatJudge::note_flush_consistency(double a, double b, double out) {
+  const double mn = format.min_normal();
+  auto daz = [mn](double x) { return std::fabs(x) < mn && x != 0 ? std::copysign(0.0, x) : x; };
+  auto ftz = [mn](double x) { return std::isfinite(x) && std::fabs(x) < mn && x != 0 ? std::copysign(0.0, x) : x; };
+  const OracleKind exact = OracleKind::Exact;
+  const double plain = float_reference(exact, op, a, b, format).value;
+  const double with_daz = float_reference(exact, op, daz(a), daz(b), format).value;
+  if (same_result(out, ftz(plain))) evidence.metrics["failures_matching_ftz"] += 1;
+  if (same_result(out, with_daz)) evidence.metrics["failures_matching_daz"] += 1;
+  if (same_result(out, ftz(with_daz))) evidence.metrics["failures_matching_ftz_daz"] += 1;
+}
 
 void FloatJudge::record_error(double a, double b, double out, double abs_err, double exact,
                               double ulp_err) {
@@ -426,18 +454,20 @@ void finish_verdict(CheckResult& r, bool exhaustive) {
   if (ev.failures > 0) {
     r.verdict = Verdict::Violated;
     r.reason = std::to_string(ev.failures) + " of " + n + " inputs violate the property" +
+               (ev.wrong_special > 0 ? " (" + std::to_string(ev.wrong_special) + " of them return a wrong special value)"
+                                     : std::string()) +
                (r.witnesses.empty() ? std::string() : "; smallest: " + r.witnesses.front().message) +
                undefined;
   } else if (exhaustive && r.shard.complete()) {
     r.verdict = Verdict::Proven;
     r.reason = "all " + n + " inputs of the domain satisfy the property" + undefined;
   } else if (exhaustive) {
-    r.verdict = Verdict::Inconclusive;
+    r.verdict = Verdict::PassedOnSamples;
     r.reason = "no violation in the " + n + " inputs of shard " +
                std::to_string(r.shard.indices.empty() ? 0 : r.shard.indices.front()) + "/" +
                std::to_string(r.shard.count) + "; merge all shards to decide" + undefined;
   } else {
-    r.verdict = Verdict::Inconclusive;
+    r.verdict = Verdict::PassedOnSamples;
     r.reason = "no violation in " + n +
                " sampled inputs; sampling does not cover the input domain" + undefined;
   }

@@ -152,6 +152,7 @@ class FloatJudge {
   bool strict;
 
   Witness make_witness(double a, double b, double out, ClassMask classes) const;
+  void note_flush_consistency(double a, double b, double out);
 
  private:
   bool bound_holds(double a, double b, double out, const FloatReference& ref, double err_d) const;

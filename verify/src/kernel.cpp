@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <utility>
 
 namespace symerr::verify {
@@ -180,21 +181,40 @@ Kernel load_kernel(const std::string& path, const std::string& symbol, const Ker
     throw KernelLoadError(what + ": the symbol is not defined in the library" +
                           (err ? std::string(" (") + err + ")" : std::string()));
   std::string name = symbol + "@" + path;
+  Kernel k;
   switch (sig.type) {
     case ElementType::FP16:
     case ElementType::BF16:
-    case ElementType::UINT16: return wrap_symbol<std::uint16_t>(name, sig, sym, library);
-    case ElementType::FP32: return wrap_symbol<float>(name, sig, sym, library);
-    case ElementType::FP64: return wrap_symbol<double>(name, sig, sym, library);
-    case ElementType::INT8: return wrap_symbol<std::int8_t>(name, sig, sym, library);
-    case ElementType::UINT8: return wrap_symbol<std::uint8_t>(name, sig, sym, library);
-    case ElementType::INT16: return wrap_symbol<std::int16_t>(name, sig, sym, library);
-    case ElementType::INT32: return wrap_symbol<std::int32_t>(name, sig, sym, library);
-    case ElementType::UINT32: return wrap_symbol<std::uint32_t>(name, sig, sym, library);
-    case ElementType::INT64: return wrap_symbol<std::int64_t>(name, sig, sym, library);
-    case ElementType::UINT64: return wrap_symbol<std::uint64_t>(name, sig, sym, library);
+    case ElementType::UINT16: k = wrap_symbol<std::uint16_t>(name, sig, sym, library); break;
+    case ElementType::FP32: k = wrap_symbol<float>(name, sig, sym, library); break;
+    case ElementType::FP64: k = wrap_symbol<double>(name, sig, sym, library); break;
+    case ElementType::INT8: k = wrap_symbol<std::int8_t>(name, sig, sym, library); break;
+    case ElementType::UINT8: k = wrap_symbol<std::uint8_t>(name, sig, sym, library); break;
+    case ElementType::INT16: k = wrap_symbol<std::int16_t>(name, sig, sym, library); break;
+    case ElementType::INT32: k = wrap_symbol<std::int32_t>(name, sig, sym, library); break;
+    case ElementType::UINT32: k = wrap_symbol<std::uint32_t>(name, sig, sym, library); break;
+    case ElementType::INT64: k = wrap_symbol<std::int64_t>(name, sig, sym, library); break;
+    case ElementType::UINT64: k = wrap_symbol<std::uint64_t>(name, sig, sym, library); break;
   }
-  throw KernelLoadError(what + ": unsupported element type");
+  std::error_code ec;
+  const auto abs = std::filesystem::canonical(path, ec);
+  k.library = ec ? path : abs.string();
+  k.symbol = symbol;
+  return k;
+}
+
+Kernel harnessed(Kernel k, std::optional<SandboxOptions> isolation) {
+  if (k.fp_log) return k;
+  k.fp_log = std::make_shared<FpStateLog>();
+  if (isolation) {
+    k.sandbox = std::make_shared<Sandbox>(k.run, storage_size(k.type), *isolation, k.fp_log);
+    k.run = [sb = k.sandbox](const void* a, const void* b, void* y, std::size_t n) { sb->run(a, b, y, n); };
+  } else {
+    k.run = [raw = std::move(k.run), log = k.fp_log](const void* a, const void* b, void* y, std::size_t n) {
+      call_in_documented_state([&] { raw(a, b, y, n); }, log.get());
+    };
+  }
+  return k;
 }
 
 }  // namespace symerr::verify

@@ -12,16 +12,37 @@ namespace symerr::verify {
 const char* to_string(Verdict v) noexcept {
   switch (v) {
     case Verdict::Proven: return "proven";
+    case Verdict::PassedOnSamples: return "passed_on_samples";
     case Verdict::Violated: return "violated";
     case Verdict::Inconclusive: return "inconclusive";
+    case Verdict::Crashed: return "crashed";
+    case Verdict::TimedOut: return "timed_out";
   }
   return "?";
 }
 
 std::optional<Verdict> parse_verdict(std::string_view s) noexcept {
-  for (Verdict v : {Verdict::Proven, Verdict::Violated, Verdict::Inconclusive})
+  for (Verdict v : kAllVerdicts)
     if (s == to_string(v)) return v;
   return std::nullopt;
+}
+
+const char* to_string(Subject s) noexcept {
+  return s == Subject::Implementation ? "implementation" : "specification";
+}
+
+std::optional<Subject> parse_subject(std::string_view s) noexcept {
+  for (Subject x : {Subject::Implementation, Subject::Specification})
+    if (s == to_string(x)) return x;
+  return std::nullopt;
+}
+
+int exit_code(const CampaignResult& r, bool strict) noexcept {
+  if (r.checks.empty()) return kExitInputError;
+  if (is_failure(r.overall(Subject::Implementation))) return kExitImplementationFailure;
+  if (is_failure(r.overall(Subject::Specification))) return kExitSpecificationRefuted;
+  if (strict && severity(r.overall()) >= severity(Verdict::Inconclusive)) return kExitInputError;
+  return kExitOk;
 }
 
 const char* to_string(InputClass c) noexcept {
@@ -114,6 +135,7 @@ void merge_scatter(ScatterSample& into, const ScatterSample& from) {
 void merge(Evidence& into, const Evidence& from) {
   into.inputs_checked += from.inputs_checked;
   into.failures += from.failures;
+  into.wrong_special += from.wrong_special;
   into.undefined += from.undefined;
   for (std::size_t i = 0; i < kInputClassCount; ++i) {
     into.classes[i].checked += from.classes[i].checked;
@@ -161,7 +183,12 @@ void merge(CheckResult& into, const CheckResult& from, std::size_t max_witnesses
 
   const bool violated = into.verdict == Verdict::Violated || from.verdict == Verdict::Violated ||
                         into.evidence.failures > 0;
-  if (violated) {
+  const Verdict worst = combine(into.verdict, from.verdict);
+  if (worst == Verdict::Crashed || worst == Verdict::TimedOut) {
+    into.verdict = worst;
+    if (!into.fault) into.fault = from.fault;
+    into.reason = (into.verdict == from.verdict ? from.reason : into.reason);
+  } else if (violated) {
     into.verdict = Verdict::Violated;
     into.reason = std::to_string(into.evidence.failures) + " of " +
                   std::to_string(into.evidence.inputs_checked) + " inputs violate the property";
@@ -170,7 +197,7 @@ void merge(CheckResult& into, const CheckResult& from, std::size_t max_witnesses
     into.reason = "all " + std::to_string(into.shard.count) + " shards merged (" +
                   std::to_string(into.evidence.inputs_checked) + " inputs); no violation";
   } else {
-    into.verdict = Verdict::Inconclusive;
+    into.verdict = into.shard.complete() && !into.exhaustive ? Verdict::PassedOnSamples : Verdict::Inconclusive;
     into.reason = !into.shard.complete()
                       ? "no violation in " + std::to_string(into.shard.indices.size()) + " of " +
                             std::to_string(into.shard.count) +

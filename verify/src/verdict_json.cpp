@@ -5,7 +5,9 @@
 #include <symerr/verify/verdict.hpp>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -57,10 +59,29 @@ ClassMask mask_from_json(const json& j) {
   return m;
 }
 
+// A count: a non-negative integer that fits (a negative or fractional number,
+// or 1e300, is an error instead of wrapping or undefined behaviour).
+std::uint64_t get_count(const json& j) {
+  if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<std::int64_t>() >= 0))
+    throw std::invalid_argument("expected a non-negative integer count, got " +
+                                (j.is_number() ? j.dump() : std::string(j.type_name())));
+  return j.get<std::uint64_t>();
+}
+
 // Optional members: absent keys keep the default.
 template <class T>
 void get_opt(const json& j, const char* key, T& out) {
-  if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(out);
+  if (!j.is_object()) throw std::invalid_argument(std::string("expected an object with \"") + key + "\"");
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+    const std::uint64_t v = get_count(*it);
+    if (v > std::numeric_limits<T>::max())
+      throw std::invalid_argument(std::string("\"") + key + "\": " + std::to_string(v) + " is too large");
+    out = static_cast<T>(v);
+  } else {
+    it->get_to(out);
+  }
 }
 void get_num_opt(const json& j, const char* key, double& out) {
   if (auto it = j.find(key); it != j.end() && !it->is_null()) out = get_number(*it);
@@ -99,6 +120,7 @@ void from_json(const json& j, Value& x) {
 
 void to_json(json& j, const Witness& x) {
   j = json{{"inputs", x.inputs},
+           {"input_errors", x.input_errors},
            {"output", x.output},
            {"reference", x.reference},
            {"exact_result", x.exact_result},
@@ -111,6 +133,7 @@ void to_json(json& j, const Witness& x) {
 }
 void from_json(const json& j, Witness& x) {
   get_opt(j, "inputs", x.inputs);
+  get_opt(j, "input_errors", x.input_errors);
   get_opt(j, "output", x.output);
   get_opt(j, "reference", x.reference);
   get_opt(j, "exact_result", x.exact_result);
@@ -136,7 +159,7 @@ void from_json(const json& j, UlpHistogram& x) {
   if (b.size() != UlpHistogram::kBuckets)
     throw std::invalid_argument("histogram: expected " + std::to_string(UlpHistogram::kBuckets) +
                                 " buckets, got " + std::to_string(b.size()));
-  for (std::size_t i = 0; i < UlpHistogram::kBuckets; ++i) x.counts[i] = b[i].at("count");
+  for (std::size_t i = 0; i < UlpHistogram::kBuckets; ++i) x.counts[i] = get_count(b[i].at("count"));
 }
 
 void to_json(json& j, const ScatterPoint& x) {
@@ -173,6 +196,7 @@ void to_json(json& j, const Evidence& x) {
   for (InputClass c : kInputClasses) classes[to_string(c)] = x[c];
   j = json{{"inputs_checked", x.inputs_checked},
            {"failures", x.failures},
+           {"wrong_special", x.wrong_special},
            {"undefined", x.undefined},
            {"classes", classes},
            {"max_abs_error", number(x.max_abs_error)},
@@ -187,6 +211,7 @@ void to_json(json& j, const Evidence& x) {
 void from_json(const json& j, Evidence& x) {
   get_opt(j, "inputs_checked", x.inputs_checked);
   get_opt(j, "failures", x.failures);
+  get_opt(j, "wrong_special", x.wrong_special);
   get_opt(j, "undefined", x.undefined);
   if (auto it = j.find("classes"); it != j.end())
     for (const auto& [name, count] : it->items()) {
@@ -220,9 +245,51 @@ void from_json(const json& j, ShardInfo& x) {
   get_opt(j, "indices", x.indices);
 }
 
+void to_json(json& j, const ItemIdentity& x) {
+  j = json{{"library", x.library}, {"sha256", x.sha256}, {"symbol", x.symbol},
+           {"form", x.form},       {"package", x.package}, {"build", x.build}};
+}
+void from_json(const json& j, ItemIdentity& x) {
+  get_opt(j, "library", x.library);
+  get_opt(j, "sha256", x.sha256);
+  get_opt(j, "symbol", x.symbol);
+  get_opt(j, "form", x.form);
+  get_opt(j, "package", x.package);
+  get_opt(j, "build", x.build);
+}
+
+void to_json(json& j, const FaultInfo& x) {
+  j = json{{"kind", x.kind},
+           {"message", x.message},
+           {"batch_size", x.batch_size},
+           {"reproducer_size", x.reproducer_size},
+           {"reproduced", x.reproduced},
+           {"reproducer", x.reproducer}};
+}
+void from_json(const json& j, FaultInfo& x) {
+  get_opt(j, "kind", x.kind);
+  get_opt(j, "message", x.message);
+  get_opt(j, "batch_size", x.batch_size);
+  get_opt(j, "reproducer_size", x.reproducer_size);
+  get_opt(j, "reproduced", x.reproduced);
+  get_opt(j, "reproducer", x.reproducer);
+}
+
+void to_json(json& j, const CampaignSource& x) {
+  j = json{{"file", x.file}, {"sha256", x.sha256}, {"text", x.text}, {"command_line", x.command_line}};
+}
+void from_json(const json& j, CampaignSource& x) {
+  get_opt(j, "file", x.file);
+  get_opt(j, "sha256", x.sha256);
+  get_opt(j, "text", x.text);
+  get_opt(j, "command_line", x.command_line);
+}
+
 void to_json(json& j, const CheckResult& x) {
   j = json{{"id", x.id},
            {"kind", x.kind},
+           {"subject", to_string(x.subject)},
+           {"item", x.item},
            {"kernel", x.kernel},
            {"operator", x.operator_name},
            {"format", x.format},
@@ -237,11 +304,19 @@ void to_json(json& j, const CheckResult& x) {
            {"evidence", x.evidence},
            {"witnesses", x.witnesses},
            {"reason", x.reason},
+           {"fault", x.fault ? json(*x.fault) : json(nullptr)},
+           {"fp_environment", x.fp_environment},
            {"duration_seconds", number(x.duration_seconds)}};
 }
 void from_json(const json& j, CheckResult& x) {
   get_opt(j, "id", x.id);
   get_opt(j, "kind", x.kind);
+  if (auto it = j.find("subject"); it != j.end()) {
+    const auto sub = parse_subject(it->get<std::string>());
+    if (!sub) throw std::invalid_argument("unknown subject " + it->dump());
+    x.subject = *sub;
+  }
+  get_opt(j, "item", x.item);
   get_opt(j, "kernel", x.kernel);
   get_opt(j, "operator", x.operator_name);
   get_opt(j, "format", x.format);
@@ -256,6 +331,8 @@ void from_json(const json& j, CheckResult& x) {
   get_opt(j, "evidence", x.evidence);
   get_opt(j, "witnesses", x.witnesses);
   get_opt(j, "reason", x.reason);
+  if (auto it = j.find("fault"); it != j.end() && !it->is_null()) x.fault = it->get<FaultInfo>();
+  get_opt(j, "fp_environment", x.fp_environment);
   get_num_opt(j, "duration_seconds", x.duration_seconds);
 }
 
@@ -265,6 +342,8 @@ void to_json(json& j, const Environment& x) {
            {"compiler", x.compiler},
            {"flags", x.flags},
            {"cpu_model", x.cpu_model},
+           {"cpu_features", x.cpu_features},
+           {"kernel_fp_state", x.kernel_fp_state},
            {"hardware_threads", x.hardware_threads},
            {"os", x.os},
            {"rounding_mode", x.rounding_mode},
@@ -279,6 +358,8 @@ void from_json(const json& j, Environment& x) {
   get_opt(j, "compiler", x.compiler);
   get_opt(j, "flags", x.flags);
   get_opt(j, "cpu_model", x.cpu_model);
+  get_opt(j, "cpu_features", x.cpu_features);
+  get_opt(j, "kernel_fp_state", x.kernel_fp_state);
   get_opt(j, "hardware_threads", x.hardware_threads);
   get_opt(j, "os", x.os);
   get_opt(j, "rounding_mode", x.rounding_mode);
@@ -291,12 +372,16 @@ void from_json(const json& j, Environment& x) {
 void to_json(json& j, const CampaignResult& x) {
   j = json{{"name", x.name},
            {"verdict", x.overall()},
+           {"implementation_verdict", x.overall(Subject::Implementation)},
+           {"specification_verdict", x.overall(Subject::Specification)},
            {"environment", x.environment},
+           {"source", x.source},
            {"checks", x.checks}};
 }
 void from_json(const json& j, CampaignResult& x) {
   get_opt(j, "name", x.name);
   get_opt(j, "environment", x.environment);
+  get_opt(j, "source", x.source);
   get_opt(j, "checks", x.checks);
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,8 @@ struct UserKernelSpec {
   std::string library;
   std::string symbol;
   KernelSignature signature;
+  std::vector<std::string> requirements;       // this kernel's requirement IDs
+  std::map<std::string, std::string> build;    // "compiler", "flags", "version": reported as given
 };
 
 // The error range a concrete check asserts.
@@ -46,6 +49,7 @@ struct BoundSpec {
 struct CampaignSpec {
   std::string name = "default";
   std::filesystem::path file;  // empty for the default campaign
+  std::string text;            // the file's content (hashed and copied into the report)
   std::uint64_t seed = 20240501;
   // symerr's generic kernels, one concrete check per operator x format.
   std::vector<Operator> operators;
@@ -64,6 +68,13 @@ struct CampaignSpec {
   std::size_t random_count = 100000;
   std::size_t boundary_count = 4000;
   std::vector<std::string> requirements;
+  // User kernels run in child processes with this time limit per call
+  // (symerr's own kernels run in-process).
+  double time_limit_seconds = 10;
+  bool isolate_user_kernels = true;
+  // Integer Div inputs with divisor 0: not run (default) or run and counted
+  // as undefined ("undefined_inputs": "run").
+  bool run_undefined_inputs = false;
   bool symbolic = false;  // include run_default_symbolic_checks()
   bool audit = false;     // include run_seed_audit()
 };
@@ -74,12 +85,24 @@ CampaignSpec default_campaign();
 
 // Parse a campaign from JSON text; `file` names it in errors and anchors
 // relative library paths. Throws CampaignError.
+// Limits: nesting depth 64, duplicate keys are errors, numbers must be finite
+// doubles, random_count <= kMaxRandomCount.
 CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path& file);
+// Reads at most kMaxCampaignBytes (a larger file, or /dev/zero, is an error).
 CampaignSpec load_campaign(const std::filesystem::path& file);
+inline constexpr std::size_t kMaxCampaignBytes = 16u << 20;
+inline constexpr std::uint64_t kMaxRandomCount = 100000000;  // 10^8 inputs per strategy
+
+// The requirement IDs of the seeds that a check of symerr's own `op` kernel
+// on `type` covers, section-qualified: "Div/float/[C3]", "Sub/int/[R1]".
+std::vector<std::string> seed_requirements(Operator op, ElementType type);
+// "[C3]" on a Div FP32 check -> "Div/float/[C3]"; IDs with a '/' are kept.
+std::string qualified_requirement(const std::string& id, const std::string& op, const std::string& format);
 
 struct RunOptions {
   unsigned jobs = 1;           // concrete checks run in parallel
   bool exhaustive = false;     // add "exhaustive" to the strategies
+  std::string command_line;    // recorded in the result
   std::optional<std::uint64_t> seed;  // overrides the campaign's seed
   Progress progress;           // one line per started / finished step
 };

@@ -16,8 +16,8 @@
 //
 // Verdict: Violated if any input fails; Proven if none does and the inputs
 // were the whole input domain (exhaustive: 8-bit integers here, 16-bit
-// formats via check_exhaustive); otherwise Inconclusive ("no violation in N
-// inputs").
+// formats via check_exhaustive); otherwise PassedOnSamples ("no violation in
+// N inputs"); Crashed / TimedOut when a kernel call did not return normally.
 #pragma once
 
 #include <cstddef>
@@ -84,7 +84,26 @@ struct CheckOptions {
   std::size_t max_witnesses = 5;     // smallest failing inputs, plus the smallest per failing class
   bool strict_special_values = true;
   std::size_t batch = 4096;          // elements per kernel call
+  // Kernel calls in child processes with this per-call time limit (a crash,
+  // hang or exit() gives the verdict crashed / timed out with the smallest
+  // reproducing batch); nullopt: in-process. Either way the harness owns the
+  // FP environment of every call (sandbox.hpp).
+  std::optional<SandboxOptions> isolation;
+  // Integer Div: also run the inputs with divisor 0 (undefined behaviour in C,
+  // "undefined" in SONNX); they are then counted as undefined, not judged.
+  bool feed_undefined = false;
 };
+
+// The check's FP-environment sentence and fault from the kernel's log.
+void finish_fp_environment(CheckResult& r, const Kernel& k);
+
+// Bisects the batch [A, B) of n elements (output buffer contents Y0) that
+// failed with `first` down to the smallest sub-batch that still fails, and
+// sets r's verdict (crashed / timed out), reason and fault. `value_of(i)`
+// gives the operands of element i for the report.
+void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first,
+                  const unsigned char* A, const unsigned char* B, const unsigned char* Y0,
+                  std::size_t n, const std::function<std::vector<Value>(std::size_t)>& value_of);
 
 // The default id and semantics fields of a check of kernel k.
 CheckResult make_check_header(const Kernel& k, const CheckOptions& o);

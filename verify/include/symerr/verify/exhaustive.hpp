@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 
 #include <symerr/verify/concrete.hpp>
@@ -36,8 +37,13 @@ struct ExhaustiveOptions {
   unsigned threads = 0;    // 0: std::thread::hardware_concurrency()
   Shard shard;
   ProgressDisplay progress = ProgressDisplay::Auto;
+  // Periodic progress lines ("[Div FP16 k] 42.0% 12.3 s, ETA 17 s, 0 failures")
+  // for logs that are not terminals: one every progress_interval seconds.
+  std::function<void(std::string_view)> progress_lines;
+  double progress_interval = 10;
   std::size_t chunk = 4096;  // elements per kernel call
-  // Stop after this many failures (0: never). The verdict is then Violated and
+  // Stop after this many failures (0: never, every failure is counted and
+  // classified; the witnesses kept are capped). The verdict is then Violated and
   // the evidence covers only the rows swept; the reason says so.
   std::uint64_t max_failures = 0;
   // Use AVX-512 for the FP16/BF16 fast path where the CPU has it (false: the

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <symerr/format.hpp>
+#include <symerr/verify/sandbox.hpp>
 
 namespace symerr::verify {
 
@@ -87,14 +88,31 @@ struct Kernel {
   ElementType type = ElementType::FP32;
   KernelForm form = KernelForm::Elementwise;
   std::function<void(const void* a, const void* b, void* y, std::size_t n)> run;
+  // Set by harnessed(): what the calls did to the FP state, and the child
+  // processes the calls run in (null: in-process).
+  std::shared_ptr<FpStateLog> fp_log;
+  std::shared_ptr<Sandbox> sandbox;
+  // Where the kernel comes from (load_kernel fills them).
+  std::string library;  // absolute path
+  std::string symbol;
 };
+
+// The kernel with its calls under the harness: every call starts in the
+// documented FP state (sandbox.hpp) and what the kernel leaves changed is
+// logged in fp_log; with `isolation`, calls run in child processes (a crash,
+// hang or exit() becomes a KernelFault), else in-process with the caller's
+// FP state restored after each call. Idempotent.
+Kernel harnessed(Kernel k, std::optional<SandboxOptions> isolation);
 
 template <class T>
 Kernel make_kernel(std::string name, Operator op, ElementType type, ElementwiseFn<T> f) {
   if (!is_storage_of<T>(type))
     throw std::invalid_argument("make_kernel(" + name + "): C element type does not store " +
                                 to_string(type));
-  Kernel k{std::move(name), op, type, KernelForm::Elementwise, {}};
+  Kernel k;
+  k.name = std::move(name);
+  k.op = op;
+  k.type = type;
   k.run = [f](const void* a, const void* b, void* y, std::size_t n) {
     f(static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), n);
   };
@@ -109,7 +127,11 @@ Kernel make_tensor_kernel(std::string name, Operator op, ElementType type, Tenso
   if (!is_storage_of<T>(type))
     throw std::invalid_argument("make_tensor_kernel(" + name + "): C element type does not store " +
                                 to_string(type));
-  Kernel k{std::move(name), op, type, KernelForm::Tensor, {}};
+  Kernel k;
+  k.name = std::move(name);
+  k.op = op;
+  k.type = type;
+  k.form = KernelForm::Tensor;
   k.run = [f, cols](const void* a, const void* b, void* y, std::size_t n) {
     const auto nn = static_cast<std::int64_t>(n);
     std::int64_t shape[2] = {nn, 1};

@@ -19,7 +19,7 @@ namespace symerr::verify {
 
 // Version of the JSON report layout; bumped on any incompatible change of
 // verify/schema/report.schema.json. Written as the top-level "schema_version".
-inline constexpr const char* kReportSchemaVersion = "1.0.0";
+inline constexpr const char* kReportSchemaVersion = "2.0.0";
 
 // The JSON evidence: to_json(CampaignResult) plus "schema_version" and
 // "generator", pretty-printed with two-space indentation and a final newline.
@@ -40,7 +40,10 @@ struct ReportFiles {
 };
 
 // Writes report.json, report.md and report.html into `dir` (created if
-// missing). Throws std::runtime_error naming the file that could not be written.
+// missing), atomically: each is written to a temporary file in `dir`, flushed
+// to disk, and only when all three are complete renamed over the old reports.
+// On any failure the old reports are untouched and the temporary files
+// removed. Throws std::runtime_error naming the file that could not be written.
 ReportFiles write_reports(const CampaignResult& result, const std::filesystem::path& dir);
 
 // Reads a report.json back. Throws std::runtime_error naming the file and the
@@ -62,6 +65,36 @@ LineColumn line_column(const std::string& text, std::size_t offset);
 std::string classes_text(const Evidence& e);
 // Margin to the bound at the worst input: bound_ulp - max_ulp_error, if known.
 std::optional<double> margin_in_ulp(const CheckResult& check);
+
+// The first summary line: what the implementations and the specifications
+// came to, e.g. "symerr's own kernels: all correct; the seed specifications
+// contain 19 false statements (see the spec audit)".
+std::string headline(const CampaignResult& r);
+// "12 checks: 3 proven, 5 passed on samples, 1 violated, ..." over one subject.
+std::string verdict_counts(const CampaignResult& r, Subject s);
+// What a verdict means, one sentence (the reports' verdict legend).
+const char* verdict_meaning(Verdict v);
+// Display name: "passed on samples", "timed out", ...
+std::string verdict_name(Verdict v);
+// The largest error in the check's unit: "0.5 ulp (rel 2.98e-08)" for float
+// concrete checks, "3 units" for integers, "excess 1.6 % (abs 1.2e-05) over
+// the bound" for symbolic and audit checks; wrong special values counted apart.
+std::string error_figure(const CheckResult& c);
+// A value for tables: hex float and %.17g for floats ("0x1.8p+0 = 1.5"),
+// integers exactly; long exact decimals only in the JSON.
+std::string value_brief(const Value& v);
+// Input classes and what they mean (classes overlap: one input can be in several).
+const std::vector<std::pair<std::string, std::string>>& class_legend();
+
+// Requirement -> checks -> verdict (the traceability matrix).
+struct TraceRow {
+  std::string requirement;
+  std::vector<std::size_t> checks;  // indices into CampaignResult::checks
+  Verdict verdict = Verdict::Proven;
+};
+std::vector<TraceRow> traceability(const CampaignResult& r);
+// The hypotheses every verdict rests on (title, text).
+std::vector<std::pair<std::string, std::string>> hypotheses(const CampaignResult& r);
 }  // namespace detail
 
 }  // namespace symerr::verify

@@ -23,27 +23,60 @@ namespace symerr::verify {
 
 // ---- verdict ----------------------------------------------------------------
 
-// Proven: the property holds on every input of the stated domain.
+// Proven: the property holds on every input of the stated domain (all inputs
+//   run, or a symbolic proof).
+// PassedOnSamples: no violation among the N inputs run, which do not cover
+//   the domain (N and the coverage per class are in the evidence).
 // Violated: at least one witness input breaks it (re-checked exactly).
-// Inconclusive: neither, with a reason (budget exhausted, shard only, ...).
-enum class Verdict : unsigned char { Proven, Violated, Inconclusive };
+// Inconclusive: a proof attempt that did not close, with the reason.
+// Crashed: the kernel died (signal, exit(), exception) on an input batch;
+//   the smallest batch found that reproduces it is in CheckResult::fault.
+// TimedOut: a kernel call did not return within the time limit.
+enum class Verdict : unsigned char { Proven, PassedOnSamples, Violated, Inconclusive, Crashed, TimedOut };
+inline constexpr Verdict kAllVerdicts[] = {Verdict::Proven,       Verdict::PassedOnSamples,
+                                           Verdict::Violated,     Verdict::Inconclusive,
+                                           Verdict::Crashed,      Verdict::TimedOut};
 
-const char* to_string(Verdict v) noexcept;                  // "proven" | "violated" | "inconclusive"
+// "proven" | "passed_on_samples" | "violated" | "inconclusive" | "crashed" | "timed_out"
+const char* to_string(Verdict v) noexcept;
 std::optional<Verdict> parse_verdict(std::string_view s) noexcept;
-
-// Combination of the verdicts of parts of one domain: any Violated wins, then
-// any Inconclusive; Proven only if every part is Proven.
-constexpr Verdict combine(Verdict a, Verdict b) noexcept {
-  if (a == Verdict::Violated || b == Verdict::Violated) return Verdict::Violated;
-  if (a == Verdict::Inconclusive || b == Verdict::Inconclusive) return Verdict::Inconclusive;
-  return Verdict::Proven;
+// A failure of the item under test: violated, crashed, timed out.
+constexpr bool is_failure(Verdict v) noexcept {
+  return v == Verdict::Violated || v == Verdict::Crashed || v == Verdict::TimedOut;
 }
 
-// Process exit status for a command that ran checks: 1 if violated; an
-// inconclusive verdict gives 2 when `strict`, else 0; proven gives 0.
+// Combination of the verdicts of parts of one domain, worst first: Violated,
+// Crashed, TimedOut, Inconclusive, PassedOnSamples; Proven only if every part is.
+constexpr int severity(Verdict v) noexcept {
+  switch (v) {
+    case Verdict::Proven: return 0;
+    case Verdict::PassedOnSamples: return 1;
+    case Verdict::Inconclusive: return 2;
+    case Verdict::TimedOut: return 3;
+    case Verdict::Crashed: return 4;
+    case Verdict::Violated: return 5;
+  }
+  return 5;
+}
+constexpr Verdict combine(Verdict a, Verdict b) noexcept { return severity(a) >= severity(b) ? a : b; }
+
+// What a check judges: an implementation against a bound, or a specification
+// statement (a bound, a rule, an example) against the mathematics.
+enum class Subject : unsigned char { Implementation, Specification };
+const char* to_string(Subject s) noexcept;  // "implementation" | "specification"
+std::optional<Subject> parse_subject(std::string_view s) noexcept;
+
+// Process exit status of a command that ran checks (README "Exit status"):
+// 1 an implementation check failed (violated, crashed, timed out); else 3 a
+// specification statement was refuted; else 0 (with `strict`: 2 when a check
+// is inconclusive). 2 is also usage or input error.
+inline constexpr int kExitOk = 0, kExitImplementationFailure = 1, kExitInputError = 2,
+                     kExitSpecificationRefuted = 3;
+// The status for one verdict of an implementation check: 1 for a failure, 2
+// for inconclusive when `strict`, else 0.
 constexpr int exit_code(Verdict v, bool strict = false) noexcept {
-  if (v == Verdict::Violated) return 1;
-  return v == Verdict::Inconclusive && strict ? 2 : 0;
+  if (is_failure(v)) return kExitImplementationFailure;
+  return v == Verdict::Inconclusive && strict ? kExitInputError : kExitOk;
 }
 
 // ---- input classes ----------------------------------------------------------
@@ -97,6 +130,7 @@ struct Value {
 // A failing (or, for Evidence::worst, the worst) input of a check.
 struct Witness {
   std::vector<Value> inputs;   // operands in order (a, b)
+  std::vector<Value> input_errors;  // their errors, for propagation bounds (empty otherwise)
   Value output;                // what the kernel produced
   Value reference;             // the reference result (correctly rounded / exact int)
   std::string exact_result;    // the ideal result ("undefined" for x/0 on integers)
@@ -159,6 +193,10 @@ struct SpecialValueStats {
 struct Evidence {
   std::uint64_t inputs_checked = 0;
   std::uint64_t failures = 0;   // inputs that broke the property
+  // Of the failures: inputs whose reference is a special value (NaN, ±inf,
+  // overflow, signed zero) where the kernel returned another value — the
+  // "wrong special value" class, counted apart from max_*_error.
+  std::uint64_t wrong_special = 0;
   std::uint64_t undefined = 0;  // inputs with no defined result (integer x/0): run, reported, not judged
   std::array<ClassCount, kInputClassCount> classes{};  // indexed by InputClass
   // Error statistics (max_*, histogram, scatter) cover the inputs with a finite
@@ -199,9 +237,32 @@ struct ShardInfo {
   bool complete() const noexcept { return indices.size() == count; }
 };
 
+// What identifies the item under test of a concrete check.
+struct ItemIdentity {
+  std::string library;  // absolute path of the shared library; "" for symerr's built-in kernels
+  std::string sha256;   // of the library file (hex)
+  std::string symbol;   // the kernel's symbol
+  std::string form;     // "elementwise" | "tensor"
+  std::string package;  // the Debian package owning the file, "name version"; "" when none
+  std::map<std::string, std::string> build;  // user-supplied build information (campaign file)
+};
+
+// A kernel call that did not return normally, and the smallest input batch
+// found (by bisection) that reproduces it.
+struct FaultInfo {
+  std::string kind;      // "signal" | "exit" | "exception" | "timeout"
+  std::string message;   // what happened, one sentence
+  std::uint64_t batch_size = 0;       // elements of the call that failed first
+  std::uint64_t reproducer_size = 0;  // elements of the smallest reproducing batch found
+  bool reproduced = false;            // the smallest batch was re-run and failed the same way
+  std::vector<std::vector<Value>> reproducer;  // its inputs (at most 16 listed)
+};
+
 struct CheckResult {
   std::string id;              // stable identifier, e.g. "concrete/Div/FP16/correct_rounding"
   std::string kind;            // "concrete" | "symbolic" | "audit"
+  Subject subject = Subject::Implementation;
+  ItemIdentity item;           // concrete checks
   std::string kernel;          // name of the kernel under test ("" for audits)
   std::string operator_name;   // ONNX name: "Div", "Sub", ...
   std::string format;          // "FP16", "INT8", ...
@@ -222,6 +283,9 @@ struct CheckResult {
   Evidence evidence;
   std::vector<Witness> witnesses;  // a few smallest failing inputs (smaller_witness order)
   std::string reason;              // why, for Inconclusive (and a summary otherwise)
+  std::optional<FaultInfo> fault;  // Crashed / TimedOut
+  // The FP environment the kernel ran in and what it changed (concrete checks).
+  std::string fp_environment;
   double duration_seconds = 0;
 };
 
@@ -241,9 +305,13 @@ struct Environment {
   std::string compiler;        // e.g. "GCC 12.2.0"
   std::string flags;           // build flags known at compile time (optimisation, sanitizers, ISA)
   std::string cpu_model;       // /proc/cpuinfo "model name"
+  std::vector<std::string> cpu_features;  // from CPUID: "sse4.2", "avx2", "fma", "f16c", "avx512fp16", ...
   unsigned hardware_threads = 0;
   std::string os;              // uname sysname + release + machine
-  std::string rounding_mode;   // observed FP rounding mode at start-up: "RNE", ...
+  // The FP state the harness sets before every kernel call ("RNE, FTZ off,
+  // DAZ off, traps off"); what each kernel changed is in its check.
+  std::string kernel_fp_state;
+  std::string rounding_mode;   // symerr's own state, observed at start-up: "RNE", ...
   bool flush_to_zero = false;      // FTZ observed: subnormal results flushed
   bool denormals_are_zero = false; // DAZ observed: subnormal operands read as 0
   std::uint64_t seed = 0;
@@ -253,10 +321,19 @@ struct Environment {
 // Fill an Environment by observing the running process (environment.cpp).
 Environment current_environment(std::uint64_t seed = 0);
 
+// The campaign file a result came from, and how symerr was invoked.
+struct CampaignSource {
+  std::string file;         // path as given ("" for the default campaign)
+  std::string sha256;       // of the file's bytes
+  std::string text;         // the file's content (a copy, for the dossier)
+  std::string command_line;
+};
+
 struct CampaignResult {
   std::string name;
   Environment environment;
   std::vector<CheckResult> checks;
+  CampaignSource source;
 
   // combine() over all checks; Proven for an empty campaign.
   Verdict overall() const noexcept {
@@ -264,7 +341,19 @@ struct CampaignResult {
     for (const auto& c : checks) v = combine(v, c.verdict);
     return v;
   }
+  // combine() over the checks of one subject.
+  Verdict overall(Subject s) const noexcept {
+    Verdict v = Verdict::Proven;
+    for (const auto& c : checks)
+      if (c.subject == s) v = combine(v, c.verdict);
+    return v;
+  }
 };
+
+// The exit status for a result (kExit*): 1 if an implementation check failed,
+// else 3 if a specification check did, else 2 when `strict` and a check is
+// inconclusive, else 0. An empty result is an input error (2).
+int exit_code(const CampaignResult& r, bool strict = false) noexcept;
 
 // ---- JSON (verdict_json.cpp) ------------------------------------------------------
 
@@ -294,6 +383,12 @@ void to_json(nlohmann::json& j, const ShardInfo& x);
 void from_json(const nlohmann::json& j, ShardInfo& x);
 void to_json(nlohmann::json& j, const CheckResult& x);
 void from_json(const nlohmann::json& j, CheckResult& x);
+void to_json(nlohmann::json& j, const ItemIdentity& x);
+void from_json(const nlohmann::json& j, ItemIdentity& x);
+void to_json(nlohmann::json& j, const FaultInfo& x);
+void from_json(const nlohmann::json& j, FaultInfo& x);
+void to_json(nlohmann::json& j, const CampaignSource& x);
+void from_json(const nlohmann::json& j, CampaignSource& x);
 void to_json(nlohmann::json& j, const Environment& x);
 void from_json(const nlohmann::json& j, Environment& x);
 void to_json(nlohmann::json& j, const CampaignResult& x);
