@@ -205,8 +205,11 @@ inline Computed float_op(ArithOp op, const Computed& x, Computed y, const FloatF
       if (yi) return infinite_result(sy, F);
       const mpq_class t = x.v + y.v;
       if (sgn(t) == 0) {
-        const bool both_neg_zero = sgn(x.v) == 0 && sgn(y.v) == 0 && x.neg_zero && y.neg_zero;
-        return finite_value(0, both_neg_zero || m == RoundingMode::Downward);
+        // IEEE 754 §6.3: an exact zero sum of operands of opposite signs is
+        // +0 except in roundTowardNegative (−0); x + x keeps the sign of x,
+        // so (+0) + (+0) = +0 and (−0) + (−0) = −0 in every mode.
+        if (sgn(x.v) == 0 && sgn(y.v) == 0 && x.neg_zero == y.neg_zero) return finite_value(0, x.neg_zero);
+        return finite_value(0, m == RoundingMode::Downward);
       }
       return round_exact(t, false, F, m);
     }

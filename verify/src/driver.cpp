@@ -42,6 +42,7 @@ struct Lane {
   bool infeasible = false;               // the current path's condition holds for no execution
   std::vector<std::size_t> outputs;      // output indices of this lane
   std::vector<std::optional<S>> joint;   // per lane output: hull over joint paths
+  bool branched = false;                 // the driver decided a comparison of this lane
   std::vector<Group> groups;
 };
 
@@ -71,8 +72,10 @@ S combine_unstable(const S& real_side, const S& computed_side) {
     z.err = z.rel_err = z.propagated = z.introduced = Interval::whole();
     return z;
   }
-  z.err = z.propagated = z.fp - z.real;
-  z.introduced = Interval::point(0);
+  z.err = z.fp - z.real;
+  // The real computation on the actual inputs may follow either path (or a
+  // third one): no whole-kernel split is claimed for an unstable pair.
+  z.propagated = z.introduced = Interval::whole();
   z.rel_err = Interval::whole();
   z.reduce();
   return z;
@@ -166,6 +169,11 @@ class Explorer final : public BranchHook {
           acc = join(acc, combine_unstable(*g.real_side[k], *g.computed_side[k]));
         }
         if (incomplete || !acc) acc = unbounded_like(r[j]);
+        // The real computation on the actual inputs (pr = real + propagated)
+        // may decide a comparison unlike both the ideal and the computed
+        // program, so after a driver-decided branch no whole-kernel split is
+        // claimed; err, real and fp stay as joined.
+        if (L.branched) acc->propagated = acc->introduced = Interval::whole();
         r[j] = *acc;
       }
     }
@@ -185,6 +193,7 @@ class Explorer final : public BranchHook {
     Lane& L = lanes_[static_cast<std::size_t>(lane)];
     if (!L.current) return t.computed() != Tri::False;  // an idle lane: its outputs are not recorded
     Item& it = *L.current;
+    L.branched = true;
     const std::size_t k = L.occurrence++;
     if (k >= opt_.max_branches) {
       L.overflow = true;

@@ -9,7 +9,6 @@
 #include <symerr/symbolic/elementary/erf.hpp>
 #include <symerr/symbolic/elementary/exp.hpp>
 #include <symerr/symbolic/elementary/log.hpp>
-#include <symerr/symbolic/elementary/max.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/sigmoid.hpp>
 #include <symerr/symbolic/elementary/tanh.hpp>

@@ -1,5 +1,5 @@
 // Number formats: one table of descriptors for the binary floating-point and
-// integer formats symerr reasons about (DESIGN §1 "Formats").
+// integer formats symerr reasons about (docs/design.md §1 "Formats").
 //
 // Representation choice: every value of every supported floating-point format
 // is a double. Custom binary formats are therefore limited to

@@ -1,5 +1,5 @@
 // SymbolicDomainError<D>: a number as the ideal real computation sees it and as
-// the machine computes it (DESIGN §1). Four enclosures over a domain D —
+// the machine computes it (docs/design.md §1). Four enclosures over a domain D —
 // real ⊇ {r}, fp ⊇ {f finite}, err ⊇ {f − r}, rel_err ⊇ {(f − r)/r} — the
 // storage format and rounding mode of f, and explicit special-state flags.
 //
@@ -134,7 +134,7 @@ class SymbolicDomainError {
   // The IEEE categories the computed value may take.
   CategorySet categories() const noexcept;
 
-  // Restore the mutual consistency of the four fields (DESIGN §1):
+  // Restore the mutual consistency of the four fields (docs/design.md §1):
   // fp ⊆ real + err, err ⊆ fp − real, real ⊆ fp − err, rel_err ⊆ err / real,
   // err ⊆ rel_err · real — each applied only where its validity condition holds.
   void reduce();

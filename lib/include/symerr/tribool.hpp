@@ -1,4 +1,4 @@
-// Three-valued answers for comparisons of enclosures (DESIGN §1 "Comparisons").
+// Three-valued answers for comparisons of enclosures (docs/design.md §1 "Comparisons").
 #pragma once
 
 namespace symerr {

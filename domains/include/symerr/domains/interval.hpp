@@ -159,7 +159,7 @@ inline Tri cmp_ne(const Interval& a, const Interval& b) { return !cmp_eq(a, b); 
 std::string to_string(const Interval& a);
 std::ostream& operator<<(std::ostream& os, const Interval& a);
 
-// Run-time self-test (DESIGN §6 rule 4): true iff the directed roundings used
+// Run-time self-test (docs/design.md §6 rule 4): true iff the directed roundings used
 // by Interval really round down and up (1/3, 1 + 2^-60, sqrt 2, a product),
 // and the caller's rounding mode is unchanged afterwards.
 bool directed_rounding_works();

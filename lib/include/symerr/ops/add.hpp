@@ -1,6 +1,6 @@
 // Add: C = A + B element-wise.
 //
-// Error identity (DESIGN §1), for SymbolicDomainError elements:
+// Error identity (docs/design.md §1), for SymbolicDomainError elements:
 //   err_C = e_A + e_B + (round(t) − t), t = fp_A + fp_B.
 //
 // Scalar semantics by element type:

@@ -1,6 +1,6 @@
 // Div: C = A / B element-wise.
 //
-// Error identity (DESIGN §1), for SymbolicDomainError elements:
+// Error identity (docs/design.md §1), for SymbolicDomainError elements:
 //   err_C = (e_A·real_B − real_A·e_B) / (real_B·(real_B + e_B)) + (round(t) − t),
 //   t = fp_A / fp_B; undefined when real_B = 0.
 //

@@ -182,8 +182,12 @@ SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const Symbolic
   SymbolicDomainError<D> z = join_values(a, b);
   z.real = ext(a.real, b.real);
   z.fp = ext(a.fp, b.fp);
-  z.err = z.propagated = meet(z.fp - z.real, hull(a.err, b.err));
-  z.introduced = D::point(0);
+  z.err = meet(z.fp - z.real, hull(a.err, b.err));
+  // The same bracket for the whole-kernel parts: with pr = real + propagated,
+  // max(pr_a, pr_b) − max(r_a, r_b) lies between the operands' propagated
+  // parts, and max(f_a, f_b) − max(pr_a, pr_b) between their introduced parts.
+  z.propagated = hull(a.propagated, b.propagated);
+  z.introduced = hull(a.introduced, b.introduced);
   z.rel_err = D::whole();
   z.reduce();
   return z;
@@ -259,8 +263,10 @@ SymbolicDomainError<D> select(const Truth& c, const SymbolicDomainError<D>& a0, 
   if (i_false && c_true) add(err, a.fp - b.real);
   z.real = *real;
   z.fp = *fp;
-  z.err = z.propagated = *err;
-  z.introduced = D::point(0);
+  z.err = *err;
+  // The real computation on the actual inputs (pr) may take either operand
+  // whatever the ideal and computed choices: no split is claimed.
+  z.propagated = z.introduced = D::whole();
   z.rel_err = D::whole();
   z.reduce();
   return z;

@@ -1,6 +1,6 @@
 // The special states of a SymbolicDomainError: which IEEE categories the
 // computed value may take, and whether the ideal (real) value may be undefined.
-// Special states are flags, never NaN endpoints (DESIGN §1).
+// Special states are flags, never NaN endpoints (docs/design.md §1).
 #pragma once
 
 #include <cstdint>

@@ -225,7 +225,7 @@ D ulp(const D& a, const FloatFormat& F) {
 // Comparisons of two values compare the computed values (what the program's
 // branch does) and the real values (what the ideal program does): the answer
 // is certain only when both agree on the whole enclosed set; otherwise a
-// branch on it is undecided or unstable (DESIGN §1).
+// branch on it is undecided or unstable (docs/design.md §1).
 namespace detail {
 // Tightens `target` (an operand of `target rel other`, or of `other rel
 // target`) to the executions in which the relation's ideal / computed outcome
@@ -246,7 +246,11 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
                        b.specials.may_be_pos_inf || b.specials.may_be_neg_inf;
   const Tri computed = special ? Tri::Unknown : cmp(a.fp, b.fp);
   const Tri ideal = special ? Tri::Unknown : cmp(a.real, b.real);
-  const Tri t = computed == ideal ? computed : Tri::Unknown;
+  // Certain only if the real computation on the actual inputs (pr = real +
+  // propagated) decides it the same way too: the whole-kernel split of what
+  // follows the branch assumes all three programs took it.
+  const Tri actual = special || computed != ideal ? Tri::Unknown : cmp(actual_real(a), actual_real(b));
+  const Tri t = computed == ideal && actual == ideal ? computed : Tri::Unknown;
   if (t != Tri::Unknown) return {t, what};
   ComparisonInfo info;
   info.ideal = ideal;

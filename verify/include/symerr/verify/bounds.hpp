@@ -1,4 +1,4 @@
-// The bounds registry (DESIGN §3): per operator × type, the error bounds the
+// The bounds registry (docs/design.md §3): per operator × type, the error bounds the
 // seed specifications state (verbatim, with their validity conditions), the
 // bounds of the SONNX accuracy digest, and rigorous bounds of symerr's own.
 // Users register their own bound as callables over the inputs and the result.

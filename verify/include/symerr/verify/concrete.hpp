@@ -1,4 +1,4 @@
-// The concrete check of a black-box kernel (DESIGN §3): run it on inputs from
+// The concrete check of a black-box kernel (docs/design.md §3): run it on inputs from
 // strategies, compare every output with the reference semantics (oracle.hpp),
 // and return a CheckResult with evidence and the smallest failing inputs.
 //

@@ -1,4 +1,4 @@
-// Black-box kernels for the concrete check (DESIGN §3 "Concrete check"): a C or
+// Black-box kernels for the concrete check (docs/design.md §3 "Concrete check"): a C or
 // C++ callable over typed buffers, registered in-process or loaded from a
 // shared library by symbol name.
 //

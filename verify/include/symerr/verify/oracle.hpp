@@ -1,4 +1,4 @@
-// Reference semantics of Add/Sub/Mul/Div for the concrete check (DESIGN §3):
+// Reference semantics of Add/Sub/Mul/Div for the concrete check (docs/design.md §3):
 // what a correct kernel must return, and the exact result it approximates.
 //
 // Floats: the exact result of the operation on the (exact) input values,

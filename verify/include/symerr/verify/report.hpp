@@ -1,4 +1,4 @@
-// Reports of a campaign (DESIGN §4): the plain verdict data of a
+// Reports of a campaign (docs/design.md §4): the plain verdict data of a
 // CampaignResult rendered to JSON (schema verify/schema/report.schema.json),
 // Markdown and a self-contained HTML page with SVG plots.
 //

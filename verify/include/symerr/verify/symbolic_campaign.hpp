@@ -1,6 +1,6 @@
 // The symbolic half of the default campaign and the spec audit of the seeds:
 // symerr's generic operators run on SymbolicDomainError against the seed
-// specifications' bounds (DESIGN §3).
+// specifications' bounds (docs/design.md §3).
 #pragma once
 
 #include <functional>

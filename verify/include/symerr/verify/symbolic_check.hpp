@@ -1,4 +1,4 @@
-// The symbolic check (DESIGN §3): run an operator on SymbolicDomainError over
+// The symbolic check (docs/design.md §3): run an operator on SymbolicDomainError over
 // an input box and decide whether |error part| <= bound certainly holds; split
 // undecided boxes (bisection of the widest input dimension) within a budget;
 // look for a concrete counterexample (exact arithmetic) in every undecided box.

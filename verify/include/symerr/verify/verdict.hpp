@@ -1,5 +1,5 @@
 // Verdicts and their evidence: the plain data every check (concrete, symbolic,
-// spec audit) produces and every report renders (DESIGN §3, §4).
+// spec audit) produces and every report renders (docs/design.md §3, §4).
 //
 // These are data only. Rendering lives elsewhere; JSON conversion is in
 // verdict_json.cpp (to_json/from_json, found by ADL from nlohmann::json).

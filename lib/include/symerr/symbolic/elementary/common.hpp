@@ -194,4 +194,40 @@ UnaryParts<D> whole_line_parts(const SymbolicDomainError<D>& x, ElementaryFuncti
   return p;
 }
 
+
+// The whole-kernel split of z = f(x): propagated = f(pr) − f(r) and
+// introduced = impl(f) − f(pr), where pr = real + propagated is the operand's
+// value in the real computation on the actual inputs (see arith.hpp). finish()
+// derives z's parts from err: propagated = f(fp) − f(r), introduced =
+// impl(fp) − f(fp); they are the whole-kernel parts when the operand carries
+// no introduced error (fp = pr). Otherwise f is run once more on two
+// real-format (unrounded) operands: r → pr gives f(pr) − f(r), and pr → fp
+// gives f(fp) − f(pr), which joins the rounding. A part whose run may meet an
+// undefined or non-finite value is left unbounded (err stays as derived).
+template <RealDomain D, class Fn>
+SymbolicDomainError<D> split_whole(const SymbolicDomainError<D>& x, SymbolicDomainError<D> z, Fn&& f) {
+  if (x.introduced.lower() == 0 && x.introduced.upper() == 0) return z;
+  auto real_format = [&](const D& from, const D& to, const D& delta) {
+    SymbolicDomainError<D> v = x;
+    v.format = Format{};
+    v.real = from;
+    v.fp = to;
+    v.err = v.propagated = delta;
+    v.introduced = D::point(0);
+    v.rel_err = D::whole();
+    return v;
+  };
+  auto usable = [](const SymbolicDomainError<D>& v) {
+    const SpecialStates& s = v.specials;
+    return s.may_be_finite && s.may_be_defined && !s.may_be_undefined && !s.may_be_nan && !s.may_be_pos_inf &&
+           !s.may_be_neg_inf;
+  };
+  const D pr = detail::actual_real(x);
+  const SymbolicDomainError<D> zp = f(real_format(x.real, pr, x.propagated));
+  const SymbolicDomainError<D> zi = f(real_format(pr, x.fp, x.introduced));
+  z.propagated = usable(zp) ? zp.err : D::whole();
+  z.introduced = usable(zi) && is_bounded(z.introduced) ? zi.err + z.introduced : D::whole();
+  return z;
+}
+
 }  // namespace symerr::elementary
