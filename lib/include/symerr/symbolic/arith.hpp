@@ -502,13 +502,18 @@ SymbolicDomainError<D> arithmetic_same_format(ArithOp op, const SymbolicDomainEr
       z.fp = t;
     }
     const D total = propagated_total_error(op, x, y, z.real, t, *y_nonzero);
-    const SplitParts<D> parts = split_parts(op, x, y, z.real, t, *y_nonzero);
-    z.propagated = parts.propagated;
-    // Fresh operands (introduced = 0) have pr = fp: the split's propagated
-    // part is then fp_x ∘ fp_y − real_z, also enclosed by `total`.
-    if (is_zero_point(x.introduced) && is_zero_point(y.introduced)) z.propagated = meet(z.propagated, total);
-    z.introduced = parts.unrounded_introduced + rounding;
-    z.err = meet(total + rounding, z.propagated + z.introduced);
+    if (is_zero_point(x.introduced) && is_zero_point(y.introduced)) {
+      // Operands with introduced = {0} have pr = fp in every execution, so
+      // pr_z = t: propagated = t − real_z (`total`), introduced = the rounding.
+      z.propagated = total;
+      z.introduced = rounding;
+      z.err = total + rounding;
+    } else {
+      const SplitParts<D> parts = split_parts(op, x, y, z.real, t, *y_nonzero);
+      z.propagated = parts.propagated;
+      z.introduced = parts.unrounded_introduced + rounding;
+      z.err = meet(total + rounding, z.propagated + z.introduced);
+    }
   } else {
     z.fp = z.err = z.propagated = z.introduced = D::whole();
   }
