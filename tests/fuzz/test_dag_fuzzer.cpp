@@ -54,9 +54,9 @@ TEST_CASE("DAG fuzzer: random expression DAGs agree with exact executions (every
 
 TEST_CASE("DAG fuzzer: long run, >= 10^7 DAG executions", "[fuzz][long]") {
   std::vector<Report> reps;
-  reps.push_back(run<Interval>("Interval", 101, 700000, 8));
-  reps.push_back(run<MpfrInterval>("MpfrInterval", 102, 280000, 8));
-  reps.push_back(run<RationalInterval>("RationalInterval", 103, 280000, 8));
+  reps.push_back(run<Interval>("Interval", 101, 730000, 8));
+  reps.push_back(run<MpfrInterval>("MpfrInterval", 102, 300000, 8));
+  reps.push_back(run<RationalInterval>("RationalInterval", 103, 300000, 8));
   long executions = 0;
   for (const Report& r : reps) {
     CHECK(r.failures == 0);

@@ -70,10 +70,10 @@ class FpEnvironmentGuard {
 #endif
 
 // Run-time self-test: sets a hostile caller environment (round toward zero,
-// FTZ and DAZ where available), runs rounding and symbolic-free computations
-// that depend on it (round_to(2^1100, FP64) must overflow, a subnormal must
-// survive), checks that the caller's environment is restored exactly, and
-// returns true iff everything held.
+// FTZ and DAZ where available), runs roundings that would go wrong under it
+// (round_to(2^1100, FP64) must overflow to +inf, a subnormal must survive),
+// checks that a guard sets the library's environment and that the caller's
+// is restored exactly, and returns true iff everything held.
 bool fp_environment_guard_works();
 
 }  // namespace symerr

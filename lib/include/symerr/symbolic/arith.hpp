@@ -452,6 +452,60 @@ void replace_infinities(const FloatFormat& F, SymbolicDomainError<D>& z) {
   s.may_be_pos_inf = s.may_be_neg_inf = false;
 }
 
+// err, propagated and introduced of z = x ∘ y from t = fp_x ∘ fp_y and its
+// rounding round(t) − t.
+template <RealDomain D>
+void set_error_split(ArithOp op, const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y, const D& t,
+                     const D& y_fp_nonzero, const D& rounding, SymbolicDomainError<D>& z) {
+  const D total = propagated_total_error(op, x, y, z.real, t, y_fp_nonzero);
+  if (is_zero_point(x.introduced) && is_zero_point(y.introduced)) {
+    // Operands with introduced = {0} have pr = fp in every execution, so
+    // pr_z = t: propagated = t − real_z (`total`), introduced = the rounding.
+    z.propagated = total;
+    z.introduced = rounding;
+    z.err = total + rounding;
+    return;
+  }
+  const SplitParts<D> parts = split_parts(op, x, y, z.real, t, y_fp_nonzero);
+  z.propagated = parts.propagated;
+  z.introduced = parts.unrounded_introduced + rounding;
+  z.err = meet(total + rounding, z.propagated + z.introduced);
+}
+
+// The result's format, mode and division semantics (checked), and the real
+// value with its definedness flags.
+template <RealDomain D>
+std::optional<IntegerDivision> set_format_and_real(ArithOp op, const SymbolicDomainError<D>& x,
+                                                   const SymbolicDomainError<D>& y,
+                                                   std::optional<IntegerDivision> int_division,
+                                                   SymbolicDomainError<D>& z) {
+  z.format = result_format(x.format, y.format, op);
+  if (!x.is_real() && !y.is_real() && x.mode != y.mode)
+    throw std::invalid_argument(std::string(op_name(op)) + ": operands have different rounding modes " +
+                                to_string(x.mode) + " and " + to_string(y.mode));
+  z.mode = x.is_real() ? y.mode : x.mode;
+  z.int_division = x.int_division ? x.int_division : y.int_division;
+  if (std::holds_alternative<IntFormat>(z.format) && op == ArithOp::Div) {
+    if (!int_division) int_division = z.int_division;
+    if (!int_division)
+      throw std::logic_error("Div on " + format_name(z.format) +
+                             ": integer division semantics not chosen (use divide(a, b, "
+                             "IntegerDivision::Floor|Truncate) or with_int_division())");
+  }
+  SpecialStates& s = z.specials;
+  s = SpecialStates{};
+  s.may_be_finite = false;
+  s.may_be_pos_zero = false;
+  s.may_be_defined = x.specials.may_be_defined && y.specials.may_be_defined;
+  s.may_be_undefined = x.specials.may_be_undefined || y.specials.may_be_undefined;
+  if (op == ArithOp::Div) {
+    if (cmp_eq(y.real, D::point(0)) == Tri::True) s.may_be_defined = false;
+    if (contains(y.real, 0.0)) s.may_be_undefined = true;
+  }
+  z.real = apply(op, x.real, y.real);
+  return int_division;
+}
+
 template <RealDomain D>
 SymbolicDomainError<D> arithmetic_same_format(ArithOp op, const SymbolicDomainError<D>& x,
                                               const SymbolicDomainError<D>& y,
@@ -473,36 +527,11 @@ template <RealDomain D>
 SymbolicDomainError<D> arithmetic_same_format(ArithOp op, const SymbolicDomainError<D>& x,
                                               const SymbolicDomainError<D>& y,
                                               std::optional<IntegerDivision> int_division) {
-  using SDE = SymbolicDomainError<D>;
-  SDE z;
-  z.format = result_format(x.format, y.format, op);
-  if (!x.is_real() && !y.is_real() && x.mode != y.mode)
-    throw std::invalid_argument(std::string(op_name(op)) + ": operands have different rounding modes " +
-                                to_string(x.mode) + " and " + to_string(y.mode));
-  z.mode = x.is_real() ? y.mode : x.mode;
-  z.int_division = x.int_division ? x.int_division : y.int_division;
+  SymbolicDomainError<D> z;
+  int_division = set_format_and_real(op, x, y, int_division, z);
   const FloatFormat* F = std::get_if<FloatFormat>(&z.format);
   const IntFormat* I = std::get_if<IntFormat>(&z.format);
-  if (I && op == ArithOp::Div) {
-    if (!int_division) int_division = z.int_division;
-    if (!int_division)
-      throw std::logic_error("Div on " + format_name(z.format) +
-                             ": integer division semantics not chosen (use divide(a, b, "
-                             "IntegerDivision::Floor|Truncate) or with_int_division())");
-  }
   SpecialStates& s = z.specials;
-  s = SpecialStates{};
-  s.may_be_finite = false;
-  s.may_be_pos_zero = false;
-
-  // ---- the real (ideal) value
-  s.may_be_defined = x.specials.may_be_defined && y.specials.may_be_defined;
-  s.may_be_undefined = x.specials.may_be_undefined || y.specials.may_be_undefined;
-  if (op == ArithOp::Div) {
-    if (cmp_eq(y.real, D::point(0)) == Tri::True) s.may_be_defined = false;
-    if (contains(y.real, 0.0)) s.may_be_undefined = true;
-  }
-  z.real = apply(op, x.real, y.real);
 
   // ---- special categories of the computed value
   const CategorySet cx = x.categories(), cy = y.categories();
@@ -531,14 +560,7 @@ SymbolicDomainError<D> arithmetic_same_format(ArithOp op, const SymbolicDomainEr
       s.may_be_finite = true;
       z.fp = t;
     }
-    const D total = propagated_total_error(op, x, y, z.real, t, *y_nonzero);
-    const SplitParts<D> parts = split_parts(op, x, y, z.real, t, *y_nonzero);
-    z.propagated = parts.propagated;
-    // Fresh operands (introduced = 0) have pr = fp: the split's propagated
-    // part is then fp_x ∘ fp_y − real_z, also enclosed by `total`.
-    if (is_zero_point(x.introduced) && is_zero_point(y.introduced)) z.propagated = meet(z.propagated, total);
-    z.introduced = parts.unrounded_introduced + rounding;
-    z.err = meet(total + rounding, z.propagated + z.introduced);
+    set_error_split(op, x, y, t, *y_nonzero, rounding, z);
   } else {
     z.fp = z.err = z.propagated = z.introduced = D::whole();
   }
