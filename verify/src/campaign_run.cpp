@@ -165,6 +165,7 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
   std::mutex progress_mutex;
   const bool exhaustive = ro.exhaustive || has(s.strategies, "exhaustive");
   auto worker = [&] {
+    const FpStateScope documented;  // each thread has its own FP state
     for (std::size_t i; (i = next++) < jobs.size();) {
       const auto t0 = Clock::now();
       try {
@@ -260,6 +261,7 @@ CampaignSpec default_campaign() {
 }
 
 CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
+  const FpStateScope documented;  // symerr's own arithmetic, whatever the caller's FP state
   const std::uint64_t seed = ro.seed.value_or(spec.seed);
   CampaignResult r;
   r.name = spec.name;
@@ -287,6 +289,7 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
 }
 
 CampaignResult run_audit(const RunOptions& ro) {
+  const FpStateScope documented;
   CampaignResult r;
   r.name = "audit";
   r.environment = current_environment(ro.seed.value_or(0));
