@@ -349,21 +349,7 @@ ReportFiles write_reports(const CampaignResult& result, const std::filesystem::p
   return f;
 }
 
-CampaignResult read_report(const std::filesystem::path& json_file) {
-  std::ifstream in(json_file, std::ios::binary);
-  if (!in) throw std::runtime_error(json_file.string() + ": cannot read the file");
-  constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
-  std::string text;
-  {
-    std::ostringstream buf;
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-      buf.write(chunk, in.gcount());
-      if (static_cast<std::size_t>(buf.tellp()) > kMaxReportBytes)
-        throw std::runtime_error(json_file.string() + ": larger than 1 GiB: not a symerr report");
-    }
-    text = buf.str();
-  }
+CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
@@ -393,6 +379,24 @@ CampaignResult read_report(const std::filesystem::path& json_file) {
   if (r.checks.empty())
     throw std::runtime_error(json_file.string() + ": the report has no checks: nothing was verified");
   return r;
+}
+
+CampaignResult read_report(const std::filesystem::path& json_file) {
+  std::ifstream in(json_file, std::ios::binary);
+  if (!in) throw std::runtime_error(json_file.string() + ": cannot read the file");
+  constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
+  std::string text;
+  {
+    std::ostringstream buf;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      buf.write(chunk, in.gcount());
+      if (static_cast<std::size_t>(buf.tellp()) > kMaxReportBytes)
+        throw std::runtime_error(json_file.string() + ": larger than 1 GiB: not a symerr report");
+    }
+    text = buf.str();
+  }
+  return parse_report(text, json_file);
 }
 
 }  // namespace symerr::verify
