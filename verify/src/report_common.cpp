@@ -252,6 +252,19 @@ std::optional<double> bound_in_ulp(const CheckResult& check) {
 
 std::string render_json(const CampaignResult& result) {
   nlohmann::json j = result;
+  // derived sections (not read back): requirement -> checks -> verdict, hypotheses
+  nlohmann::json trace = nlohmann::json::array();
+  for (const auto& t : detail::traceability(result)) {
+    nlohmann::json ids = nlohmann::json::array();
+    for (auto i : t.checks) ids.push_back(result.checks[i].id);
+    trace.push_back({{"requirement", t.requirement}, {"checks", ids}, {"verdict", to_string(t.verdict)}});
+  }
+  j["traceability"] = trace;
+  nlohmann::json hyp = nlohmann::json::array();
+  for (const auto& [title, text] : detail::hypotheses(result)) hyp.push_back({{"title", title}, {"text", text}});
+  j["hypotheses"] = hyp;
+  j["summary"] = detail::headline(result);
+  j["exit_status"] = exit_code(result);
   j["schema_version"] = kReportSchemaVersion;
   j["generator"] = "symerr";
   return j.dump(2) + "\n";
