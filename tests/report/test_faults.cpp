@@ -262,7 +262,7 @@ TEST_CASE("symerr's own kernels with the audit: exit status 3 and the headline",
   const auto j = nlohmann::json::parse(read_text(c.out / "report.json"));
   bool traced = false;
   for (const auto& t : j.at("traceability"))
-    if (t.at("requirement") == "Div/float/[C3]") traced = t.at("checks").size() == 1 && t.at("verdict") == "passed_on_samples";
+    if (t.at("requirement") == "Sub/float/[C3]") traced = t.at("checks").size() == 1 && t.at("verdict") == "passed_on_samples";
   CHECK(traced);
   CHECK(j.at("exit_status") == 3);
   CHECK(!j.at("hypotheses").empty());
