@@ -149,12 +149,13 @@ std::vector<Job> jobs_of(const CampaignSpec& s, std::uint64_t seed) {
   return jobs;
 }
 
-// A check that could not run to its end through a harness error (not a
-// kernel fault: those are verdicts of their own).
+// A check that could not run to its end through an error of the harness
+// (not a kernel fault: those are verdicts of their own, crashed / timed out):
+// inconclusive, without blaming the kernel.
 CheckResult failed_check(const Job& job, const std::exception& e) {
   CheckResult r = make_check_header(job.kernel, job.options);
-  r.verdict = Verdict::Crashed;
-  r.reason = std::string("the check stopped with an error: ") + e.what();
+  r.verdict = Verdict::Inconclusive;
+  r.reason = std::string("the harness stopped this check with an error (not a kernel fault): ") + e.what();
   return r;
 }
 
