@@ -242,3 +242,22 @@ TEST_CASE("onnx: serialize / parse round trip for every element type", "[onnx]")
   CHECK(tp.data_type() == 22);
   CHECK(tp.raw_data() == std::string("\xE1\x03", 2));
 }
+
+TEST_CASE("onnx bad input: more graph outputs than node outputs", "[onnx][bad-input]") {
+  const fs::path d = copy_of("test_div", "extra_graph_output");
+  ::onnx::ModelProto mp;
+  {
+    std::ifstream in(d / "model.onnx", std::ios::binary);
+    REQUIRE(mp.ParseFromIstream(&in));
+  }
+  *mp.mutable_graph()->add_output() = mp.graph().output(0);
+  mp.mutable_graph()->mutable_output(1)->set_name("z2");
+  {
+    std::ofstream out(d / "model.onnx", std::ios::binary | std::ios::trunc);
+    REQUIRE(mp.SerializeToOstream(&out));
+  }
+  // the second expected output, so that the data set matches the damaged graph
+  fs::copy_file(d / "test_data_set_0/output_0.pb", d / "test_data_set_0/output_1.pb");
+  const auto t = io::load_node_test(d);
+  CHECK_THROWS_WITH(io::run_node_test(t), Catch::Contains("model.onnx: the graph has 2 outputs but its node produces 1"));
+}

@@ -3,6 +3,8 @@
 // Chromium.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 #include <symerr/verify/report.hpp>
 
 #include "fixture.hpp"
@@ -129,4 +131,53 @@ TEST_CASE("the HTML report renders in headless Chromium: summary table and plots
   CHECK(count_of(dom, "<circle class=\"point") == 16);
   CHECK(dom.find("<table id=\"environment\">") != std::string::npos);
   CHECK(dom.find("<section id=\"audit\">") != std::string::npos);
+}
+
+TEST_CASE("the HTML report prints to PDF in headless Chromium; witness tables fit the page", "[cli][chromium]") {
+  const auto which = run_command("command -v chromium || command -v chromium-browser");
+  if (which.status != 0) FAIL("chromium is not installed (apt-get install chromium)");
+  const std::string chromium = which.output.substr(0, which.output.find('\n'));
+  const auto dir = temp_dir("chromium-pdf");
+  // a witness with the longest exact values the renderers meet (~770 digits)
+  CampaignResult c = golden_campaign();
+  Witness& w = c.checks[0].witnesses[0];
+  w.inputs[0].exact = std::string(770, '7');
+  w.message = "Div(" + std::string(300, '1') + ") returned something else";
+  const ReportFiles f = write_reports(c, dir);
+  const std::string flags =
+      " --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update"
+      " --disable-sync --no-first-run --disable-dev-shm-usage --user-data-dir=" + (dir / "profile").string();
+  const auto pdf = dir / "report.pdf";
+  auto r = run_command("timeout 90 " + chromium + flags + " --print-to-pdf=" + pdf.string() +
+                       " --no-pdf-header-footer file://" + std::filesystem::absolute(f.html).string() + " 2>/dev/null");
+  INFO(r.output);
+  REQUIRE(std::filesystem::exists(pdf));
+  CHECK(read_text(pdf).rfind("%PDF-", 0) == 0);
+  // the rendered width of every witness table at an A4 page width (794 CSS px)
+  // is measured by a probe page that loads the report in an iframe
+  write_text(dir / "probe.html",
+             "<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"r\" src=\"report.html\" "
+             "style=\"width:794px;height:800px;border:0\"></iframe><pre id=\"out\"></pre><script>"
+             "document.getElementById('r').onload=function(){var d=this.contentDocument,o=[];"
+             "d.querySelectorAll('table.witnesses,table#summary,table.reproducer').forEach(function(t){"
+             "o.push('table '+Math.ceil(t.getBoundingClientRect().right)+' '+d.documentElement.clientWidth);});"
+             "document.getElementById('out').textContent=o.join('\\n')+'\\ndone';};</script></body></html>");
+  r = run_command("timeout 90 " + chromium + flags +
+                  " --allow-file-access-from-files --virtual-time-budget=5000 --dump-dom file://" +
+                  std::filesystem::absolute(dir / "probe.html").string() + " 2>/dev/null");
+  INFO(r.output.substr(0, 3000));
+  REQUIRE(r.status == 0);
+  REQUIRE(r.output.find("done") != std::string::npos);
+  const std::string pre = "<pre id=\"out\">";
+  REQUIRE(r.output.find(pre) != std::string::npos);
+  std::istringstream lines(r.output.substr(r.output.find(pre) + pre.size()));
+  std::string word;
+  int tables = 0;
+  while (lines >> word && word == "table") {
+    int right = 0, page = 0;
+    lines >> right >> page;
+    CHECK(right <= page);
+    ++tables;
+  }
+  CHECK(tables >= 3);
 }

@@ -258,7 +258,14 @@ TEST_CASE("symerr's own kernels with the audit: exit status 3 and the headline",
     CHECK(!check.requirements.empty());
     for (const auto& req : check.requirements) CHECK(req.find('/') != std::string::npos);  // section-qualified
   }
-  CHECK_THAT(read_text(c.out / "report.md"), Catch::Contains("| Div/float/[C3] |"));
+  CHECK_THAT(read_text(c.out / "report.md"), Catch::Contains("| Div/float/[C3] |") && Catch::Contains("## Hypotheses"));
+  const auto j = nlohmann::json::parse(read_text(c.out / "report.json"));
+  bool traced = false;
+  for (const auto& t : j.at("traceability"))
+    if (t.at("requirement") == "Sub/float/[C3]") traced = t.at("checks").size() == 1 && t.at("verdict") == "passed_on_samples";
+  CHECK(traced);
+  CHECK(j.at("exit_status") == 3);
+  CHECK(!j.at("hypotheses").empty());
 }
 
 TEST_CASE("the default campaign: exit status 3, the headline, requirement IDs everywhere", "[cli][subjects][long]") {

@@ -149,12 +149,13 @@ std::vector<Job> jobs_of(const CampaignSpec& s, std::uint64_t seed) {
   return jobs;
 }
 
-// A check that could not run to its end through a harness error (not a
-// kernel fault: those are verdicts of their own).
+// A check that could not run to its end through an error of the harness
+// (not a kernel fault: those are verdicts of their own, crashed / timed out):
+// inconclusive, without blaming the kernel.
 CheckResult failed_check(const Job& job, const std::exception& e) {
   CheckResult r = make_check_header(job.kernel, job.options);
-  r.verdict = Verdict::Crashed;
-  r.reason = std::string("the check stopped with an error: ") + e.what();
+  r.verdict = Verdict::Inconclusive;
+  r.reason = std::string("the harness stopped this check with an error (not a kernel fault): ") + e.what();
   return r;
 }
 
@@ -165,6 +166,7 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
   std::mutex progress_mutex;
   const bool exhaustive = ro.exhaustive || has(s.strategies, "exhaustive");
   auto worker = [&] {
+    const FpStateScope documented;  // each thread has its own FP state
     for (std::size_t i; (i = next++) < jobs.size();) {
       const auto t0 = Clock::now();
       try {
@@ -260,6 +262,7 @@ CampaignSpec default_campaign() {
 }
 
 CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
+  const FpStateScope documented;  // symerr's own arithmetic, whatever the caller's FP state
   const std::uint64_t seed = ro.seed.value_or(spec.seed);
   CampaignResult r;
   r.name = spec.name;
@@ -287,6 +290,7 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
 }
 
 CampaignResult run_audit(const RunOptions& ro) {
+  const FpStateScope documented;
   CampaignResult r;
   r.name = "audit";
   r.environment = current_environment(ro.seed.value_or(0));

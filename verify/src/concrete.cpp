@@ -220,6 +220,7 @@ CheckResult check_inputs(const Kernel& kernel, const std::vector<FloatInputs>& i
   if (!is_float(kernel.type))
     throw std::invalid_argument("check_inputs: float inputs for the " + std::string(to_string(kernel.type)) +
                                 " kernel '" + kernel.name + "'");
+  const FpStateScope documented;
   const Kernel k = harnessed(kernel, o.isolation);
   const auto t0 = Clock::now();
   const auto F = std::get<FloatFormat>(format_of(k.type));
@@ -268,6 +269,7 @@ CheckResult check_inputs(const Kernel& kernel, const std::vector<IntInputs>& inp
   if (is_float(kernel.type))
     throw std::invalid_argument("check_inputs: integer inputs for the " +
                                 std::string(to_string(kernel.type)) + " kernel '" + kernel.name + "'");
+  const FpStateScope documented;
   const Kernel k = harnessed(kernel, o.isolation);
   const auto t0 = Clock::now();
   const auto I = std::get<IntFormat>(format_of(k.type));

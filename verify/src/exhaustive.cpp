@@ -642,6 +642,7 @@ std::vector<std::unique_ptr<Worker>> run_workers(Shared& s, const Fmt& F, unsign
   std::vector<std::thread> pool;
   for (auto& w : workers)
     pool.emplace_back([&, worker = w.get()] {
+      const FpStateScope documented;  // each thread has its own FP state
       try {
         worker->run();
       } catch (const ChunkFault& f) {
@@ -693,6 +694,7 @@ std::vector<std::unique_ptr<Worker>> run_workers(Shared& s, const Fmt& F, unsign
 }  // namespace
 
 CheckResult check_exhaustive(const Kernel& kernel, const ExhaustiveOptions& o) {
+  const FpStateScope documented;
   const Kernel k = harnessed(kernel, o.check.isolation);
   if (!exhaustive_supported(k.type))
     throw std::invalid_argument(std::string("check_exhaustive: ") + to_string(k.type) +

@@ -110,7 +110,7 @@ std::string verdict_counts(const CampaignResult& r, Subject subject) {
 }
 
 std::string headline(const CampaignResult& r) {
-  std::size_t impl = 0, impl_fail = 0, spec = 0, spec_fail = 0, statements = 0;
+  std::size_t impl = 0, impl_fail = 0, spec = 0, spec_fail = 0;
   bool only_own = true;
   for (const auto& c : r.checks) {
     if (c.subject == Subject::Implementation) {
@@ -119,13 +119,9 @@ std::string headline(const CampaignResult& r) {
       if (!c.item.library.empty()) only_own = false;
     } else {
       ++spec;
-      if (is_failure(c.verdict)) {
-        ++spec_fail;
-        statements += std::max<std::size_t>(1, c.witnesses.empty() ? 1 : c.witnesses.size());
-      }
+      if (is_failure(c.verdict)) ++spec_fail;  // one refuted statement per check
     }
   }
-  (void)statements;
   std::string s;
   const std::string who = only_own ? "symerr's own kernels" : "implementations";
   if (impl == 0) s = "no implementation checked";
@@ -252,6 +248,19 @@ std::optional<double> bound_in_ulp(const CheckResult& check) {
 
 std::string render_json(const CampaignResult& result) {
   nlohmann::json j = result;
+  // derived sections (not read back): requirement -> checks -> verdict, hypotheses
+  nlohmann::json trace = nlohmann::json::array();
+  for (const auto& t : detail::traceability(result)) {
+    nlohmann::json ids = nlohmann::json::array();
+    for (auto i : t.checks) ids.push_back(result.checks[i].id);
+    trace.push_back({{"requirement", t.requirement}, {"checks", ids}, {"verdict", to_string(t.verdict)}});
+  }
+  j["traceability"] = trace;
+  nlohmann::json hyp = nlohmann::json::array();
+  for (const auto& [title, text] : detail::hypotheses(result)) hyp.push_back({{"title", title}, {"text", text}});
+  j["hypotheses"] = hyp;
+  j["summary"] = detail::headline(result);
+  j["exit_status"] = exit_code(result);
   j["schema_version"] = kReportSchemaVersion;
   j["generator"] = "symerr";
   return j.dump(2) + "\n";
@@ -349,21 +358,7 @@ ReportFiles write_reports(const CampaignResult& result, const std::filesystem::p
   return f;
 }
 
-CampaignResult read_report(const std::filesystem::path& json_file) {
-  std::ifstream in(json_file, std::ios::binary);
-  if (!in) throw std::runtime_error(json_file.string() + ": cannot read the file");
-  constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
-  std::string text;
-  {
-    std::ostringstream buf;
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-      buf.write(chunk, in.gcount());
-      if (static_cast<std::size_t>(buf.tellp()) > kMaxReportBytes)
-        throw std::runtime_error(json_file.string() + ": larger than 1 GiB: not a symerr report");
-    }
-    text = buf.str();
-  }
+CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
@@ -393,6 +388,24 @@ CampaignResult read_report(const std::filesystem::path& json_file) {
   if (r.checks.empty())
     throw std::runtime_error(json_file.string() + ": the report has no checks: nothing was verified");
   return r;
+}
+
+CampaignResult read_report(const std::filesystem::path& json_file) {
+  std::ifstream in(json_file, std::ios::binary);
+  if (!in) throw std::runtime_error(json_file.string() + ": cannot read the file");
+  constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
+  std::string text;
+  {
+    std::ostringstream buf;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      buf.write(chunk, in.gcount());
+      if (static_cast<std::size_t>(buf.tellp()) > kMaxReportBytes)
+        throw std::runtime_error(json_file.string() + ": larger than 1 GiB: not a symerr report");
+    }
+    text = buf.str();
+  }
+  return parse_report(text, json_file);
 }
 
 }  // namespace symerr::verify

@@ -141,6 +141,9 @@ std::vector<AnyTensor> run_node(const NodeModel& m, const std::vector<AnyTensor>
   if (!binary) throw InputError(m.file.string() + ": unsupported operator '" + m.op_type + "'");
   if (m.node_inputs.size() != 2 || m.node_outputs.size() != 1)
     throw InputError(m.file.string() + ": " + m.op_type + " takes 2 inputs and 1 output");
+  if (m.graph_outputs.size() != m.node_outputs.size())
+    throw InputError(m.file.string() + ": the graph has " + std::to_string(m.graph_outputs.size()) +
+                     " outputs but its node produces " + std::to_string(m.node_outputs.size()));
   if (inputs.size() != m.graph_inputs.size())
     throw InputError(m.file.string() + ": " + std::to_string(inputs.size()) + " inputs given, the graph has " +
                      std::to_string(m.graph_inputs.size()));
@@ -170,6 +173,9 @@ NodeTestOutcome run_node_test(const NodeTest& t, IntegerDivision integer_divisio
   for (const DataSet& ds : t.data_sets) {
     ++r.data_sets;
     const std::vector<AnyTensor> got = run_node(t.model, ds.inputs, integer_division);
+    if (got.size() != ds.outputs.size())
+      throw InputError(ds.dir.string() + ": " + std::to_string(ds.outputs.size()) +
+                       " expected outputs, the node produces " + std::to_string(got.size()));
     for (std::size_t k = 0; k < ds.outputs.size(); ++k) {
       ++r.outputs_compared;
       std::string why;

@@ -49,6 +49,8 @@ ReportFiles write_reports(const CampaignResult& result, const std::filesystem::p
 // Reads a report.json back. Throws std::runtime_error naming the file and the
 // reason (unreadable, not JSON with line and column, wrong schema_version).
 CampaignResult read_report(const std::filesystem::path& json_file);
+// The same from the text of a report; `json_file` names it in errors.
+CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file);
 
 namespace detail {
 // Shared by the renderers (report_common.cpp).

@@ -68,6 +68,20 @@ struct FpStateLog {
   bool changed() const noexcept;
 };
 
+// The documented state for the lifetime of the scope, the caller's restored
+// after it: the harness's own arithmetic (references, judging) does not
+// depend on the caller's rounding mode, FTZ/DAZ or traps.
+class FpStateScope {
+ public:
+  FpStateScope() : saved_(read_fp_state()) { write_fp_state(mxcsr::kDocumented); }
+  ~FpStateScope() { write_fp_state(saved_); }
+  FpStateScope(const FpStateScope&) = delete;
+  FpStateScope& operator=(const FpStateScope&) = delete;
+
+ private:
+  std::uint32_t saved_;
+};
+
 // Runs `run` in the documented state and restores the caller's state after it,
 // recording what the kernel left changed (in-process kernels).
 void call_in_documented_state(const std::function<void()>& run, FpStateLog* log);
