@@ -224,7 +224,7 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
   const SpecialStates& s = z.specials;
   // the real value
   Mp r(4096), fr_lo(256), fr_hi(256);
-  if (mpfr_set_q(r.v, ex.r.get_mpq_t(), MPFR_RNDN) != 0) return "";  // not exactly representable: skip
+  if (mpfr_set_q(r.v, ex.r.get_mpq_t(), MPFR_RNDN) != 0) return kUndecided;  // r needs > 4096 bits
   mpfr_clear_flags();
   const bool real_defined = eval_mpfr(f, fr_lo.v, r.v, c, MPFR_RNDD) && eval_mpfr(f, fr_hi.v, r.v, c, MPFR_RNDU);
   if (mpfr_overflow_p() || mpfr_underflow_p()) return kUndecided;  // beyond MPFR's exponent range
