@@ -426,3 +426,16 @@ TEST_CASE("C kernel maxpool 2x2 on 4x4 (fmax and if-based): sound against exact 
 TEST_CASE("[long] every C kernel, 10x the executions", "[long][substitute]") {
   for (const Spec& s : specs()) run_spec(s, 10);
 }
+
+TEST_CASE("planted bug: narrowed C-kernel enclosures are caught by the exact executions", "[substitute]") {
+  for (const Spec& s : specs()) {
+    if (s.k != K::Relu && s.k != K::MatMul) continue;
+    if (s.k == K::MatMul && s.in[0].dims[0] == 64) continue;
+    const Scenario& sc = kScenarios[3];  // FP32, e = 2^-20
+    std::vector<S> bound = symbolic_run(s, sc).outputs;
+    for (S& y : bound) y.err = Interval::between(y.err.lower() * 0.75, y.err.upper() * 0.75);
+    const Outcome o = sample(s, sc, bound, executions(0.2), 99);
+    INFO(s.name);
+    CHECK(o.violations > 0);
+  }
+}
