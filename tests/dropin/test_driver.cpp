@@ -239,3 +239,47 @@ TEST_CASE("lanes: an operand of no lane (a broadcast input) is never tightened f
   }
   CHECK(bad == 0);
 }
+
+namespace {
+template <class T>
+T square_switch(T x) {  // a comparison of a value computed from the input
+  return x * x < 0.25 ? 2.0 * x : T(1.0);
+}
+}  // namespace
+
+TEST_CASE("input-box bisection tightens a comparison of a computed value; sound", "[dropin][driver]") {
+  const S x = symerr::test::unit_box(FP64, 1e-12);
+  const auto whole = run_scalar(&square_switch<S>, x);
+  verify::DriverOptions opt;
+  opt.bisections = 6;
+  const auto cut = run_scalar(&square_switch<S>, x, opt);
+  INFO(whole.report.summary() << "\n" << cut.report.summary() << "\n" << cut.outputs[0]);
+  CHECK(whole.outputs[0].real.lower() == -2.0);  // x*x < 0.25 tightened on a temporary only
+  CHECK(cut.outputs[0].real.lower() >= -1.0 - 1e-9);  // |x| < 0.5 on the taken path
+  CHECK(cut.outputs[0].real.upper() <= 1.0 + 1e-9);
+  CHECK(cut.report.input_boxes == 64);
+  CHECK_FALSE(cut.report.budget_exhausted);
+  // soundness: exact executions, many at the switch points ±0.5
+  symerr::test::InputSampler gen(21, FP64, 1e-12);
+  std::size_t bad = 0;
+  double max_err = 0;
+  for (std::size_t t = 0; t < trials(); ++t) {
+    symerr::test::Sample v = gen.next();
+    if (t % 2) {
+      v.computed = (t % 4 == 1 ? 0.5 : -0.5) + 1e-12 * gen.pick(-3, 3);
+      v.real = exact_value(v.computed) - exact_value(1e-12) * mpq_class(gen.pick(-4, 4), 4);
+    }
+    const mpq_class real = square_switch(v.real);
+    const double fp = square_switch(v.computed);
+    max_err = std::max(max_err, std::fabs(mpq_class(exact_value(fp) - real).get_d()));
+    if (!symerr::test::encloses(cut.outputs[0], real, fp)) ++bad;
+  }
+  CHECK(bad == 0);
+  CHECK(max_err >= 1.99);  // the jump at -0.5 (-1 -> 1) is met by unstable executions
+  CHECK(mag(cut.outputs[0].err) <= 2 + 2.0 / 32 + 1e-9);  // the jump plus 2x over one piece (width 1/32)
+  // budget: 64 boxes do not fit in 10 runs
+  opt.max_runs = 10;
+  const auto cut_short = run_scalar(&square_switch<S>, x, opt);
+  CHECK(cut_short.report.budget_exhausted);
+  CHECK_FALSE(is_bounded(cut_short.outputs[0].err));
+}

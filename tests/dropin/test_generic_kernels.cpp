@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <vector>
 
+#include <symerr/domains/mpfr_interval.hpp>
+#include <symerr/domains/rational_interval.hpp>
 #include <symerr/verify/driver.hpp>
 
 #include "generic_kernels.hpp"
@@ -210,4 +212,28 @@ TEST_CASE("[long] generic kernels, 10x the default sample count", "[long][dropin
       CHECK(st.violations == 0);
     }
   }
+}
+
+namespace {
+template <class D>
+void generic_kernels_on_domain() {
+  using T = SymbolicDomainError<D>;
+  const T a[2] = {T::input(-1, 1, FP32), T::input(0, 1, FP32)};
+  const T d = kernels::dot(a, a, 2);
+  CHECK(d.real.lower() == -1.0);
+  CHECK(d.real.upper() == 2.0);
+  const T c = kernels::clip(a[0], T(-0.5), T(0.5));
+  CHECK(c.real.upper() == 0.5);
+  T m = fmax(a[0], 1) + fmin(2, a[1]) + 2 * a[0] - 1.5f;
+  m += 3;
+  m /= 2;
+  CHECK(m.is_float());
+  CHECK_THROWS_AS(kernels::relu(a[0]), UndecidedBranch);
+}
+}  // namespace
+
+TEST_CASE("the generic kernels compile and run for every domain", "[dropin]") {
+  generic_kernels_on_domain<Interval>();
+  generic_kernels_on_domain<MpfrInterval>();
+  generic_kernels_on_domain<RationalInterval>();
 }

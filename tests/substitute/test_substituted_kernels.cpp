@@ -273,30 +273,46 @@ Outcome sample(const Spec& s, const Scenario& sc, const std::vector<S>& bound, s
   Outcome o;
   std::mt19937_64 pick_out(seed + 1);
   const bool big = s.k == K::MatMul && s.in[0].dims[0] == 64;
+  // 64x64: the inputs persist between executions and each execution draws
+  // afresh the rows of A and columns of B of the 4 output elements it checks
+  // (all other elements keep earlier draws, also concrete executions).
+  std::vector<std::vector<Input>> x(s.in.size());
+  std::vector<std::vector<double>> f(s.in.size());
+  int checked[4][2] = {};
   for (std::size_t t = 0; t < executions; ++t) {
-    std::vector<std::vector<Input>> x(s.in.size());
-    std::vector<std::vector<double>> f(s.in.size());
-    // every fourth execution: all inputs at the same corner s·c (c = 1 or
-    // just below: 1 − 2^-21 makes FP32 sums of products round the same way)
-    // with the error s·e (real s·(c − e)), where the errors of a sum of
+    // every fourth execution: the drawn inputs at the same corner s·c (c = 1
+    // or just below: 1 − 2^-21 makes FP32 sums of products round the same
+    // way) with the error s·e (real s·(c − e)), where the errors of a sum of
     // products align
     const bool corner = t % 4 == 3;
     const double corners[] = {1.0, 1 - 0x1p-21, 1 - 0x1p-20, 1 - 0x1p-22};
     const double sign = ((pick_out() & 1) ? 1.0 : -1.0) * corners[pick_out() % 4];
+    auto draw = [&]() { return corner ? Input{sign, sc.e > 0 ? (sign > 0 ? 1024 : -1024) : 0} : gen.next(); };
     for (std::size_t i = 0; i < s.in.size(); ++i) {
-      if (!s.constants[i].empty()) {
-        for (double c : s.constants[i]) x[i].push_back({c, 0});
-      } else {
-        for (int j = 0; j < s.in[i].size(); ++j)
-          x[i].push_back(corner ? Input{sign, sc.e > 0 ? (sign > 0 ? 1024 : -1024) : 0} : gen.next());
+      const auto n = static_cast<std::size_t>(s.in[i].size());
+      if (x[i].size() != n) {  // first execution: every element
+        x[i].clear();
+        if (!s.constants[i].empty())
+          for (double c : s.constants[i]) x[i].push_back({c, 0});
+        else
+          for (std::size_t j = 0; j < n; ++j) x[i].push_back(draw());
+        f[i].resize(n);
+      } else if (s.constants[i].empty() && !big) {
+        for (std::size_t j = 0; j < n; ++j) x[i][j] = draw();
       }
-      for (const Input& v : x[i]) f[i].push_back(v.f);
     }
+    if (big && t > 0)
+      for (auto& c : checked) {
+        c[0] = static_cast<int>(pick_out() % 64), c[1] = static_cast<int>(pick_out() % 64);
+        for (int k = 0; k < 64; ++k) x[0][c[0] * 64 + k] = draw(), x[1][k * 64 + c[1]] = draw();
+      }
+    for (std::size_t i = 0; i < s.in.size(); ++i)
+      for (std::size_t j = 0; j < x[i].size(); ++j) f[i][j] = x[i][j].f;
     const std::vector<double> fp = computed_run(s, sc, f);
     ++o.executions;
-    if (big) {  // 64x64: the exact reference of 4 random output elements (a dot product of 64)
-      for (int q = 0; q < 4; ++q) {
-        const int i = static_cast<int>(pick_out() % 64), j = static_cast<int>(pick_out() % 64);
+    if (big) {  // 64x64: the exact reference of the 4 drawn output elements (a dot product of 64)
+      for (const auto& c : checked) {
+        const int i = c[0], j = c[1];
         mpq_class acc = 0;
         for (int k = 0; k < 64; ++k) acc += gen.real(x[0][i * 64 + k]) * gen.real(x[1][k * 64 + j]);
         check_element(bound[i * 64 + j], acc, fp[i * 64 + j], o);
@@ -409,4 +425,17 @@ TEST_CASE("C kernel maxpool 2x2 on 4x4 (fmax and if-based): sound against exact 
 }
 TEST_CASE("[long] every C kernel, 10x the executions", "[long][substitute]") {
   for (const Spec& s : specs()) run_spec(s, 10);
+}
+
+TEST_CASE("planted bug: narrowed C-kernel enclosures are caught by the exact executions", "[substitute]") {
+  for (const Spec& s : specs()) {
+    if (s.k != K::Relu && s.k != K::MatMul) continue;
+    if (s.k == K::MatMul && s.in[0].dims[0] == 64) continue;
+    const Scenario& sc = kScenarios[3];  // FP32, e = 2^-20
+    std::vector<S> bound = symbolic_run(s, sc).outputs;
+    for (S& y : bound) y.err = Interval::between(y.err.lower() * 0.75, y.err.upper() * 0.75);
+    const Outcome o = sample(s, sc, bound, executions(0.2), 99);
+    INFO(s.name);
+    CHECK(o.violations > 0);
+  }
 }

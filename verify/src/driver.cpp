@@ -383,6 +383,81 @@ DriverResult explore(const KernelFn& kernel, std::span<const S> inputs, std::siz
   return res;
 }
 
+// Input-box bisection: every input of a lane (every input without lanes) has
+// its real range cut into 2^bisections pieces, all combinations of a lane's
+// pieces are explored, the lanes zipped (combination c of every lane in the
+// same exploration); the outputs are the hulls over the explorations.
+S piece_of(const S& x, unsigned bisections, std::size_t k) {
+  if (bisections == 0 || !is_bounded(x.real) || is_point(x.real)) return x;
+  const double n = std::ldexp(1.0, static_cast<int>(bisections));
+  const double lo = x.real.lower(), hi = x.real.upper(), w = (hi - lo) / n;
+  // consecutive pieces share their computed endpoint; the first starts at lo
+  // and the last ends at hi, so the pieces cover [lo, hi]
+  const double a = k == 0 ? lo : std::min(hi, lo + w * static_cast<double>(k));
+  const double b = static_cast<double>(k + 1) >= n ? hi : std::min(hi, lo + w * static_cast<double>(k + 1));
+  S p = x;
+  p.real = Interval::between(std::min(a, b), b);
+  p.reduce();
+  return p;
+}
+
+DriverResult explore_pieces(const KernelFn& kernel, std::span<const S> inputs, std::size_t n_outputs,
+                            const DriverOptions& options, bool use_lanes) {
+  if (options.bisections == 0) return explore(kernel, inputs, n_outputs, options, use_lanes);
+  // the inputs of each lane (lane -1: never cut)
+  std::vector<std::vector<std::size_t>> lane_inputs;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const int l = use_lanes ? options.input_lanes[i] : 0;
+    if (l < 0) continue;
+    if (lane_inputs.size() <= static_cast<std::size_t>(l)) lane_inputs.resize(static_cast<std::size_t>(l) + 1);
+    lane_inputs[static_cast<std::size_t>(l)].push_back(i);
+  }
+  const std::size_t per_input = std::size_t{1} << options.bisections;
+  std::size_t combos = 1;
+  for (const auto& li : lane_inputs) {
+    std::size_t c = 1;
+    for (std::size_t k = 0; k < li.size() && c <= options.max_runs; ++k) c *= per_input;
+    combos = std::max(combos, c);
+  }
+  DriverResult total;
+  total.report.input_boxes = 0;
+  std::vector<std::optional<S>> acc(n_outputs);
+  std::vector<S> in(inputs.begin(), inputs.end());
+  for (std::size_t c = 0; c < combos; ++c) {
+    if (total.report.runs >= options.max_runs) {
+      total.report.budget_exhausted = true;
+      break;
+    }
+    for (const auto& li : lane_inputs) {
+      std::size_t digits = c;
+      for (std::size_t i : li) {
+        in[i] = piece_of(inputs[i], options.bisections, digits % per_input);
+        digits /= per_input;
+      }
+    }
+    DriverOptions o = options;
+    o.max_runs = options.max_runs - total.report.runs;
+    const DriverResult r = explore(kernel, in, n_outputs, o, use_lanes);
+    DriverReport& t = total.report;
+    t.runs += r.report.runs, t.paths += r.report.paths, t.infeasible_paths += r.report.infeasible_paths;
+    t.undecided_branches += r.report.undecided_branches, t.unstable_branches += r.report.unstable_branches;
+    t.refined_operands += r.report.refined_operands, t.lanes = r.report.lanes;
+    t.max_path_branches = std::max(t.max_path_branches, r.report.max_path_branches);
+    t.budget_exhausted = t.budget_exhausted || r.report.budget_exhausted;
+    ++t.input_boxes;
+    if (r.report.lanes_violated) {
+      t.lanes_violated = true;
+      return total;
+    }
+    for (std::size_t j = 0; j < n_outputs; ++j) acc[j] = join(acc[j], r.outputs[j]);
+  }
+  for (std::size_t j = 0; j < n_outputs; ++j) {
+    const S shape = acc[j] ? *acc[j] : S{};
+    total.outputs.push_back(total.report.budget_exhausted || !acc[j] ? unbounded_like(shape) : *acc[j]);
+  }
+  return total;
+}
+
 }  // namespace
 
 DriverResult run_kernel(const KernelFn& kernel, std::span<const S> inputs, std::size_t n_outputs,
@@ -398,10 +473,11 @@ DriverResult run_kernel(const KernelFn& kernel, std::span<const S> inputs, std::
       if (l < 0) throw std::invalid_argument("run_kernel: every output element needs a lane (>= 0)");
   }
   if (options.max_runs == 0) throw std::invalid_argument("run_kernel: max_runs must be at least 1");
-  DriverResult r = explore(kernel, inputs, n_outputs, options, use_lanes);
+  if (options.bisections > 16) throw std::invalid_argument("run_kernel: at most 16 bisections per input");
+  DriverResult r = explore_pieces(kernel, inputs, n_outputs, options, use_lanes);
   if (use_lanes && r.report.lanes_violated) {
     const DriverReport first = r.report;
-    r = explore(kernel, inputs, n_outputs, options, false);
+    r = explore_pieces(kernel, inputs, n_outputs, options, false);
     r.report.lanes_violated = true;
     r.report.runs += first.runs;
   }
@@ -422,6 +498,7 @@ std::string DriverReport::summary() const {
   os << runs << " runs, " << paths << " paths (+" << infeasible_paths << " infeasible) over " << lanes << " lane(s), " << undecided_branches
      << " undecided branches (" << unstable_branches << " unstable), at most " << max_path_branches
      << " on one path, " << refined_operands << " operand refinements";
+  if (input_boxes > 1) os << ", " << input_boxes << " input boxes (bisection)";
   if (budget_exhausted) os << "; BUDGET EXHAUSTED: unexplored lanes are unbounded";
   if (lanes_violated) os << "; the lanes statement did not hold: explored as one lane";
   return os.str();

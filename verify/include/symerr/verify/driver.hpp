@@ -27,8 +27,8 @@
 //     x < c with x's enclosure tightened to the point c) is discarded, and an
 //     unstable outcome of a R b needs err_a − err_b to cross the switch (with
 //     exact operands the ideal and computed outcomes never differ).
-// Not done: input-box bisection (the operands are tightened instead) and
-// relational bounds for unstable pairs (an unstable comparison of two
+// Input-box bisection is a fixed, caller-chosen depth (DriverOptions::
+// bisections), not adaptive. Not done: relational bounds for unstable pairs (an unstable comparison of two
 // intermediate values, e.g. a running maximum over locals, is bounded by the
 // difference of the two paths' enclosures only).
 // Every execution follows one explored path (or one pair of paths), so the
@@ -63,6 +63,13 @@ namespace symerr::verify {
 struct DriverOptions {
   std::size_t max_runs = 1u << 16;   // kernel executions
   std::size_t max_branches = 4096;   // undecided comparisons on one path of one lane
+  // Input-box bisection: the real range of every input of a lane (of every
+  // input without lanes) is cut into 2^bisections pieces and every
+  // combination of a lane's pieces explored (lanes zipped); the outputs are
+  // the hulls. Tightens comparisons of values computed from the inputs,
+  // which the path condition cannot tighten. Cost: 2^(bisections · inputs of
+  // the largest lane) explorations.
+  unsigned bisections = 0;
   // Empty: one lane (every combination of outcomes). Otherwise one entry per
   // input / output element: its lane (>= 0), or -1 for an input of no lane.
   std::vector<int> input_lanes;
@@ -80,6 +87,7 @@ struct DriverReport {
   bool budget_exhausted = false;      // some lane unexplored: its outputs are unbounded
   bool lanes_violated = false;        // the lanes statement was contradicted: ran with one lane
   std::size_t refined_operands = 0;   // operand tightenings applied
+  std::size_t input_boxes = 1;        // explorations (sub-boxes of the input box, with bisections)
   std::string summary() const;
 };
 
