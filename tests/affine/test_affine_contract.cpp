@@ -170,7 +170,7 @@ TEST_CASE("Affine operations are sound on correlated operands (exact oracle)", "
   }
 }
 
-TEST_CASE("Affine operations are sound, long run (>= 10^5 executions per operation)", "[affine][soundness][long]") {
+TEST_CASE("Affine operations are sound, long run (>= 10^5 executions per operation)", "[.][affine][soundness][long]") {
   for (Op op : kOps) CHECK(campaign(op, 25000, 0xBEEF + static_cast<int>(op)) == 100000);
 }
 

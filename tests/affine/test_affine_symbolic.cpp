@@ -210,7 +210,7 @@ TEST_CASE("SymbolicDomainError<Affine>: random DAGs with shared subexpressions a
   CHECK(n > 1000 * scale_from_env());
 }
 
-TEST_CASE("SymbolicDomainError<Affine>: random DAGs, long run", "[affine][dag][long]") {
+TEST_CASE("SymbolicDomainError<Affine>: random DAGs, long run", "[.][affine][dag][long]") {
   CHECK(dag_campaign(4242, 100000) > 1000000);
 }
 

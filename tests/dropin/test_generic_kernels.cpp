@@ -202,7 +202,7 @@ TEST_CASE("relu x < 0 ? T(0) : x through the driver on 16 elements", "[dropin]")
   }
 }
 
-TEST_CASE("[long] generic kernels, 10x the default sample count", "[long][dropin]") {
+TEST_CASE("[long] generic kernels, 10x the default sample count", "[.][long][dropin]") {
   // SYMERR_TEST_SCALE applies on top: this case reruns the checks above.
   for (const Case& c : kCases) {
     for (int rep = 0; rep < 10; ++rep) {

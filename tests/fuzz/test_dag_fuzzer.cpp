@@ -52,7 +52,7 @@ TEST_CASE("DAG fuzzer: random expression DAGs agree with exact executions (every
   if (scale_from_env() >= 1) CHECK(executions >= 100000);
 }
 
-TEST_CASE("DAG fuzzer: long run, >= 10^7 DAG executions", "[fuzz][long]") {
+TEST_CASE("DAG fuzzer: long run, >= 10^7 DAG executions", "[.][fuzz][long]") {
   std::vector<Report> reps;
   reps.push_back(run<Interval>("Interval", 101, 730000, 8));
   reps.push_back(run<MpfrInterval>("MpfrInterval", 102, 300000, 8));

@@ -268,7 +268,7 @@ TEST_CASE("symerr's own kernels with the audit: exit status 3 and the headline",
   CHECK(!j.at("hypotheses").empty());
 }
 
-TEST_CASE("the default campaign: exit status 3, the headline, requirement IDs everywhere", "[cli][subjects][long]") {
+TEST_CASE("the default campaign: exit status 3, the headline, requirement IDs everywhere", "[.][cli][subjects][long]") {
   const auto dir = temp_dir("default-campaign");
   const auto r = run_command(symerr_exe() + " run -q -o " + (dir / "out").string());
   INFO(r.output);

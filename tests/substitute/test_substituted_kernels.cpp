@@ -423,7 +423,7 @@ TEST_CASE("C kernel maxpool 2x2 on 4x4 (fmax and if-based): sound against exact 
   for (const Spec& s : specs())
     if (s.k == K::MaxPool || s.k == K::MaxPoolIf) run_spec(s, 1);
 }
-TEST_CASE("[long] every C kernel, 10x the executions", "[long][substitute]") {
+TEST_CASE("[long] every C kernel, 10x the executions", "[.][long][substitute]") {
   for (const Spec& s : specs()) run_spec(s, 10);
 }
 
