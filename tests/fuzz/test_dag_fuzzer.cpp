@@ -1,9 +1,10 @@
 // The DAG fuzzer's test cases: the default run (>= 10^5 DAG executions over
-// the three domains), the [long] run (>= 10^7), and planted bugs it must catch.
+// the four domains), the [long] run (>= 10^7), and planted bugs it must catch.
 #include <catch2/catch.hpp>
 
 #include <iostream>
 
+#include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
@@ -44,6 +45,7 @@ TEST_CASE("DAG fuzzer: random expression DAGs agree with exact executions (every
   reps.push_back(run<Interval>("Interval", 11, scaled(14000), 4));
   reps.push_back(run<MpfrInterval>("MpfrInterval", 12, scaled(7000), 4));
   reps.push_back(run<RationalInterval>("RationalInterval", 13, scaled(7000), 4));
+  reps.push_back(run<Affine>("Affine", 14, scaled(7000), 4));
   long executions = 0;
   for (const Report& r : reps) {
     CHECK(r.failures == 0);
@@ -57,6 +59,7 @@ TEST_CASE("DAG fuzzer: long run, >= 10^7 DAG executions", "[.][fuzz][long]") {
   reps.push_back(run<Interval>("Interval", 101, 730000, 8));
   reps.push_back(run<MpfrInterval>("MpfrInterval", 102, 300000, 8));
   reps.push_back(run<RationalInterval>("RationalInterval", 103, 300000, 8));
+  reps.push_back(run<Affine>("Affine", 104, 300000, 8));
   long executions = 0;
   for (const Report& r : reps) {
     CHECK(r.failures == 0);

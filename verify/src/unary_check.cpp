@@ -10,6 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include <mpfr.h>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #endif
@@ -230,6 +232,7 @@ UnaryResult check_unary_kernel(const UnaryKernel& k, const UnaryOptions& o) {
         for (std::uint64_t b = start; b < end; ++b) in[b - start] = b;
         run_batch(k, F, in, parts[t], o);
       }
+      mpfr_free_cache();  // MPFR's constant caches are per thread (MPFR manual §5.2)
     });
   }
   for (auto& th : pool) th.join();
