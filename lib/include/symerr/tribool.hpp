@@ -58,6 +58,19 @@ class UndecidedBranch : public std::runtime_error {
 // The relation a Truth answers, for refinement by a branch driver.
 enum class Relation : unsigned char { Other, Lt, Le, Gt, Ge, Eq, Ne };
 
+// The relation that holds when `r` does not (a < b fails: a >= b).
+constexpr Relation negated(Relation r) noexcept {
+  switch (r) {
+    case Relation::Lt: return Relation::Ge;
+    case Relation::Le: return Relation::Gt;
+    case Relation::Gt: return Relation::Le;
+    case Relation::Ge: return Relation::Lt;
+    case Relation::Eq: return Relation::Ne;
+    case Relation::Ne: return Relation::Eq;
+    default: return Relation::Other;
+  }
+}
+
 class Truth;
 
 // A branch driver's hook: while installed (BranchHookScope, per thread), an
@@ -165,17 +178,6 @@ class Truth {
   friend constexpr Truth operator||(Truth a, Truth b) noexcept { return Truth(a.t_ || b.t_, a.rel_); }
 
  private:
-  static constexpr Relation negated(Relation r) noexcept {
-    switch (r) {
-      case Relation::Lt: return Relation::Ge;
-      case Relation::Le: return Relation::Gt;
-      case Relation::Gt: return Relation::Le;
-      case Relation::Ge: return Relation::Lt;
-      case Relation::Eq: return Relation::Ne;
-      case Relation::Ne: return Relation::Eq;
-      default: return Relation::Other;
-    }
-  }
   Tri t_;
   const char* rel_;
   ComparisonInfo info_{};

@@ -291,18 +291,7 @@ bool refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is
       default: break;
     }
   }
-  auto holds = [](Relation rel, bool outcome) {
-    if (outcome) return rel;
-    switch (rel) {
-      case Relation::Lt: return Relation::Ge;
-      case Relation::Le: return Relation::Gt;
-      case Relation::Gt: return Relation::Le;
-      case Relation::Ge: return Relation::Lt;
-      case Relation::Eq: return Relation::Ne;
-      case Relation::Ne: return Relation::Eq;
-      default: return Relation::Other;
-    }
-  };
+  auto holds = [](Relation rel, bool outcome) { return outcome ? rel : negated(rel); };
   auto tighten = [](const D& v, Relation rel, const double (&o)[2]) {
     switch (rel) {
       case Relation::Lt:
