@@ -18,7 +18,8 @@ SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel&
   p.propagated = p.real * elementary::increasing_image<D>(elementary::expm1_d, x.err);
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = 0.0;
-  return elementary::split_whole(x, elementary::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return exp(v, model); });
+  return elementary::split_whole(x, elementary::finish(x, p, model),
+                                 [&](const SymbolicDomainError<D>& v) { return exp(v, model); });
 }
 
 template <RealDomain D>
@@ -29,7 +30,8 @@ SymbolicDomainError<D> expm1(const SymbolicDomainError<D>& x, const AccuracyMode
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = -1.0;
   p.odd_zero = true;
-  return elementary::split_whole(x, elementary::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return expm1(v, model); });
+  return elementary::split_whole(x, elementary::finish(x, p, model),
+                                 [&](const SymbolicDomainError<D>& v) { return expm1(v, model); });
 }
 
 }  // namespace symerr

@@ -102,7 +102,8 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
   }
   p.at_pos_inf = c > 0 ? INFINITY : 0.0;
   p.at_neg_inf = odd ? (c > 0 ? -INFINITY : -0.0) : (c > 0 ? INFINITY : 0.0);
-  return split_whole(x, finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return pow(v, c, model); });
+  return split_whole(x, finish(x, p, model),
+                     [&](const SymbolicDomainError<D>& v) { return pow(v, c, model); });
 }
 
 template <RealDomain D>

@@ -23,7 +23,8 @@ SymbolicDomainError<D> sigmoid(const SymbolicDomainError<D>& x,
                  (D::point(2) * elementary::cosh_image(x.real * half) * elementary::cosh_image(x.fp * half));
   p.at_pos_inf = 1.0;
   p.at_neg_inf = 0.0;
-  return elementary::split_whole(x, elementary::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return sigmoid(v, model); });
+  return elementary::split_whole(x, elementary::finish(x, p, model),
+                                 [&](const SymbolicDomainError<D>& v) { return sigmoid(v, model); });
 }
 
 }  // namespace symerr

@@ -18,7 +18,8 @@ SymbolicDomainError<D> tanh(const SymbolicDomainError<D>& x, const AccuracyModel
   p.at_pos_inf = 1.0;
   p.at_neg_inf = -1.0;
   p.odd_zero = true;
-  return elementary::split_whole(x, elementary::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return tanh(v, model); });
+  return elementary::split_whole(x, elementary::finish(x, p, model),
+                                 [&](const SymbolicDomainError<D>& v) { return tanh(v, model); });
 }
 
 }  // namespace symerr
