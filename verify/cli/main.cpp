@@ -13,6 +13,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <symerr/domains/interval.hpp>
+#include <symerr/fp_environment.hpp>
 #include <symerr/version.hpp>
 
 #include "commands.hpp"
@@ -83,6 +85,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints help/version (rc 0) or the error
     return rc == 0 ? 0 : 2;
+  }
+  // Start-up self-test (README "Soundness assumptions" 4 and 5): directed
+  // rounding takes effect, and the library's floating-point environment guard
+  // holds against a hostile caller state (round toward zero, FTZ/DAZ).
+  if (!symerr::directed_rounding_works() || !symerr::fp_environment_guard_works()) {
+    std::fprintf(stderr, "symerr: error: start-up self-test failed: directed rounding or the floating-point "
+                         "environment guard does not work on this machine/build; no result would be sound\n");
+    return 2;
   }
   try {
     if (*run) return symerr::cli::run_command(common, campaign, exhaustive, command_line(argc, argv));
