@@ -162,8 +162,7 @@ Kernel wrap_symbol(std::string name, const KernelSignature& sig, void* sym,
 
 }  // namespace
 
-Kernel load_kernel(const std::string& path, const std::string& symbol, const KernelSignature& sig) {
-  const std::string what = "load_kernel: symbol '" + symbol + "' from '" + path + "'";
+LoadedSymbol load_symbol(const std::string& path, const std::string& symbol, const std::string& what) {
   struct stat st{};
   if (::stat(path.c_str(), &st) != 0)
     throw KernelLoadError(what + ": the file does not exist or cannot be read");
@@ -180,6 +179,12 @@ Kernel load_kernel(const std::string& path, const std::string& symbol, const Ker
   if (const char* err = ::dlerror(); err != nullptr || sym == nullptr)
     throw KernelLoadError(what + ": the symbol is not defined in the library" +
                           (err ? std::string(" (") + err + ")" : std::string()));
+  return {sym, std::move(library)};
+}
+
+Kernel load_kernel(const std::string& path, const std::string& symbol, const KernelSignature& sig) {
+  const std::string what = "load_kernel: symbol '" + symbol + "' from '" + path + "'";
+  const auto [sym, library] = load_symbol(path, symbol, what);
   std::string name = symbol + "@" + path;
   Kernel k;
   switch (sig.type) {

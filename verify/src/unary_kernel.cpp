@@ -1,9 +1,6 @@
 // Loading unary kernels from shared libraries (unary.hpp).
 #include <symerr/verify/unary.hpp>
 
-#include <dlfcn.h>
-#include <sys/stat.h>
-
 namespace symerr::verify {
 namespace {
 
@@ -21,19 +18,7 @@ UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol
                               ElementType type) {
   const std::string what = "load_unary_kernel: symbol '" + symbol + "' from '" + path + "'";
   if (!is_float(type)) throw KernelLoadError(what + ": unary kernels take FP16, BF16, FP32 or FP64, not " + to_string(type));
-  struct stat st{};
-  if (::stat(path.c_str(), &st) != 0) throw KernelLoadError(what + ": the file does not exist or cannot be read");
-  const std::string open_path = path.find('/') == std::string::npos ? "./" + path : path;
-  void* handle = ::dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* err = ::dlerror();
-    throw KernelLoadError(what + ": cannot load the library: " + (err ? err : "unknown error"));
-  }
-  std::shared_ptr<void> library(handle, [](void* h) { ::dlclose(h); });
-  ::dlerror();
-  void* sym = ::dlsym(handle, symbol.c_str());
-  if (const char* err = ::dlerror(); err != nullptr || sym == nullptr)
-    throw KernelLoadError(what + ": the symbol is not defined in the library");
+  const auto [sym, library] = load_symbol(path, symbol, what);
   const std::string name = symbol + "@" + path;
   switch (type) {
     case ElementType::FP32: return wrap<float>(name, op, type, sym, library);

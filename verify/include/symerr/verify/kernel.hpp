@@ -162,6 +162,16 @@ struct KernelLoadError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A symbol of a shared library: the library stays loaded while `library`
+// (or a copy) lives.
+struct LoadedSymbol {
+  void* address;
+  std::shared_ptr<void> library;
+};
+// dlopen(path) + dlsym(symbol). Throws KernelLoadError, prefixed with `what`,
+// when the file is missing or cannot be loaded or the symbol is not defined.
+LoadedSymbol load_symbol(const std::string& path, const std::string& symbol, const std::string& what);
+
 // dlopen(path) + dlsym(symbol); the library stays loaded as long as a copy of
 // the returned Kernel lives. Throws KernelLoadError when the file cannot be
 // loaded (missing, not a shared object, unresolved symbols) or the symbol is
