@@ -20,9 +20,9 @@ out=build/fuzz-direct
 mkdir -p "$out"
 inc="-Iverify/include -Ilib/include -Idomains/include"
 objs=()
-for f in campaign_parse report_common report_markdown report_html verdict verdict_json; do
-  clang++ -std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined $inc -c "verify/src/$f.cpp" -o "$out/$f.o"
-  objs+=("$out/$f.o")
+for f in campaign/campaign_parse report/report_common report/report_markdown report/report_html report/verdict report/verdict_json; do
+  clang++ -std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined $inc -c "verify/src/$f.cpp" -o "$out/${f//\//_}.o"
+  objs+=("$out/${f//\//_}.o")
 done
 for t in campaign report; do
   clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined $inc "verify/fuzz/fuzz_$t.cpp" "${objs[@]}" \

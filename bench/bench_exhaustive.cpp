@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include <symerr/verify/exhaustive.hpp>
+#include <symerr/verify/concrete/exhaustive.hpp>
 
 #include "../tests/verify/zoo/zoo.hpp"
 

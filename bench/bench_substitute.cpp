@@ -15,7 +15,7 @@
 #include <span>
 #include <vector>
 
-#include <symerr/verify/driver.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
 
 #include <symerr/substitute.hpp>
 #undef double

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include <symerr/verify/unary.hpp>
+#include <symerr/verify/concrete/unary.hpp>
 
 using namespace symerr;
 using namespace symerr::verify;

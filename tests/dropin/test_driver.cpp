@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include <symerr/verify/driver.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
 
 #include "generic_kernels.hpp"
 #include "sampling.hpp"

@@ -11,7 +11,7 @@
 
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
-#include <symerr/verify/driver.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
 
 #include "generic_kernels.hpp"
 #include "sampling.hpp"

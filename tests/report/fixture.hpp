@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include <symerr/verify/verdict.hpp>
+#include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify::test {
 

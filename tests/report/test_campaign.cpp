@@ -2,7 +2,7 @@
 // JSON path, and what a valid file turns into.
 #include <catch2/catch.hpp>
 
-#include <symerr/verify/campaign.hpp>
+#include <symerr/verify/campaign/campaign.hpp>
 
 using namespace symerr::verify;
 

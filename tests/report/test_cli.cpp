@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include <symerr/verify/report.hpp>
+#include <symerr/verify/report/report.hpp>
 
 #include "fixture.hpp"
 #include "schema_check.hpp"

@@ -2,7 +2,7 @@
 // directory: an installed tool never writes into the tree it was built from.
 #include <catch2/catch.hpp>
 
-#include <symerr/verify/report.hpp>
+#include <symerr/verify/report/report.hpp>
 
 #include "fixture.hpp"
 #include "util.hpp"

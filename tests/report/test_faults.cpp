@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <symerr/verify/report.hpp>
+#include <symerr/verify/report/report.hpp>
 
 #include "schema_check.hpp"
 #include "util.hpp"

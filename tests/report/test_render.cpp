@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <symerr/verify/report.hpp>
+#include <symerr/verify/report/report.hpp>
 
 #include "fixture.hpp"
 #include "schema_check.hpp"

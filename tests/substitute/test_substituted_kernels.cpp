@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include <symerr/verify/driver.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
 
 // ---- the kernel's declarations, once per replacement type ----------------
 #include <symerr/substitute.hpp>

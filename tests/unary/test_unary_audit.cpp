@@ -8,7 +8,7 @@
 #include <iostream>
 #include <set>
 
-#include <symerr/verify/unary_audit.hpp>
+#include <symerr/verify/bounds/unary_audit.hpp>
 
 using namespace symerr::verify;
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <random>
 
-#include <symerr/verify/unary.hpp>
+#include <symerr/verify/concrete/unary.hpp>
 
 using namespace symerr;
 using namespace symerr::verify;

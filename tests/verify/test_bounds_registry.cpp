@@ -2,7 +2,7 @@
 // pointers that stay valid while other threads register and look up bounds.
 #include <catch2/catch.hpp>
 
-#include <symerr/verify/bounds.hpp>
+#include <symerr/verify/bounds/bounds.hpp>
 
 #include <atomic>
 #include <cctype>

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include <symerr/verify/campaign.hpp>
-#include <symerr/verify/concrete.hpp>
+#include <symerr/verify/campaign/campaign.hpp>
+#include <symerr/verify/concrete/concrete.hpp>
 
 using namespace symerr;
 using namespace symerr::verify;

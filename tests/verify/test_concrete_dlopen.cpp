@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include <symerr/verify/concrete.hpp>
+#include <symerr/verify/concrete/concrete.hpp>
 
 using namespace symerr;
 using namespace symerr::verify;

@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include <nlohmann/json.hpp>
-#include <symerr/verify/exhaustive.hpp>
+#include <symerr/verify/concrete/exhaustive.hpp>
 
 #include "zoo/zoo.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include <symerr/verify/concrete.hpp>
+#include <symerr/verify/concrete/concrete.hpp>
 
 #include "formats/mpfr_emulation.hpp"
 #include "zoo/zoo.hpp"

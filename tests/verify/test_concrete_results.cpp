@@ -6,7 +6,7 @@
 #include <regex>
 
 #include <nlohmann/json.hpp>
-#include <symerr/verify/exhaustive.hpp>
+#include <symerr/verify/concrete/exhaustive.hpp>
 
 #include "zoo/zoo.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include <symerr/verify/concrete.hpp>
+#include <symerr/verify/concrete/concrete.hpp>
 
 #include "zoo/zoo.hpp"
 

@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include <symerr/verify/concrete.hpp>
-#include <symerr/verify/exhaustive.hpp>
-#include <symerr/verify/identity.hpp>
-#include <symerr/verify/sandbox.hpp>
+#include <symerr/verify/concrete/concrete.hpp>
+#include <symerr/verify/concrete/exhaustive.hpp>
+#include <symerr/verify/report/identity.hpp>
+#include <symerr/verify/kernel/sandbox.hpp>
 
 #if defined(__x86_64__)
 #include <xmmintrin.h>

@@ -2,8 +2,8 @@
 // exactly, proofs by box splitting, and the audit's findings.
 #include <catch2/catch.hpp>
 
-#include <symerr/verify/symbolic_campaign.hpp>
-#include <symerr/verify/symbolic_check.hpp>
+#include <symerr/verify/symbolic/symbolic_campaign.hpp>
+#include <symerr/verify/symbolic/symbolic_check.hpp>
 
 #include <map>
 #include <set>

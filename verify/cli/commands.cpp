@@ -8,8 +8,8 @@
 #include <iostream>
 #include <thread>
 
-#include <symerr/verify/campaign.hpp>
-#include <symerr/verify/report.hpp>
+#include <symerr/verify/campaign/campaign.hpp>
+#include <symerr/verify/report/report.hpp>
 
 namespace symerr::cli {
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <iostream>
 
-#include <symerr/verify/unary.hpp>
-#include <symerr/verify/unary_audit.hpp>
+#include <symerr/verify/concrete/unary.hpp>
+#include <symerr/verify/bounds/unary_audit.hpp>
 
 #include "commands.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include <symerr/verify/campaign.hpp>
+#include <symerr/verify/campaign/campaign.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

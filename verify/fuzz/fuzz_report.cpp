@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <symerr/verify/report.hpp>
+#include <symerr/verify/report/report.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

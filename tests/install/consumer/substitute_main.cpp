@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <vector>
 
-#include <symerr/verify/driver.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
 
 #define SYMERR_SUBSTITUTE_DOUBLE ::symerr::SymbolicError
 #include <symerr/substitute.hpp>

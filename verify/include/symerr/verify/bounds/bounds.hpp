@@ -1,0 +1,94 @@
+// The bounds registry (docs/design.md §3): per operator × type, the error bounds the
+// seed specifications state (verbatim, with their validity conditions), the
+// bounds of the SONNX accuracy digest, and rigorous bounds of symerr's own.
+// Users register their own bound as callables over the inputs and the result.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gmpxx.h>
+
+#include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/verify/kernel/kernel.hpp>
+
+namespace symerr::verify {
+
+// One concrete execution, exactly: inputs a = ar + ae, b = br + be (ar, br the
+// ideal values, fa = ar + ae and fb = br + be values of the format), and the
+// outcome of the operation.
+struct ExactPoint {
+  Operator op{};
+  Format format{};
+  IntegerDivision int_division = IntegerDivision::Floor;
+  mpq_class ar, ae, br, be;
+  double fa = 0, fb = 0;
+  bool real_defined = true;  // br != 0 for Div
+  mpq_class cr;              // ideal result ar ∘ br
+  bool computed_finite = false;  // the machine result is a finite value
+  mpq_class t;               // exact result of the machine inputs fa ∘ fb
+  double fc = 0;             // the computed result (may be ±inf / NaN; rounded for the real format)
+  mpq_class fcq;             // the computed result exactly (when computed_finite)
+  bool overflow = false;     // the machine result overflowed (float) or wrapped (int)
+  mpq_class err() const { return fcq - cr; }
+  mpq_class propagated() const { return t - cr; }
+  mpq_class introduced() const { return fcq - t; }
+};
+
+// Evaluate one execution; fa, fb must be values of the format.
+ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idiv, const mpq_class& ar,
+                          double fa, const mpq_class& br, double fb);
+
+// ulp of an exact value in F (spacing of its binade; min subnormal below).
+mpq_class exact_ulp(const mpq_class& x, const FloatFormat& F);
+
+enum class ErrorPart : unsigned char { Total, Propagated, Introduced };
+const char* to_string(ErrorPart p) noexcept;  // "err", "err_propag", "err_intro"
+
+// Which types a bound speaks about.
+enum TypeClass : unsigned { kRealType = 1, kFloatType = 2, kIntType = 4 };
+
+struct SpecBound {
+  std::string id;        // stable, lower-case: "seed000.div.propagation", "symerr.div.float.introduction"
+  std::string op;        // ONNX name
+  std::string name;      // short human name
+  std::string formula;   // as the source states it
+  std::string source;    // document and section
+  std::vector<std::string> requirements;  // spec IDs covered, e.g. "[R1]", "[C3]"
+  unsigned types = kRealType | kFloatType | kIntType;
+  ErrorPart part = ErrorPart::Total;
+  bool from_spec = true;   // false: one of symerr's own rigorous bounds
+  bool strict = false;     // the bound is "<", not "<="
+  std::string validity;    // the stated validity condition, in words
+  // The validity condition on a symbolic input box (True: holds everywhere).
+  std::function<Tri(const SymbolicError& a, const SymbolicError& b)> valid_on;
+  // ... and at a concrete execution.
+  std::function<bool(const ExactPoint&)> valid_at;
+  // An enclosure of the bound's value over the box (its lower end is what a
+  // proof uses: |part| <= inf bound).
+  std::function<Interval(const SymbolicError& a, const SymbolicError& b, const SymbolicError& c)> enclose;
+  // The bound's exact value at a concrete execution.
+  std::function<mpq_class(const ExactPoint&)> exact;
+  // Optional, for introduction bounds that depend only on the exact result t
+  // of the machine inputs (and its rounding fc): an enclosure over t ∈ T, and
+  // the validity condition on T. The symbolic check then splits T at powers
+  // of two, where the enclosures of ulp(t) are exact per binade.
+  std::function<Interval(const Interval& t, const Interval& fc, const FloatFormat& F)> enclose_t;
+  std::function<Tri(const Interval& t, const FloatFormat& F)> valid_t;
+};
+
+// Every registered bound (seed bounds, digest bounds, symerr's own, user's), in
+// registration order. The pointers (also those of bounds_for and find_bound)
+// stay valid for the life of the program; all four functions are thread-safe.
+std::vector<const SpecBound*> bound_registry();
+// Add a user bound: its id must be new, non-empty and lower-case without spaces,
+// and it needs `enclose` and `exact` (throws std::invalid_argument otherwise).
+void register_bound(SpecBound b);
+// The bounds applicable to an operator and a format.
+std::vector<const SpecBound*> bounds_for(std::string_view op, const Format& format);
+const SpecBound* find_bound(std::string_view id);
+
+}  // namespace symerr::verify

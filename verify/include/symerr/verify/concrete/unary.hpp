@@ -1,0 +1,127 @@
+// Concrete checks of black-box unary kernels  void f(const T* x, T* y, size_t n)
+// (ONNX Exp, Log, Tanh, Sigmoid, Sqrt, Erf, Abs, Neg) against an exact oracle:
+// correct rounding (round to nearest even), or a bound of k ulps of the exact
+// result (ulp as symerr::ulp: the binade's spacing, the subnormal spacing
+// below the normal range). Special arguments (±0, ±inf, NaN, outside the
+// domain, poles) must give the IEEE 754 / C Annex F result exactly (any NaN
+// for NaN; a zero's sign counts).
+//
+// Strategies: special values, boundary values (the overflow / underflow /
+// saturation thresholds and their neighbours, the points where the function
+// changes regime), random (uniform over the bit patterns), exhaustive (every
+// bit pattern: 2^16 for FP16/BF16, 2^32 for FP32; not FP64).
+//
+// The oracle (unary_oracle.cpp): MPFR with Ziv's strategy (directed
+// evaluations at growing precision until both round to the same format
+// value). For FP32 a fast path evaluates f in binary64 first and decides
+// from it when the binary64 value v satisfies |v − f(x)| <= 2^−48·|v| + 2^−1074
+// and that interval rounds to one FP32 value; otherwise MPFR decides. The
+// 2^−48 rests on glibc's documented binary64 accuracy (exp, log, erf: 1 ulp;
+// tanh: 2 ulps; libm-test-ulps) with a margin of 16×, and is cross-checked
+// against MPFR in tests/unary; it is not a proof (UnaryOptions::mpfr_only
+// switches the fast path off).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <symerr/verify/kernel/kernel.hpp>
+
+namespace symerr::verify {
+
+enum class UnaryOperator : unsigned char { Exp, Log, Tanh, Sigmoid, Sqrt, Erf, Abs, Neg };
+const char* to_string(UnaryOperator op) noexcept;                          // ONNX names
+std::optional<UnaryOperator> parse_unary_operator(std::string_view s) noexcept;  // case-insensitive
+
+template <class T>
+using UnaryFn = void (*)(const T* x, T* y, std::size_t n);
+
+struct UnaryKernel {
+  std::string name;
+  UnaryOperator op = UnaryOperator::Exp;
+  ElementType type = ElementType::FP32;  // FP16, BF16, FP32 or FP64
+  std::function<void(const void* x, void* y, std::size_t n)> run;  // must be callable from several threads
+};
+
+template <class T>
+UnaryKernel make_unary_kernel(std::string name, UnaryOperator op, ElementType type, UnaryFn<T> f) {
+  if (!is_float(type) || !is_storage_of<T>(type))
+    throw std::invalid_argument("make_unary_kernel(" + name + "): C element type does not store " + to_string(type));
+  UnaryKernel k{std::move(name), op, type, {}};
+  k.run = [f](const void* x, void* y, std::size_t n) { f(static_cast<const T*>(x), static_cast<T*>(y), n); };
+  return k;
+}
+
+// dlopen(path) + dlsym(symbol) of a unary kernel; throws KernelLoadError naming
+// the file and the symbol.
+UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, UnaryOperator op,
+                              ElementType type);
+
+// ---- the oracle ------------------------------------------------------------
+
+// IEEE 754 / Annex F result of op at a special argument x (±0, ±inf, NaN,
+// outside the domain, pole); nullopt for an ordinary argument.
+std::optional<double> unary_special(UnaryOperator op, double x);
+
+// The correctly rounded (RNE) value of op(x) in F (±inf on overflow), and
+// |y − op(x)| / ulp(op(x)) for a finite y (+inf if y is infinite and op(x)
+// is not). x ordinary (not special). fast: allow the binary64 fast path (FP32);
+// a fast ulp error within 2^−20 of `decide_near` (the bound being checked) is
+// recomputed in MPFR.
+struct UnaryTruth {
+  double rounded = 0;
+  double ulp_error = 0;   // of the y passed in
+  bool used_mpfr = false;
+};
+UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& F, bool fast,
+                       double decide_near = 0.5);
+
+// ---- the check ------------------------------------------------------------
+
+enum class UnaryStrategy : unsigned char { Special, Boundary, Random, Exhaustive };
+const char* to_string(UnaryStrategy s) noexcept;
+
+struct UnaryOptions {
+  UnaryStrategy strategy = UnaryStrategy::Exhaustive;
+  double ulp_bound = 0.5;      // 0.5: correct rounding is the bound; k: at most k ulps
+  std::uint64_t samples = 100000;  // Random
+  std::uint64_t seed = 1;
+  unsigned threads = 2;        // Exhaustive
+  bool mpfr_only = false;      // no fast path
+  std::uint64_t first = 0, count = 0;  // Exhaustive: a sub-range of bit patterns (count 0: all)
+};
+
+struct UnaryWitness {
+  std::uint64_t bits = 0;  // input storage bits
+  double x = 0, y = 0, expected = 0;  // expected: correctly rounded or IEEE special value
+  double ulp_error = 0;
+  std::string what;        // "special value", "not correctly rounded", "exceeds the bound"
+};
+
+struct UnaryResult {
+  std::string kernel;
+  UnaryOperator op{};
+  ElementType type{};
+  UnaryStrategy strategy{};
+  double ulp_bound = 0.5;
+  std::uint64_t tested = 0;
+  std::uint64_t incorrectly_rounded = 0;  // ordinary arguments whose result is not the RNE value
+  std::uint64_t special_mismatches = 0;   // special arguments with a wrong IEEE result
+  std::uint64_t over_bound = 0;           // ordinary arguments beyond ulp_bound (or special mismatches)
+  std::uint64_t mpfr_calls = 0;           // oracle fallbacks
+  double max_ulp_error = 0;
+  std::vector<UnaryWitness> worst;        // the largest ulp errors (up to 5)
+  std::vector<UnaryWitness> witnesses;    // first violations of the bound (up to 5)
+  bool passed() const noexcept { return special_mismatches == 0 && over_bound == 0; }
+  std::string summary() const;            // one paragraph, names the bound
+};
+
+UnaryResult check_unary_kernel(const UnaryKernel& k, const UnaryOptions& o);
+
+}  // namespace symerr::verify

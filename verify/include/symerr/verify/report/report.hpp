@@ -1,0 +1,102 @@
+// Reports of a campaign (docs/design.md §4): the plain verdict data of a
+// CampaignResult rendered to JSON (schema verify/schema/report.schema.json),
+// Markdown and a self-contained HTML page with SVG plots.
+//
+// Every renderer is a pure function of its argument: the same CampaignResult
+// gives byte-identical output (golden tests rely on it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <symerr/verify/report/verdict.hpp>
+
+namespace symerr::verify {
+
+// Version of the JSON report layout; bumped on any incompatible change of
+// verify/schema/report.schema.json. Written as the top-level "schema_version".
+inline constexpr const char* kReportSchemaVersion = "2.0.0";
+
+// The JSON evidence: to_json(CampaignResult) plus "schema_version" and
+// "generator", pretty-printed with two-space indentation and a final newline.
+std::string render_json(const CampaignResult& result);
+std::string render_markdown(const CampaignResult& result);
+std::string render_html(const CampaignResult& result);
+
+// A few lines for a terminal: verdict counts, the violated checks, totals.
+std::string render_summary(const CampaignResult& result, std::size_t max_rows = 12);
+
+// The bound of a check expressed in ulp of its format, when it can be known:
+// the metric "bound_ulp" if present, else the worst input's bound scaled by
+// ulp_error / abs_error. Used for the bound line of the plots and the margin.
+std::optional<double> bound_in_ulp(const CheckResult& check);
+
+struct ReportFiles {
+  std::filesystem::path json, markdown, html;
+};
+
+// Writes report.json, report.md and report.html into `dir` (created if
+// missing), atomically: each is written to a temporary file in `dir`, flushed
+// to disk, and only when all three are complete renamed over the old reports.
+// On any failure the old reports are untouched and the temporary files
+// removed. Throws std::runtime_error naming the file that could not be written.
+ReportFiles write_reports(const CampaignResult& result, const std::filesystem::path& dir);
+
+// Reads a report.json back. Throws std::runtime_error naming the file and the
+// reason (unreadable, not JSON with line and column, wrong schema_version).
+CampaignResult read_report(const std::filesystem::path& json_file);
+// The same from the text of a report; `json_file` names it in errors.
+CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file);
+
+namespace detail {
+// Shared by the renderers (report_common.cpp).
+std::string format_number(double x);          // "%.6g"; "inf", "-inf", "nan"
+std::string format_count(std::uint64_t n);    // 1234567 -> "1,234,567"
+// s += (s.empty() ? "" : sep) + x, without temporaries.
+void append_sep(std::string& s, std::string_view sep, std::string_view x);
+// 1-based line and column of byte `offset` in `text` (column counts bytes).
+struct LineColumn {
+  std::size_t line = 1, column = 1;
+};
+LineColumn line_column(const std::string& text, std::size_t offset);
+// Inputs covered per class, "normal 10 (1 failed), zero 2"; "-" when none.
+std::string classes_text(const Evidence& e);
+// Margin to the bound at the worst input: bound_ulp - max_ulp_error, if known.
+std::optional<double> margin_in_ulp(const CheckResult& check);
+
+// The first summary line: what the implementations and the specifications
+// came to, e.g. "symerr's own kernels: all correct; the seed specifications
+// contain 19 false statements (see the spec audit)".
+std::string headline(const CampaignResult& r);
+// "12 checks: 3 proven, 5 passed on samples, 1 violated, ..." over one subject.
+std::string verdict_counts(const CampaignResult& r, Subject s);
+// What a verdict means, one sentence (the reports' verdict legend).
+const char* verdict_meaning(Verdict v);
+// Display name: "passed on samples", "timed out", ...
+std::string verdict_name(Verdict v);
+// The largest error in the check's unit: "0.5 ulp (rel 2.98e-08)" for float
+// concrete checks, "3 units" for integers, "excess 1.6 % (abs 1.2e-05) over
+// the bound" for symbolic and audit checks; wrong special values counted apart.
+std::string error_figure(const CheckResult& c);
+// A value for tables: hex float and %.17g for floats ("0x1.8p+0 = 1.5"),
+// integers exactly; long exact decimals only in the JSON.
+std::string value_brief(const Value& v);
+// Input classes and what they mean (classes overlap: one input can be in several).
+const std::vector<std::pair<std::string, std::string>>& class_legend();
+
+// Requirement -> checks -> verdict (the traceability matrix).
+struct TraceRow {
+  std::string requirement;
+  std::vector<std::size_t> checks;  // indices into CampaignResult::checks
+  Verdict verdict = Verdict::Proven;
+};
+std::vector<TraceRow> traceability(const CampaignResult& r);
+// The hypotheses every verdict rests on (title, text).
+std::vector<std::pair<std::string, std::string>> hypotheses(const CampaignResult& r);
+}  // namespace detail
+
+}  // namespace symerr::verify

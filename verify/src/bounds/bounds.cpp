@@ -1,0 +1,353 @@
+// The registered bounds: the seed specifications' (verbatim), the SONNX
+// accuracy digest's, and symerr's own rigorous ones.
+#include <symerr/verify/bounds/bounds.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+
+#include <symerr/verify/oracle/oracle.hpp>
+
+// The table below leaves the optional t-space members (enclose_t, valid_t) of
+// SpecBound empty where they do not apply.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace symerr::verify {
+
+namespace {
+
+// A stable bound id: "<source>.<operator>.<rest>", all lower-case
+// ("symerr.div.float.introduction").
+std::string bound_id(std::string_view source, std::string_view op, std::string_view rest) {
+  std::string id = std::string(source) + "." + std::string(op) + "." + std::string(rest);
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return id;
+}
+bool is_lower_case_id(const std::string& id) {
+  return !id.empty() && std::none_of(id.begin(), id.end(), [](unsigned char c) { return std::isupper(c) || std::isspace(c); });
+}
+
+mpq_class absq(const mpq_class& q) { return sgn(q) < 0 ? mpq_class(-q) : q; }
+
+ArithOp arith_of(Operator op) {
+  switch (op) {
+    case Operator::Add: return ArithOp::Add;
+    case Operator::Sub: return ArithOp::Sub;
+    case Operator::Mul: return ArithOp::Mul;
+    case Operator::Div: return ArithOp::Div;
+  }
+  return ArithOp::Add;
+}
+
+mpq_class apply_exact(Operator op, const mpq_class& a, const mpq_class& b) {
+  switch (op) {
+    case Operator::Add: return a + b;
+    case Operator::Sub: return a - b;
+    case Operator::Mul: return a * b;
+    case Operator::Div: return a / b;
+  }
+  return 0;
+}
+
+unsigned type_class(const Format& f) {
+  if (std::holds_alternative<FloatFormat>(f)) return kFloatType;
+  if (std::holds_alternative<IntFormat>(f)) return kIntType;
+  return kRealType;
+}
+
+const FloatFormat* float_of(const SymbolicError& c) { return std::get_if<FloatFormat>(&c.format); }
+const FloatFormat* float_of(const ExactPoint& p) { return std::get_if<FloatFormat>(&p.format); }
+
+// B != 0 and B + B_err does not cross zero (the seed's stated condition).
+Tri divisor_keeps_sign(const SymbolicError&, const SymbolicError& b) {
+  const Tri pos = cmp_gt(b.real, Interval::point(0)) && cmp_gt(b.fp, Interval::point(0));
+  const Tri neg = cmp_lt(b.real, Interval::point(0)) && cmp_lt(b.fp, Interval::point(0));
+  return pos || neg;
+}
+bool divisor_keeps_sign_at(const ExactPoint& p) {
+  const mpq_class fb = p.br + p.be;
+  return sgn(p.br) != 0 && sgn(p.br) == sgn(fb);
+}
+Tri always(const SymbolicError&, const SymbolicError&) { return Tri::True; }
+
+// The exact results t = fa ∘ fb of the machine inputs, enclosed.
+Interval machine_result(std::string_view op, const SymbolicError& a, const SymbolicError& b) {
+  if (op == "Div") return a.fp / b.fp;
+  if (op == "Mul") return a.fp * b.fp;
+  if (op == "Add") return a.fp + b.fp;
+  return a.fp - b.fp;
+}
+bool always_at(const ExactPoint&) { return true; }
+bool finite_result_at(const ExactPoint& p) { return p.computed_finite && !p.overflow; }
+
+// |A_err / B| + |A · B_err / B²| — seed 000, real and float sections.
+Interval seed_propagation(const SymbolicError& a, const SymbolicError& b) {
+  return abs(a.err / b.real) + abs(a.real * b.err / (b.real * b.real));
+}
+mpq_class seed_propagation_at(const ExactPoint& p) {
+  return absq(p.ae / p.br) + absq(mpq_class(p.ar * p.be / (p.br * p.br)));
+}
+
+std::vector<SpecBound> builtin_bounds() {
+  std::vector<SpecBound> v;
+  const char* seed = "SONNX Div specification (seed 000)";
+  const char* digest = "SONNX accuracy digest";
+
+  v.push_back({"seed000.div.propagation", "Div", "seed Div propagation bound",
+               "|Y_err^propag| <= |A_err/B| + |A*B_err/B^2|", std::string(seed) + ", Error Propagation (real and float)",
+               {}, kRealType | kFloatType, ErrorPart::Propagated, true, false,
+               "B != 0 and B + B_err does not cross zero", divisor_keeps_sign, divisor_keeps_sign_at,
+               [](auto& a, auto& b, auto&) { return seed_propagation(a, b); }, seed_propagation_at});
+  v.push_back({"seed000.div.real.scenario", "Div", "seed real Div unit verification",
+               "|c.err| <= |a.err/b.real| + |a.real*b.err/b.real^2| + 1e-12", std::string(seed) + ", real, Unit Verification",
+               {"[C2]"}, kRealType, ErrorPart::Total, true, false,
+               "b.real != 0 and b.real + b.err != 0", divisor_keeps_sign, divisor_keeps_sign_at,
+               [](auto& a, auto& b, auto&) { return seed_propagation(a, b) + 1e-12; },
+               [](const ExactPoint& p) -> mpq_class { return seed_propagation_at(p) + mpq_class(1, 1000000000000); }});
+  v.push_back({"seed000.div.float.introduction", "Div", "seed float Div introduction bound",
+               "|Y_err^intro| <= ulp(Y)", std::string(seed) + ", float, Error Introduction",
+               {"[C3]"}, kFloatType, ErrorPart::Introduced, true, false, "finite result", always, finite_result_at,
+               [](auto&, auto&, auto& c) { return ulp(c.fp, *float_of(c)); },
+               [](const ExactPoint& p) { return exact_ulp(exact_value(p.fc), *float_of(p)); },
+               [](const Interval&, const Interval& fc, const FloatFormat& F) { return ulp(fc, F); }, {}});
+  v.push_back({"seed000.div.float.scenario", "Div", "seed float Div unit verification",
+               "|c.err| <= |a.err/b.real| + |a.real*b.err/b.real^2| + ulp(c.real)",
+               std::string(seed) + ", float, Unit verification (symbolic)", {"[C3]"}, kFloatType, ErrorPart::Total,
+               true, false, "isfinite(b.real), b.real != 0, b.real + b.err != 0", divisor_keeps_sign,
+               [](const ExactPoint& p) { return divisor_keeps_sign_at(p) && finite_result_at(p); },
+               [](auto& a, auto& b, auto& c) { return seed_propagation(a, b) + ulp(c.real, *float_of(c)); },
+               [](const ExactPoint& p) -> mpq_class { return seed_propagation_at(p) + exact_ulp(p.cr, *float_of(p)); }});
+  v.push_back({"seed000.div.int.scenario", "Div", "seed int Div unit verification",
+               "|c.err| <= |a.err/b.int| + |a.int*b.err/b.int^2| + 0", std::string(seed) + ", int, Unit Verification",
+               {"[R3]", "[C3]"}, kIntType, ErrorPart::Total, true, false, "b.int != 0, b.int + b.err != 0",
+               divisor_keeps_sign, divisor_keeps_sign_at,
+               [](auto& a, auto& b, auto&) { return seed_propagation(a, b); }, seed_propagation_at});
+  // SONNX accuracy digest §1.2 (div_acc.md)
+  v.push_back({"digest.div.propagation", "Div", "digest Div propagation bound (3rd form)",
+               "|C_err^propag| <= 1/(|B|*|B+B_err|) * (|A_err| + |A*B_err/B|)", std::string(digest) + " §1.2",
+               {}, kRealType | kFloatType | kIntType, ErrorPart::Propagated, true, false,
+               "B != 0 and B does not cross zero under perturbation", divisor_keeps_sign, divisor_keeps_sign_at,
+               [](auto& a, auto& b, auto&) {
+                 return (abs(a.err) + abs(a.real * b.err / b.real)) / (abs(b.real) * abs(b.fp));
+               },
+               [](const ExactPoint& p) {
+                 return mpq_class((absq(p.ae) + absq(mpq_class(p.ar * p.be / p.br))) / (absq(p.br) * absq(mpq_class(p.br + p.be))));
+               }});
+  v.push_back({"digest.div.float.introduction", "Div", "digest IEEE Div introduction bound",
+               "|C_err^intro| <= u * max(|A|/|B|, min-normalized)  (RNE)", std::string(digest) + " §1.2",
+               {}, kFloatType, ErrorPart::Introduced, true, false, "round to nearest even, no overflow", always,
+               finite_result_at,
+               [](auto& a, auto& b, auto& c) {
+                 const FloatFormat& F = *float_of(c);
+                 const Interval q = abs(a.fp / b.fp);
+                 return Interval::point(F.unit_roundoff()) *
+                        Interval::between(std::max(q.lower(), F.min_normal()), std::max(q.upper(), F.min_normal()));
+               },
+               [](const ExactPoint& p) {
+                 const FloatFormat& F = *float_of(p);
+                 mpq_class q = absq(exact_value(p.fa) / exact_value(p.fb));
+                 const mpq_class mn = exact_value(F.min_normal());
+                 if (q < mn) q = mn;
+                 return mpq_class(q * exact_value(F.unit_roundoff()));
+               },
+               [](const Interval& t, const Interval&, const FloatFormat& F) {
+                 const Interval q = abs(t);
+                 return Interval::point(F.unit_roundoff()) *
+                        Interval::between(std::max(q.lower(), F.min_normal()), std::max(q.upper(), F.min_normal()));
+               },
+               {}});
+  v.push_back({"digest.div.int.introduction", "Div", "digest int Div introduction bound",
+               "|C_err^intro| < 0.5", std::string(digest) + " §1.2", {}, kIntType, ErrorPart::Introduced, true, true,
+               "divisor != 0", always, [](const ExactPoint& p) { return p.computed_finite; },
+               [](auto&, auto&, auto&) { return Interval::point(0.5); },
+               [](const ExactPoint&) { return mpq_class(1, 2); }});
+  // The guideline's IEEE rule (§1.6, §2.4): for a normal result r, |intro| <= u·|r| (RNE).
+  for (const char* op : {"Add", "Sub", "Mul"}) {
+    v.push_back({bound_id("digest", op, "float.introduction"), op, "digest IEEE introduction rule",
+                 "|Y_err^intro| <= u * |r| for a normal result r (RNE)", std::string(digest) + " §1.6 / §2.4",
+                 {}, kFloatType, ErrorPart::Introduced, true, false, "the exact result r is a normal number",
+                 [op](const SymbolicError& a, const SymbolicError& b) {
+                   const Interval t = machine_result(op, a, b);
+                   const FloatFormat& F = *std::get_if<FloatFormat>(&a.format);
+                   if (mig(t) >= F.min_normal() && mag(t) <= F.max_finite()) return Tri::True;
+                   if (mag(t) < F.min_normal() || mig(t) > F.max_finite()) return Tri::False;
+                   return Tri::Unknown;
+                 },
+                 [](const ExactPoint& p) {
+                   const FloatFormat& F = *float_of(p);
+                   const mpq_class r = absq(p.t);
+                   return finite_result_at(p) && r >= exact_value(F.min_normal()) && r <= exact_value(F.max_finite());
+                 },
+                 [op](auto& a, auto& b, auto& c) {
+                   return Interval::point(float_of(c)->unit_roundoff()) * abs(machine_result(op, a, b));
+                 },
+                 [](const ExactPoint& p) { return mpq_class(absq(p.t) * exact_value(float_of(p)->unit_roundoff())); },
+                 [](const Interval& t, const Interval&, const FloatFormat& F) {
+                   return Interval::point(F.unit_roundoff()) * abs(t);
+                 },
+                 [](const Interval& t, const FloatFormat& F) {
+                   if (mig(t) >= F.min_normal() && mag(t) <= F.max_finite()) return Tri::True;
+                   if (mag(t) < F.min_normal() || mig(t) > F.max_finite()) return Tri::False;
+                   return Tri::Unknown;
+                 }});
+  }
+  // symerr's own rigorous bounds
+  v.push_back({"symerr.div.propagation", "Div", "exact Div propagation bound",
+               "|Y_err^propag| <= (|A_err|*|B| + |A|*|B_err|) / (|B| * |B + B_err|)", "symerr (exact identity)",
+               {}, kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false,
+               "B != 0 and B + B_err != 0 with the same sign", divisor_keeps_sign, divisor_keeps_sign_at,
+               [](auto& a, auto& b, auto&) {
+                 return (abs(a.err) * abs(b.real) + abs(a.real) * abs(b.err)) / (abs(b.real) * abs(b.fp));
+               },
+               [](const ExactPoint& p) {
+                 return mpq_class((absq(p.ae) * absq(p.br) + absq(p.ar) * absq(p.be)) / (absq(p.br) * absq(mpq_class(p.br + p.be))));
+               }});
+  for (const char* op : {"Add", "Sub"})
+    v.push_back({bound_id("symerr", op, "propagation"), op, "exact Add/Sub propagation bound",
+                 "|Y_err^propag| <= |A_err| + |B_err|", "symerr (exact identity)", {},
+                 kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false, "always", always, always_at,
+                 [](auto& a, auto& b, auto&) { return abs(a.err) + abs(b.err); },
+                 [](const ExactPoint& p) { return mpq_class(absq(p.ae) + absq(p.be)); }});
+  v.push_back({bound_id("symerr", "Mul", "propagation"), "Mul", "exact Mul propagation bound",
+               "|Y_err^propag| <= |A|*|B_err| + |B|*|A_err| + |A_err|*|B_err|", "symerr (exact identity)", {},
+               kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false, "always", always, always_at,
+               [](auto& a, auto& b, auto&) {
+                 return abs(a.real) * abs(b.err) + abs(b.real) * abs(a.err) + abs(a.err) * abs(b.err);
+               },
+               [](const ExactPoint& p) {
+                 return mpq_class(absq(p.ar) * absq(p.be) + absq(p.br) * absq(p.ae) + absq(p.ae) * absq(p.be));
+               }});
+  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+    v.push_back({bound_id("symerr", op, "float.introduction"), op, "correct rounding (RNE)",
+                 "|Y_err^intro| <= ulp(t)/2, t the exact result of the machine inputs", "IEEE 754 §4.3.1", {},
+                 kFloatType, ErrorPart::Introduced, false, false, "finite result", always, finite_result_at,
+                 [op](auto& a, auto& b, auto& c) { return ulp(machine_result(op, a, b), *float_of(c)) * 0.5; },
+                 [](const ExactPoint& p) { return mpq_class(exact_ulp(p.t, *float_of(p)) / 2); },
+                 [](const Interval& t, const Interval&, const FloatFormat& F) { return ulp(t, F) * 0.5; }, {}});
+    v.push_back({bound_id("symerr", op, "int.introduction"), op,
+                 std::string(op) == "Div" ? "integer quotient rounding" : "exact without wrap-around",
+                 std::string(op) == "Div" ? "|Y_err^intro| <= 1 (floor or truncation; in fact < 1), no wrap-around"
+                                          : "Y_err^intro = 0 when the result does not wrap",
+                 "symerr (integer semantics)", {}, kIntType, ErrorPart::Introduced, false, false,
+                 "no wrap-around", always,
+                 [](const ExactPoint& p) { return p.computed_finite && !p.overflow; },
+                 [op](auto&, auto&, auto&) { return Interval::point(std::string(op) == "Div" ? 1.0 : 0.0); },
+                 [op](const ExactPoint&) { return mpq_class(std::string(op) == "Div" ? 1 : 0); }});
+  }
+  return v;
+}
+
+// The registry: a deque, so that the pointers find_bound and bounds_for hand
+// out stay valid while bounds are registered; every access holds the mutex.
+struct Registry {
+  Registry() {
+    for (SpecBound& b : builtin_bounds()) bounds.push_back(std::move(b));
+  }
+  std::mutex mutex;
+  std::deque<SpecBound> bounds;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+const char* to_string(ErrorPart p) noexcept {
+  switch (p) {
+    case ErrorPart::Total: return "err";
+    case ErrorPart::Propagated: return "err_propag";
+    case ErrorPart::Introduced: return "err_intro";
+  }
+  return "?";
+}
+
+mpq_class exact_ulp(const mpq_class& x, const FloatFormat& F) {
+  const mpq_class a = sgn(x) < 0 ? mpq_class(-x) : x;
+  const double r = round_to(a, F, RoundingMode::TowardZero).value;
+  return exact_value(ulp(std::isfinite(r) ? r : F.max_finite(), F));
+}
+
+ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idiv, const mpq_class& ar, double fa,
+                          const mpq_class& br, double fb) {
+  ExactPoint p;
+  p.op = op;
+  p.format = format;
+  p.int_division = idiv;
+  p.ar = ar;
+  p.br = br;
+  p.fa = fa;
+  p.fb = fb;
+  p.ae = exact_value(fa) - ar;
+  p.be = exact_value(fb) - br;
+  if (op == Operator::Div && sgn(br) == 0) p.real_defined = false;
+  else p.cr = apply_exact(op, ar, br);
+  (void)arith_of;
+  if (const FloatFormat* F = std::get_if<FloatFormat>(&format)) {
+    const FloatReference ref = float_reference(OracleKind::Exact, op, fa, fb, *F);
+    p.fc = ref.value;
+    p.overflow = ref.overflow;
+    p.computed_finite = std::isfinite(ref.value);
+    if (ref.finite_exact) p.t = exact_result(op, fa, fb);
+  } else if (const IntFormat* I = std::get_if<IntFormat>(&format)) {
+    const IntReference ref = int_reference(op, static_cast<__int128>(fa), static_cast<__int128>(fb), *I, idiv);
+    p.computed_finite = ref.value.has_value();
+    if (p.computed_finite) {
+      p.fc = static_cast<double>(*ref.value);
+      p.t = exact_result(op, fa, fb);
+      p.overflow = ref.overflow;
+    }
+  } else {  // ideal real arithmetic: no rounding
+    p.computed_finite = !(op == Operator::Div && fb == 0);
+    if (p.computed_finite) {
+      p.t = exact_result(op, fa, fb);
+      p.fc = p.t.get_d();
+    }
+  }
+  if (p.computed_finite && !std::holds_alternative<std::monostate>(format)) p.fcq = exact_value(p.fc);
+  if (p.computed_finite && std::holds_alternative<std::monostate>(format)) p.fcq = p.t;
+  return p;
+}
+
+std::vector<const SpecBound*> bound_registry() {
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  std::vector<const SpecBound*> r;
+  for (const auto& b : reg.bounds) r.push_back(&b);
+  return r;
+}
+
+void register_bound(SpecBound b) {
+  if (!is_lower_case_id(b.id))
+    throw std::invalid_argument("register_bound: the id '" + b.id + "' must be non-empty and lower-case, without spaces");
+  if (!b.enclose || !b.exact) throw std::invalid_argument("register_bound: '" + b.id + "' needs enclose and exact");
+  if (!b.valid_on) b.valid_on = always;
+  if (!b.valid_at) b.valid_at = always_at;
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  for (const auto& x : reg.bounds)
+    if (x.id == b.id) throw std::invalid_argument("register_bound: a bound with id '" + b.id + "' exists");
+  reg.bounds.push_back(std::move(b));
+}
+
+std::vector<const SpecBound*> bounds_for(std::string_view op, const Format& format) {
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  std::vector<const SpecBound*> r;
+  for (const auto& b : reg.bounds)
+    if (b.op == op && (b.types & type_class(format))) r.push_back(&b);
+  return r;
+}
+
+const SpecBound* find_bound(std::string_view id) {
+  Registry& reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  for (const auto& b : reg.bounds)
+    if (b.id == id) return &b;
+  return nullptr;
+}
+
+}  // namespace symerr::verify

@@ -1,0 +1,316 @@
+// Campaign files (JSON): parsing and validation. Syntax errors give
+// FILE:LINE:COLUMN, content errors the JSON path; unknown keys are errors
+// (a misspelt key must not silently change what is verified).
+#include <symerr/verify/campaign/campaign.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <vector>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include <symerr/verify/report/report.hpp>
+
+namespace symerr::verify {
+
+namespace {
+
+using nlohmann::json;
+
+// A value for an error message: short, never the whole of a huge value.
+std::string shown(const json& j) {
+  if (j.is_object() || j.is_array()) return std::string("a JSON ") + j.type_name() + " of " + std::to_string(j.size()) + " element(s)";
+  std::string d = j.dump();
+  if (d.size() > 60) d = d.substr(0, 40) + "... (" + std::to_string(d.size()) + " characters)";
+  return d;
+}
+
+class Reader {
+ public:
+  explicit Reader(std::filesystem::path file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& reason) const {
+    throw CampaignError(file_.string() + ": at " + (path.empty() ? "/" : path) + ": " + reason);
+  }
+  void only_keys(const json& j, const std::string& path, std::set<std::string> allowed) const {
+    if (!j.is_object()) fail(path, "expected an object");
+    for (const auto& [k, v] : j.items())
+      if (!allowed.count(k)) {
+        std::string list;
+        for (const auto& a : allowed) detail::append_sep(list, ", ", a);
+        fail(path + "/" + k, "unknown key (allowed: " + list + ")");
+      }
+  }
+  std::string string(const json& j, const std::string& path) const {
+    if (!j.is_string()) fail(path, "expected a string, got " + shown(j));
+    return j.get<std::string>();
+  }
+  bool boolean(const json& j, const std::string& path) const {
+    if (!j.is_boolean()) fail(path, "expected true or false, got " + shown(j));
+    return j.get<bool>();
+  }
+  double number(const json& j, const std::string& path) const {
+    if (!j.is_number()) fail(path, "expected a number, got " + shown(j));
+    return j.get<double>();
+  }
+  std::uint64_t unsigned_int(const json& j, const std::string& path) const {
+    if (!j.is_number_unsigned()) fail(path, "expected a non-negative integer, got " + shown(j));
+    return j.get<std::uint64_t>();
+  }
+  std::vector<std::string> strings(const json& j, const std::string& path) const {
+    if (!j.is_array()) fail(path, "expected an array of strings");
+    std::vector<std::string> v;
+    for (std::size_t i = 0; i < j.size(); ++i) v.push_back(string(j[i], path + "/" + std::to_string(i)));
+    return v;
+  }
+  Operator op(const json& j, const std::string& path) const {
+    const auto s = string(j, path);
+    const auto o = parse_operator(s);
+    if (!o) fail(path, "unknown operator \"" + s + "\" (Add, Sub, Mul, Div)");
+    return *o;
+  }
+  ElementType type(const json& j, const std::string& path) const {
+    const auto s = string(j, path);
+    const auto t = parse_element_type(s);
+    if (!t) fail(path, "unknown or unsupported format \"" + s + "\" (FP16, BF16, FP32, FP64, INT8, ...)");
+    return *t;
+  }
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+};
+
+BoundSpec parse_bound(const Reader& r, const json& j) {
+  BoundSpec b;
+  if (j.is_string()) {
+    const auto s = j.get<std::string>();
+    if (s == "correctly_rounded") b.kind = BoundSpec::Kind::CorrectlyRounded;
+    else if (s == "unit_roundoff") b.kind = BoundSpec::Kind::UnitRoundoff;
+    else if (s == "sonnx_div_introduction") b.kind = BoundSpec::Kind::SonnxDivIntroduction;
+    else r.fail("/bound", "unknown bound \"" + s + "\" (correctly_rounded, unit_roundoff, "
+                          "sonnx_div_introduction, or {\"ulp\": N})");
+    return b;
+  }
+  r.only_keys(j, "/bound", {"ulp"});
+  if (!j.contains("ulp")) r.fail("/bound", "missing key \"ulp\"");
+  b.kind = BoundSpec::Kind::Ulp;
+  b.ulp = r.number(j["ulp"], "/bound/ulp");
+  if (!(b.ulp >= 0) || !std::isfinite(b.ulp)) r.fail("/bound/ulp", "must be a finite number >= 0");
+  return b;
+}
+
+UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& path) {
+  r.only_keys(j, path, {"name", "library", "symbol", "operator", "type", "form", "requirements", "build"});
+  for (const char* k : {"library", "symbol", "operator", "type"})
+    if (!j.contains(k)) r.fail(path, std::string("missing key \"") + k + "\"");
+  UserKernelSpec k;
+  k.library = r.string(j["library"], path + "/library");
+  k.symbol = r.string(j["symbol"], path + "/symbol");
+  k.name = j.contains("name") ? r.string(j["name"], path + "/name") : k.symbol;
+  k.signature.op = r.op(j["operator"], path + "/operator");
+  k.signature.type = r.type(j["type"], path + "/type");
+  if (j.contains("form")) {
+    const auto f = r.string(j["form"], path + "/form");
+    if (f == "elementwise") k.signature.form = KernelForm::Elementwise;
+    else if (f == "tensor") k.signature.form = KernelForm::Tensor;
+    else r.fail(path + "/form", "expected \"elementwise\" or \"tensor\"");
+  }
+  if (j.contains("requirements")) k.requirements = r.strings(j["requirements"], path + "/requirements");
+  if (j.contains("build")) {
+    r.only_keys(j["build"], path + "/build", {"compiler", "flags", "version", "source"});
+    for (const auto& [key, v] : j["build"].items()) k.build[key] = r.string(v, path + "/build/" + key);
+  }
+  std::filesystem::path lib(k.library);
+  if (lib.is_relative() && !r.file().empty()) k.library = (r.file().parent_path() / lib).string();
+  return k;
+}
+
+void parse_semantics(const Reader& r, const json& j, CampaignSpec& s) {
+  r.only_keys(j, "/semantics", {"integer_division", "broadcast"});
+  if (j.contains("integer_division")) {
+    const auto d = r.string(j["integer_division"], "/semantics/integer_division");
+    if (d == "floor") s.integer_division = IntegerDivision::Floor;
+    else if (d == "truncate") s.integer_division = IntegerDivision::Truncate;
+    else r.fail("/semantics/integer_division", "expected \"floor\" or \"truncate\"");
+  }
+  if (j.contains("broadcast")) {
+    s.broadcast = r.string(j["broadcast"], "/semantics/broadcast");
+    if (s.broadcast != "sonnx" && s.broadcast != "numpy" && s.broadcast != "onnx_legacy" &&
+        s.broadcast != "none")
+      r.fail("/semantics/broadcast", "expected \"sonnx\", \"numpy\", \"onnx_legacy\" or \"none\"");
+  }
+}
+
+void parse_inputs(const Reader& r, const json& j, CampaignSpec& s) {
+  r.only_keys(j, "/inputs", {"min", "max", "keep_special_values"});
+  if (j.contains("min")) s.input_min = r.number(j["min"], "/inputs/min");
+  if (j.contains("max")) s.input_max = r.number(j["max"], "/inputs/max");
+  if (j.contains("keep_special_values"))
+    s.keep_special_values = r.boolean(j["keep_special_values"], "/inputs/keep_special_values");
+  if (s.input_min && s.input_max && *s.input_min > *s.input_max)
+    r.fail("/inputs", "min is greater than max");
+  if (s.input_min && *s.input_min < 0) r.fail("/inputs/min", "a magnitude: must be >= 0");
+}
+
+constexpr int kMaxDepth = 64;
+
+[[noreturn]] void syntax_error(const std::string& text, const std::filesystem::path& file,
+                               std::size_t offset, const std::string& what) {
+  const auto lc = detail::line_column(text, offset);
+  throw CampaignError(file.string() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
+                      ": " + what);
+}
+
+// JSON parsing with the campaign's limits: nesting depth, duplicate keys
+// (nlohmann keeps the last silently), numbers that overflow a double.
+json parse_limited(const std::string& text, const std::filesystem::path& file) {
+  std::vector<std::set<std::string>> keys;  // per open object
+  std::size_t depth = 0;
+  std::string duplicate;
+  auto cb = [&](int d, json::parse_event_t ev, json& parsed) {
+    if (d > kMaxDepth) throw std::length_error("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    switch (ev) {
+      case json::parse_event_t::object_start: keys.emplace_back(); ++depth; break;
+      case json::parse_event_t::object_end: if (!keys.empty()) keys.pop_back(); --depth; break;
+      case json::parse_event_t::array_start: ++depth; break;
+      case json::parse_event_t::array_end: --depth; break;
+      case json::parse_event_t::key:
+        if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second) {
+          duplicate = parsed.get<std::string>();
+          throw std::domain_error("duplicate key \"" + duplicate + "\"");
+        }
+        break;
+      default: break;
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, cb);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    if (const auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
+    syntax_error(text, file, e.byte > 0 ? e.byte - 1 : 0, what);
+  } catch (const json::out_of_range& e) {  // 406: a number that overflows a double, e.g. 1e400
+    std::string what = e.what();
+    std::size_t at = 0;
+    if (const auto q = what.find('\''); q != std::string::npos) {
+      const auto token = what.substr(q + 1, what.find('\'', q + 1) - q - 1);
+      if (const auto p = text.find(token); p != std::string::npos) at = p;
+      what = "the number " + token + " is out of the range of a double";
+    }
+    syntax_error(text, file, at, what);
+  } catch (const std::length_error& e) {
+    throw CampaignError(file.string() + ": " + e.what() + " (a campaign file is a few levels deep)");
+  } catch (const std::domain_error& e) {
+    const auto p = text.find("\"" + duplicate + "\"", text.find("\"" + duplicate + "\"") + 1);
+    syntax_error(text, file, p == std::string::npos ? 0 : p, e.what() + std::string(" in an object"));
+  }
+}
+
+}  // namespace
+
+CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path& file) {
+  const json j = parse_limited(text, file);
+  const Reader r(file);
+  r.only_keys(j, "", {"name", "seed", "operators", "formats", "kernels", "semantics", "inputs",
+                      "bound", "strategies", "random_count", "boundary_count", "requirements",
+                      "symbolic", "audit", "time_limit_seconds", "isolation", "undefined_inputs"});
+  CampaignSpec s;
+  s.file = file;
+  s.text = text;
+  s.name = file.stem().string();
+  if (j.contains("name")) s.name = r.string(j["name"], "/name");
+  if (j.contains("seed")) s.seed = r.unsigned_int(j["seed"], "/seed");
+  if (j.contains("operators")) {
+    if (!j["operators"].is_array()) r.fail("/operators", "expected an array of operator names");
+    for (std::size_t i = 0; i < j["operators"].size(); ++i)
+      s.operators.push_back(r.op(j["operators"][i], "/operators/" + std::to_string(i)));
+  }
+  if (j.contains("formats")) {
+    if (!j["formats"].is_array()) r.fail("/formats", "expected an array of format names");
+    for (std::size_t i = 0; i < j["formats"].size(); ++i)
+      s.formats.push_back(r.type(j["formats"][i], "/formats/" + std::to_string(i)));
+  }
+  if (s.operators.empty() != s.formats.empty())
+    r.fail(s.operators.empty() ? "/operators" : "/formats",
+           "\"operators\" and \"formats\" go together (symerr's generic kernels, operator x format)");
+  if (j.contains("kernels")) {
+    if (!j["kernels"].is_array()) r.fail("/kernels", "expected an array of kernel objects");
+    for (std::size_t i = 0; i < j["kernels"].size(); ++i)
+      s.kernels.push_back(parse_kernel(r, j["kernels"][i], "/kernels/" + std::to_string(i)));
+  }
+  if (j.contains("semantics")) parse_semantics(r, j["semantics"], s);
+  if (j.contains("inputs")) parse_inputs(r, j["inputs"], s);
+  if (j.contains("bound")) s.bound = parse_bound(r, j["bound"]);
+  if (j.contains("strategies")) {
+    s.strategies = r.strings(j["strategies"], "/strategies");
+    for (std::size_t i = 0; i < s.strategies.size(); ++i) {
+      const auto& n = s.strategies[i];
+      if (n != "special_grid" && n != "boundary" && n != "random" && n != "exhaustive")
+        r.fail("/strategies/" + std::to_string(i),
+               "unknown strategy \"" + n + "\" (special_grid, boundary, random, exhaustive)");
+    }
+  }
+  if (j.contains("strategies") && s.strategies.empty())
+    r.fail("/strategies", "empty: no input would be run (give special_grid, boundary, random or exhaustive)");
+  if (j.contains("random_count")) s.random_count = r.unsigned_int(j["random_count"], "/random_count");
+  if (s.random_count > kMaxRandomCount)
+    r.fail("/random_count", std::to_string(s.random_count) + " is more than the limit of " +
+                                std::to_string(kMaxRandomCount) + " (use \"exhaustive\" for 16-bit formats)");
+  if (j.contains("boundary_count"))
+    s.boundary_count = r.unsigned_int(j["boundary_count"], "/boundary_count");
+  if (s.boundary_count > kMaxRandomCount)
+    r.fail("/boundary_count", "more than the limit of " + std::to_string(kMaxRandomCount));
+  if (j.contains("time_limit_seconds")) {
+    s.time_limit_seconds = r.number(j["time_limit_seconds"], "/time_limit_seconds");
+    if (!(s.time_limit_seconds > 0 && s.time_limit_seconds <= 86400))
+      r.fail("/time_limit_seconds", "must be in (0, 86400]");
+  }
+  if (j.contains("isolation")) s.isolate_user_kernels = r.boolean(j["isolation"], "/isolation");
+  if (j.contains("undefined_inputs")) {
+    const auto u = r.string(j["undefined_inputs"], "/undefined_inputs");
+    if (u != "skip" && u != "run") r.fail("/undefined_inputs", "expected \"skip\" or \"run\"");
+    s.run_undefined_inputs = u == "run";
+  }
+  if (j.contains("requirements")) s.requirements = r.strings(j["requirements"], "/requirements");
+  for (std::size_t i = 0; i < s.requirements.size(); ++i)
+    if (s.requirements[i].empty()) r.fail("/requirements/" + std::to_string(i), "an empty requirement ID");
+  if (j.contains("symbolic")) s.symbolic = r.boolean(j["symbolic"], "/symbolic");
+  if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
+  if (s.operators.empty() && s.kernels.empty() && !s.symbolic && !s.audit)
+    r.fail("", "nothing to verify: give \"operators\"+\"formats\", \"kernels\", \"symbolic\" or \"audit\"");
+  return s;
+}
+
+CampaignSpec load_campaign(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw CampaignError(file.string() + ": cannot read the campaign file");
+  std::string text(kMaxCampaignBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxCampaignBytes)
+    throw CampaignError(file.string() + ": larger than " + std::to_string(kMaxCampaignBytes >> 20) +
+                        " MiB: not a campaign file");
+  return parse_campaign(text, file);
+}
+
+std::string qualified_requirement(const std::string& id, const std::string& op, const std::string& format) {
+  if (id.find('/') != std::string::npos || op.empty()) return id;
+  std::string kind = "float";
+  if (format == "real") kind = "real";
+  else if (format.find("INT") != std::string::npos) kind = "int";
+  return op + "/" + kind + "/" + id;
+}
+
+std::vector<std::string> seed_requirements(Operator op, ElementType type) {
+  // [R1]: elementwise semantics on identical shapes; [C3]: range and special
+  // values of the type (seeds 000/001 Div, 003 Sub; Add and Mul by the same scheme)
+  const std::string f = to_string(type);
+  return {qualified_requirement("[R1]", to_string(op), f), qualified_requirement("[C3]", to_string(op), f)};
+}
+
+}  // namespace symerr::verify

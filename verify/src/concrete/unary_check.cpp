@@ -1,0 +1,259 @@
+// The unary concrete check (unary.hpp): input strategies, batched kernel
+// calls, the verdict per input, threads for the exhaustive sweep.
+#include <symerr/verify/concrete/unary.hpp>
+
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include <mpfr.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+namespace symerr::verify {
+namespace {
+
+constexpr std::size_t kBatch = 1 << 14;
+
+// The worker's floating-point environment: round to nearest, no FTZ/DAZ
+// (the fast oracle's double -> float conversion relies on it).
+struct DefaultFpEnvironment {
+  int round;
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned csr;
+#endif
+  DefaultFpEnvironment() : round(std::fegetround()) {
+#if defined(__x86_64__) || defined(__i386__)
+    csr = _mm_getcsr();
+    _mm_setcsr(0x1f80);
+#endif
+    std::fesetround(FE_TONEAREST);
+  }
+  ~DefaultFpEnvironment() {
+    std::fesetround(round);
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(csr);
+#endif
+  }
+};
+
+bool same_value(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+void keep_worst(std::vector<UnaryWitness>& worst, const UnaryWitness& w) {
+  if (worst.size() == 5 && worst.back().ulp_error >= w.ulp_error) return;
+  worst.push_back(w);
+  std::sort(worst.begin(), worst.end(), [](const UnaryWitness& a, const UnaryWitness& b) {
+    return a.ulp_error > b.ulp_error || (a.ulp_error == b.ulp_error && a.bits < b.bits);
+  });
+  if (worst.size() > 5) worst.pop_back();
+}
+
+// Judges one input and its result into r.
+void judge(UnaryResult& r, UnaryOperator op, const FloatFormat& F, std::uint64_t bits, double x, double y,
+           const UnaryOptions& o) {
+  ++r.tested;
+  if (auto special = unary_special(op, x)) {
+    if (!same_value(*special, y)) {
+      ++r.special_mismatches;
+      ++r.over_bound;
+      if (r.witnesses.size() < 5) r.witnesses.push_back({bits, x, y, *special, INFINITY, "special value"});
+    }
+    return;
+  }
+  const UnaryTruth t = unary_truth(op, x, y, F, !o.mpfr_only, o.ulp_bound);
+  r.mpfr_calls += t.used_mpfr;
+  const bool correct = same_value(t.rounded, y);
+  const double err = std::isnan(y) ? INFINITY : (correct ? std::min(t.ulp_error, 0.5) : t.ulp_error);
+  if (!correct) ++r.incorrectly_rounded;
+  const bool over = o.ulp_bound <= 0.5 ? !correct : !(err <= o.ulp_bound);
+  if (err > r.max_ulp_error || std::isnan(err)) r.max_ulp_error = err;
+  if (!over && correct && err <= 0.5) return;
+  UnaryWitness w{bits, x, y, t.rounded, err,
+                 over ? (o.ulp_bound <= 0.5 ? "not correctly rounded" : "exceeds the bound") : ""};
+  if (over) {
+    ++r.over_bound;
+    if (r.witnesses.size() < 5) r.witnesses.push_back(w);
+  }
+  keep_worst(r.worst, w);
+}
+
+void merge(UnaryResult& a, const UnaryResult& b) {
+  a.tested += b.tested;
+  a.incorrectly_rounded += b.incorrectly_rounded;
+  a.special_mismatches += b.special_mismatches;
+  a.over_bound += b.over_bound;
+  a.mpfr_calls += b.mpfr_calls;
+  a.max_ulp_error = std::max(a.max_ulp_error, b.max_ulp_error);
+  for (const auto& w : b.worst) keep_worst(a.worst, w);
+  for (const auto& w : b.witnesses)
+    if (a.witnesses.size() < 5) a.witnesses.push_back(w);
+}
+
+// Runs the kernel over the bit patterns `in` and judges every result.
+void run_batch(const UnaryKernel& k, const FloatFormat& F, const std::vector<std::uint64_t>& in, UnaryResult& r,
+               const UnaryOptions& o) {
+  const std::size_t width = storage_size(k.type);
+  std::vector<unsigned char> xb(in.size() * width), yb(in.size() * width);
+  if (k.type == ElementType::FP32) {
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const auto b = static_cast<std::uint32_t>(in[i]);
+      std::memcpy(xb.data() + 4 * i, &b, 4);
+    }
+  } else {
+    for (std::size_t i = 0; i < in.size(); ++i) store_bits(k.type, xb.data(), i, in[i]);
+  }
+  k.run(xb.data(), yb.data(), in.size());
+  if (k.type == ElementType::FP32) {  // the hot path of the 2^32 sweep
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      float x, y;
+      std::memcpy(&x, xb.data() + 4 * i, 4);
+      std::memcpy(&y, yb.data() + 4 * i, 4);
+      judge(r, k.op, F, in[i], x, y, o);
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const double x = decode_float(k.type, in[i]);
+    const double y = decode_float(k.type, load_bits(k.type, yb.data(), i));
+    judge(r, k.op, F, in[i], x, y, o);
+  }
+}
+
+std::vector<double> regime_points(UnaryOperator op, const FloatFormat& F) {
+  const double lmax = std::log(F.max_finite()), lmin = std::log(F.min_normal()), lsub = std::log(F.min_subnormal());
+  const double sat = 0.5 * (F.precision + 1) * std::log(2.0);
+  switch (op) {
+    case UnaryOperator::Exp: return {lmax, lmin, lsub, 0, -lmax, 1};
+    case UnaryOperator::Log: return {0, F.min_normal(), 1, F.max_finite()};
+    case UnaryOperator::Tanh:
+    case UnaryOperator::Erf: return {0, sat, -sat, 0.5, -0.5, F.min_normal()};
+    case UnaryOperator::Sigmoid: return {0, 2 * sat, -2 * sat, lsub, lmin, -lmax};
+    case UnaryOperator::Sqrt: return {0, F.min_normal(), 1, F.max_finite()};
+    default: return {0, 1, F.max_finite()};
+  }
+}
+
+std::vector<std::uint64_t> strategy_inputs(const UnaryKernel& k, const FloatFormat& F, const UnaryOptions& o) {
+  std::vector<double> xs;
+  if (o.strategy == UnaryStrategy::Special) {
+    for (double v : {0.0, 1.0, 2.0, 0.5, F.min_subnormal(), F.min_normal(), F.max_finite(), double(INFINITY)}) {
+      xs.push_back(v);
+      xs.push_back(-v);
+    }
+    xs.push_back(NAN);
+  } else {  // Boundary: 32 values of F on each side of every regime point
+    for (double p : regime_points(k.op, F)) {
+      const double c = round_to(p, F, RoundingMode::NearestEven).value;
+      double up = c, down = c;
+      xs.push_back(c);
+      for (int i = 0; i < 32; ++i) {
+        up = next_up(up, F);
+        down = next_down(down, F);
+        if (std::isfinite(up)) xs.push_back(up);
+        if (std::isfinite(down)) xs.push_back(down);
+      }
+    }
+  }
+  std::vector<std::uint64_t> bits;
+  for (double v : xs) bits.push_back(encode_float(k.type, v));
+  return bits;
+}
+
+UnaryResult blank(const UnaryKernel& k, const UnaryOptions& o) {
+  UnaryResult r;
+  r.kernel = k.name;
+  r.op = k.op;
+  r.type = k.type;
+  r.strategy = o.strategy;
+  r.ulp_bound = o.ulp_bound;
+  return r;
+}
+
+}  // namespace
+
+const char* to_string(UnaryStrategy s) noexcept {
+  switch (s) {
+    case UnaryStrategy::Special: return "special";
+    case UnaryStrategy::Boundary: return "boundary";
+    case UnaryStrategy::Random: return "random";
+    case UnaryStrategy::Exhaustive: return "exhaustive";
+  }
+  return "?";
+}
+
+UnaryResult check_unary_kernel(const UnaryKernel& k, const UnaryOptions& o) {
+  if (!is_float(k.type)) throw std::invalid_argument("check_unary_kernel: " + std::string(to_string(k.type)) +
+                                                     " is not a float type");
+  if (!(o.ulp_bound >= 0.5)) throw std::invalid_argument("check_unary_kernel: ulp bound must be >= 0.5");
+  const FloatFormat F = std::get<FloatFormat>(format_of(k.type));
+  const UnaryResult empty = blank(k, o);
+  UnaryResult r = empty;
+  DefaultFpEnvironment env;
+  if (o.strategy == UnaryStrategy::Special || o.strategy == UnaryStrategy::Boundary) {
+    run_batch(k, F, strategy_inputs(k, F, o), r, o);
+    return r;
+  }
+  const unsigned width_bits = static_cast<unsigned>(storage_size(k.type) * 8);
+  if (o.strategy == UnaryStrategy::Random) {
+    std::mt19937_64 rng(o.seed);
+    const std::uint64_t mask = width_bits == 64 ? ~0ULL : (1ULL << width_bits) - 1;
+    for (std::uint64_t done = 0; done < o.samples;) {
+      std::vector<std::uint64_t> in(std::min<std::uint64_t>(kBatch, o.samples - done));
+      for (auto& b : in) b = rng() & mask;
+      run_batch(k, F, in, r, o);
+      done += in.size();
+    }
+    return r;
+  }
+  if (width_bits > 32) throw std::invalid_argument("check_unary_kernel: exhaustive sweeps exist for 16- and 32-bit types only");
+  const std::uint64_t total = 1ULL << width_bits;
+  const std::uint64_t first = std::min(o.first, total);
+  const std::uint64_t count = o.count == 0 ? total - first : std::min(o.count, total - first);
+  const unsigned threads = std::max(1u, o.threads);
+  std::vector<UnaryResult> parts(threads, empty);
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      DefaultFpEnvironment worker_env;
+      // interleaved blocks: the expensive regions are shared between threads
+      std::vector<std::uint64_t> in;
+      for (std::uint64_t start = first + t * kBatch; start < first + count; start += threads * kBatch) {
+        const std::uint64_t end = std::min(start + kBatch, first + count);
+        in.resize(end - start);
+        for (std::uint64_t b = start; b < end; ++b) in[b - start] = b;
+        run_batch(k, F, in, parts[t], o);
+      }
+      mpfr_free_cache();  // MPFR's constant caches are per thread (MPFR manual §5.2)
+    });
+  }
+  for (auto& th : pool) th.join();
+  for (const auto& p : parts) merge(r, p);
+  return r;
+}
+
+std::string UnaryResult::summary() const {
+  std::ostringstream s;
+  s << kernel << " (" << to_string(op) << " " << to_string(type) << "), " << to_string(strategy) << ", " << tested
+    << " inputs; bound: " << (ulp_bound <= 0.5 ? std::string("correctly rounded") : std::to_string(ulp_bound) + " ulp")
+    << "; " << incorrectly_rounded << " not correctly rounded, max error " << max_ulp_error << " ulp, "
+    << special_mismatches << " wrong special values; " << (passed() ? "PASS" : "VIOLATED");
+  if (!witnesses.empty()) {
+    char buf[160];
+    const auto& w = witnesses.front();
+    std::snprintf(buf, sizeof buf, "; witness x = %a (bits 0x%llx): y = %a, expected %a (%s)", w.x,
+                  static_cast<unsigned long long>(w.bits), w.y, w.expected, w.what.c_str());
+    s << buf;
+  }
+  return s.str();
+}
+
+}  // namespace symerr::verify

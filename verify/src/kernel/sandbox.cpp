@@ -1,0 +1,383 @@
+// The FP environment around kernel calls and the child processes that run
+// sandboxed kernels (sandbox.hpp).
+#include <symerr/verify/kernel/sandbox.hpp>
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cfenv>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
+namespace symerr::verify {
+
+// ---- FP environment -------------------------------------------------------------------
+
+std::uint32_t read_fp_state() noexcept {
+#if defined(__x86_64__)
+  return _mm_getcsr();
+#else
+  std::uint32_t s = mxcsr::kMasks;
+  switch (std::fegetround()) {
+    case FE_DOWNWARD: s |= 0x2000; break;
+    case FE_UPWARD: s |= 0x4000; break;
+    case FE_TOWARDZERO: s |= 0x6000; break;
+    default: break;
+  }
+  return s;
+#endif
+}
+
+void write_fp_state(std::uint32_t state) noexcept {
+#if defined(__x86_64__)
+  if (state == mxcsr::kDocumented) std::fesetenv(FE_DFL_ENV);  // x87 too: RNE, masked, clear
+  _mm_setcsr(state);
+#else
+  std::feclearexcept(FE_ALL_EXCEPT);
+  const std::uint32_t rc = state & mxcsr::kRounding;
+  std::fesetround(rc == 0x2000 ? FE_DOWNWARD : rc == 0x4000 ? FE_UPWARD : rc == 0x6000 ? FE_TOWARDZERO : FE_TONEAREST);
+#endif
+}
+
+namespace {
+const char* rounding_name(std::uint32_t s) {
+  switch (s & mxcsr::kRounding) {
+    case 0x0000: return "RNE";
+    case 0x2000: return "downward";
+    case 0x4000: return "upward";
+    default: return "toward zero";
+  }
+}
+constexpr std::uint32_t kControl = mxcsr::kDAZ | mxcsr::kMasks | mxcsr::kRounding | mxcsr::kFTZ;
+
+std::string bits_named(std::uint32_t bits) {
+  std::string s;
+  auto add = [&](const char* n) { s += s.empty() ? n : std::string("+") + n; };
+  if (bits & mxcsr::kFTZ) add("FTZ");
+  if (bits & mxcsr::kDAZ) add("DAZ");
+  return s;
+}
+}  // namespace
+
+std::string describe_fp_state(std::uint32_t s) {
+  std::string d = std::string(rounding_name(s)) + ", FTZ " + (s & mxcsr::kFTZ ? "on" : "off") +
+                  ", DAZ " + (s & mxcsr::kDAZ ? "on" : "off");
+  d += (s & mxcsr::kMasks) == mxcsr::kMasks ? ", traps off" : ", some FP traps enabled";
+  return d;
+}
+
+std::string describe_fp_change(std::uint32_t after) {
+  std::string d;
+  auto add = [&](const std::string& x) { d += d.empty() ? x : ", " + x; };
+  const std::uint32_t set = after & ~mxcsr::kDocumented & kControl;
+  if (const auto n = bits_named(set); !n.empty()) add("leaves " + n + " set");
+  if ((after & mxcsr::kRounding) != 0) add(std::string("leaves rounding ") + rounding_name(after));
+  if ((after & mxcsr::kMasks) != mxcsr::kMasks) add("leaves FP traps enabled");
+  return d;
+}
+
+void FpStateLog::record_after(std::uint32_t after) noexcept {
+  ++calls;
+  flags_raised |= after & mxcsr::kFlags;
+  const std::uint32_t set = after & ~mxcsr::kDocumented & kControl;
+  const std::uint32_t clear = ~after & mxcsr::kDocumented & kControl;
+  if (set | clear) {
+    ++calls_leaving_changes;
+    left_set |= set;
+    left_clear |= clear;
+  }
+}
+
+void FpStateLog::record_during(std::uint32_t sampled) noexcept {
+  during_set |= sampled & ~mxcsr::kDocumented & kControl;
+  during_clear |= ~sampled & mxcsr::kDocumented & kControl;
+}
+
+bool FpStateLog::changed() const noexcept {
+  return (left_set | left_clear | during_set | during_clear) != 0;
+}
+
+std::string FpStateLog::describe() const {
+  if (!changed()) return "the kernel ran in the documented state (" +
+                         describe_fp_state(mxcsr::kDocumented) + ") and left it unchanged";
+  std::string d;
+  const std::uint32_t left = left_set | left_clear;
+  if (left != 0) {
+    const std::uint32_t after = (mxcsr::kDocumented | left_set.load()) & ~left_clear.load();
+    d = describe_fp_change(after) + " after a call (" + std::to_string(calls_leaving_changes.load()) +
+        " of " + std::to_string(calls.load()) + " calls)";
+  }
+  const std::uint32_t only_during = (during_set | during_clear) & ~left;
+  if (only_during != 0) {
+    const std::uint32_t s = (mxcsr::kDocumented | (during_set & only_during)) & ~(during_clear & only_during);
+    std::string what = bits_named(s & ~mxcsr::kDocumented);
+    if ((s & mxcsr::kRounding) != 0) what += (what.empty() ? "" : ", ") + std::string("rounding ") + rounding_name(s);
+    if ((s & mxcsr::kMasks) != mxcsr::kMasks) what += (what.empty() ? "" : ", ") + std::string("FP traps");
+    d += (d.empty() ? "" : "; ") + std::string("sets ") + what + " during the call and restores it";
+  }
+  return d;
+}
+
+void call_in_documented_state(const std::function<void()>& run, FpStateLog* log) {
+  const std::uint32_t caller = read_fp_state();
+  write_fp_state(mxcsr::kDocumented);
+  std::uint32_t after = mxcsr::kDocumented;
+  try {
+    run();
+    after = read_fp_state();
+  } catch (...) {
+    write_fp_state(caller);
+    throw;
+  }
+  write_fp_state(caller);
+  if (log) log->record_after(after);
+}
+
+// ---- the child process ------------------------------------------------------------------
+
+namespace {
+
+// The shared page in front of the buffers.
+struct Header {
+  std::uint64_t n = 0;
+  std::uint32_t state_after = 0;
+  std::uint32_t sampled_set = 0, sampled_clear = 0;
+  std::int32_t status = 0;  // 0 returned, 1 threw std::exception, 2 threw something else
+  char what[512] = {};
+};
+constexpr std::size_t kHeaderBytes = 4096;
+
+// Fork, socket creation and closing the child's end in the parent happen under
+// one lock, so that no other child inherits a child's end: the parent sees EOF
+// exactly when its own child dies.
+std::mutex& fork_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+Header* g_header = nullptr;            // the child's header (for the sampling handler)
+volatile sig_atomic_t g_in_call = 0;   // the kernel is running
+
+void sample_fp_state(int, siginfo_t*, void* context) {
+  if (!g_in_call || g_header == nullptr) return;
+#if defined(__x86_64__)
+  const auto* uc = static_cast<ucontext_t*>(context);
+  if (uc->uc_mcontext.fpregs == nullptr) return;
+  const std::uint32_t s = uc->uc_mcontext.fpregs->mxcsr;
+#else
+  (void)context;
+  const std::uint32_t s = read_fp_state();
+#endif
+  g_header->sampled_set |= s & ~mxcsr::kDocumented & kControl;
+  g_header->sampled_clear |= ~s & mxcsr::kDocumented & kControl;
+}
+
+// A kernel that calls exit(): end the child at once with its status, before
+// the atexit handlers inherited from the harness run (they would flush the
+// harness's stdio buffers a second time, or run a sanitizer's leak check).
+void exit_at_once(int status, void*) { ::_exit(status); }
+
+[[noreturn]] void child_main(int fd, Header* h, unsigned char* A, unsigned char* B,
+                             unsigned char* Y, const KernelCall& call) {
+  ::on_exit(exit_at_once, nullptr);  // registered last: runs first
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) ::signal(s, SIG_DFL);
+  g_header = h;
+  struct sigaction sa{};
+  sa.sa_sigaction = sample_fp_state;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  ::sigaction(SIGPROF, &sa, nullptr);
+  const itimerval every_ms{{0, 1000}, {0, 1000}};
+  ::setitimer(ITIMER_PROF, &every_ms, nullptr);
+  for (;;) {
+    std::uint64_t n = 0;
+    if (::recv(fd, &n, sizeof n, MSG_WAITALL) != static_cast<ssize_t>(sizeof n)) ::_exit(0);
+    h->status = 0;
+    h->sampled_set = h->sampled_clear = 0;
+    write_fp_state(mxcsr::kDocumented);
+    try {
+      g_in_call = 1;
+      call(A, B, Y, n);
+      g_in_call = 0;
+    } catch (const std::exception& e) {
+      g_in_call = 0;
+      h->status = 1;
+      std::strncpy(h->what, e.what(), sizeof h->what - 1);
+    } catch (...) {
+      g_in_call = 0;
+      h->status = 2;
+    }
+    h->state_after = read_fp_state();
+    write_fp_state(mxcsr::kDocumented);
+    const char done = 'k';
+    if (::send(fd, &done, 1, MSG_NOSIGNAL) != 1) ::_exit(0);
+  }
+}
+
+std::string signal_text(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  const char* desc = sigdescr_np(sig);
+  return "signal " + std::to_string(sig) + " (SIG" + (abbrev ? abbrev : "?") + ", " +
+         (desc ? desc : "unknown") + ")";
+}
+
+}  // namespace
+
+struct Sandbox::Worker {
+  pid_t pid = -1;
+  int fd = -1;
+  void* shm = MAP_FAILED;
+  std::size_t shm_bytes = 0, capacity = 0, element_size = 0;
+
+  Header* header() const { return static_cast<Header*>(shm); }
+  unsigned char* buffer(int i) const {
+    return static_cast<unsigned char*>(shm) + kHeaderBytes + static_cast<std::size_t>(i) * capacity * element_size;
+  }
+
+  Worker(std::size_t cap, std::size_t esize, const KernelCall& call) : capacity(cap), element_size(esize) {
+    shm_bytes = kHeaderBytes + 3 * cap * esize;
+    shm = ::mmap(nullptr, shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shm == MAP_FAILED) throw std::runtime_error("sandbox: cannot map shared memory: " + std::string(std::strerror(errno)));
+    new (shm) Header();
+    std::lock_guard<std::mutex> lock(fork_mutex());
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+      throw std::runtime_error("sandbox: socketpair: " + std::string(std::strerror(errno)));
+    pid = ::fork();
+    if (pid < 0) {
+      ::close(sv[0]);
+      ::close(sv[1]);
+      throw std::runtime_error("sandbox: fork: " + std::string(std::strerror(errno)));
+    }
+    if (pid == 0) {
+      ::close(sv[0]);
+      child_main(sv[1], header(), buffer(0), buffer(1), buffer(2), call);
+    }
+    ::close(sv[1]);
+    fd = sv[0];
+  }
+
+  ~Worker() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      int st = 0;
+      while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+      }
+    }
+    if (fd >= 0) ::close(fd);
+    if (shm != MAP_FAILED) ::munmap(shm, shm_bytes);
+  }
+
+  // The child is gone: reap it and say how it ended.
+  [[noreturn]] void died() {
+    int st = 0;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
+    if (WIFSIGNALED(st))
+      throw KernelFault(FaultKind::Signal, WTERMSIG(st), "the kernel was killed by " + signal_text(WTERMSIG(st)));
+    const int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    throw KernelFault(FaultKind::Exit, code,
+                      "the kernel ended the process with exit status " + std::to_string(code) +
+                          " during the call (exit() or _exit() called)");
+  }
+
+  // Runs n elements already in the buffers; waits at most `limit` seconds.
+  void call(std::size_t n, double limit) {
+    const std::uint64_t nn = n;
+    if (::send(fd, &nn, sizeof nn, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof nn)) died();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      pollfd p{fd, POLLIN, 0};
+      const int r = ::poll(&p, 1, static_cast<int>(std::max<long long>(0, left.count())));
+      if (r < 0 && errno == EINTR) continue;
+      if (r == 0) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", limit);
+        throw KernelFault(FaultKind::Timeout, 0,
+                          std::string("the kernel did not return within the time limit of ") + buf +
+                              " s per call (killed)");
+      }
+      char done = 0;
+      const ssize_t got = ::recv(fd, &done, 1, 0);
+      if (got == 1) break;
+      if (got < 0 && errno == EINTR) continue;
+      died();
+    }
+  }
+};
+
+struct Sandbox::Pool {
+  std::mutex m;
+  std::vector<std::unique_ptr<Worker>> idle;
+};
+
+Sandbox::Sandbox(KernelCall call, std::size_t element_size, SandboxOptions options,
+                 std::shared_ptr<FpStateLog> log)
+    : call_(std::move(call)), element_size_(element_size), options_(options), log_(std::move(log)),
+      pool_(std::make_unique<Pool>()) {}
+
+Sandbox::~Sandbox() = default;
+
+std::unique_ptr<Sandbox::Worker> Sandbox::acquire(std::size_t n) {
+  {
+    std::lock_guard<std::mutex> lock(pool_->m);
+    for (auto it = pool_->idle.begin(); it != pool_->idle.end(); ++it)
+      if ((*it)->capacity >= n) {
+        auto w = std::move(*it);
+        pool_->idle.erase(it);
+        return w;
+      }
+  }
+  return std::make_unique<Worker>(std::max<std::size_t>(n, 4096), element_size_, call_);
+}
+
+void Sandbox::release(std::unique_ptr<Worker> w) {
+  std::lock_guard<std::mutex> lock(pool_->m);
+  pool_->idle.push_back(std::move(w));
+}
+
+void Sandbox::run(const void* a, const void* b, void* y, std::size_t n) {
+  auto w = acquire(n);
+  const std::size_t bytes = n * element_size_;
+  if (bytes) {
+    std::memcpy(w->buffer(0), a, bytes);
+    if (b) std::memcpy(w->buffer(1), b, bytes);
+    std::memcpy(w->buffer(2), y, bytes);
+  }
+  w->call(n, options_.time_limit_seconds);  // a fault destroys the worker with the exception
+  Header* h = w->header();
+  if (log_) {
+    log_->record_after(h->state_after);
+    log_->during_set |= h->sampled_set;
+    log_->during_clear |= h->sampled_clear;
+  }
+  if (h->status != 0) {
+    const std::string what = h->status == 1 ? std::string("the kernel threw a C++ exception: ") + h->what
+                                            : std::string("the kernel threw a non-standard C++ exception");
+    release(std::move(w));
+    throw KernelFault(FaultKind::Exception, 0, what);
+  }
+  if (bytes) std::memcpy(y, w->buffer(2), bytes);
+  release(std::move(w));
+}
+
+}  // namespace symerr::verify

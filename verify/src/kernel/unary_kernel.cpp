@@ -1,0 +1,30 @@
+// Loading unary kernels from shared libraries (unary.hpp).
+#include <symerr/verify/concrete/unary.hpp>
+
+namespace symerr::verify {
+namespace {
+
+template <class T>
+UnaryKernel wrap(std::string name, UnaryOperator op, ElementType type, void* sym, std::shared_ptr<void> lib) {
+  auto f = reinterpret_cast<UnaryFn<T>>(sym);
+  UnaryKernel k{std::move(name), op, type, {}};
+  k.run = [f, lib](const void* x, void* y, std::size_t n) { f(static_cast<const T*>(x), static_cast<T*>(y), n); };
+  return k;
+}
+
+}  // namespace
+
+UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, UnaryOperator op,
+                              ElementType type) {
+  const std::string what = "load_unary_kernel: symbol '" + symbol + "' from '" + path + "'";
+  if (!is_float(type)) throw KernelLoadError(what + ": unary kernels take FP16, BF16, FP32 or FP64, not " + to_string(type));
+  const auto [sym, library] = load_symbol(path, symbol, what);
+  const std::string name = symbol + "@" + path;
+  switch (type) {
+    case ElementType::FP32: return wrap<float>(name, op, type, sym, library);
+    case ElementType::FP64: return wrap<double>(name, op, type, sym, library);
+    default: return wrap<std::uint16_t>(name, op, type, sym, library);
+  }
+}
+
+}  // namespace symerr::verify
