@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <type_traits>
 
 #include <symerr/verify/report/report.hpp>
 
@@ -215,97 +216,84 @@ void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first, con
   r.fault = std::move(f);
 }
 
-CheckResult check_inputs(const Kernel& kernel, const std::vector<FloatInputs>& inputs,
-                         const CheckOptions& o, bool exhaustive) {
-  if (!is_float(kernel.type))
-    throw std::invalid_argument("check_inputs: float inputs for the " + std::string(to_string(kernel.type)) +
-                                " kernel '" + kernel.name + "'");
-  const FpStateScope documented;
-  const Kernel k = harnessed(kernel, o.isolation);
-  const auto t0 = Clock::now();
-  const auto F = std::get<FloatFormat>(format_of(k.type));
-  const OracleKind oracle = o.oracle.value_or(default_oracle(k.op, F));
-  CheckResult r = make_check_header(k, o);
-  detail::FloatJudge judge(k.type, k.op, F, o);
-  const std::size_t batch = std::max<std::size_t>(1, o.batch);
-  const std::size_t w = storage_size(k.type);
-  std::vector<unsigned char> A(batch * w), B(batch * w), Y(batch * w);
-  // a poison output pattern: a kernel that does not write its output is caught
-  const std::uint64_t poison = encode_float(k.type, NAN) ^ 1;
-  const auto value_of = values_of(k, A.data(), B.data());
-  bool faulted = false;
-  for (const auto& in : inputs) {
-    add_strategy(r, in.strategy);
-    for (std::size_t start = 0; start < in.pairs.size() && !faulted; start += batch) {
-      const std::size_t n = std::min(batch, in.pairs.size() - start);
-      for (std::size_t i = 0; i < n; ++i) {
-        store_bits(k.type, A.data(), i, encode_float(k.type, in.pairs[start + i][0]));
-        store_bits(k.type, B.data(), i, encode_float(k.type, in.pairs[start + i][1]));
-        store_bits(k.type, Y.data(), i, poison);
-      }
-      if (!run_batch(r, k, A.data(), B.data(), Y.data(), n, value_of)) {
-        faulted = true;
-        break;
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        const double a = in.pairs[start + i][0], b = in.pairs[start + i][1];
-        const double out = decode_float(k.type, load_bits(k.type, Y.data(), i));
-        judge.judge(a, b, out, float_reference(oracle, k.op, a, b, F));
-      }
-    }
-    if (faulted) break;
-  }
-  judge.finish_worst();
-  r.evidence = judge.evidence;
-  r.witnesses = judge.witnesses();
-  if (!faulted) detail::finish_verdict(r, exhaustive);
-  finish_fp_environment(r, k);
-  r.duration_seconds = seconds_since(t0);
-  return r;
+namespace {
+
+// What check_pairs needs of an element kind: V = double (float formats) or
+// __int128 (integer formats).
+template <class V>
+constexpr bool kFloatValues = std::is_same_v<V, double>;
+
+template <class V>
+std::uint64_t encode_value(ElementType t, V v) {
+  if constexpr (kFloatValues<V>) return encode_float(t, v);
+  else return encode_int(t, v);
+}
+template <class V>
+V decode_value(ElementType t, std::uint64_t bits) {
+  if constexpr (kFloatValues<V>) return decode_float(t, bits);
+  else return decode_int(t, bits);
 }
 
-CheckResult check_inputs(const Kernel& kernel, const std::vector<IntInputs>& inputs,
-                         const CheckOptions& o, bool exhaustive) {
-  if (is_float(kernel.type))
-    throw std::invalid_argument("check_inputs: integer inputs for the " +
-                                std::string(to_string(kernel.type)) + " kernel '" + kernel.name + "'");
+// The judge of the kernel's outputs and, for each input pair, its reference.
+template <class V>
+auto make_judge(const Kernel& k, const CheckOptions& o) {
+  if constexpr (kFloatValues<V>)
+    return detail::FloatJudge(k.type, k.op, std::get<FloatFormat>(format_of(k.type)), o);
+  else
+    return detail::IntJudge(k.type, k.op, std::get<IntFormat>(format_of(k.type)), o);
+}
+template <class V, class Judge>
+bool judge_one(Judge& judge, const Kernel& k, const CheckOptions& o, V a, V b, V out) {
+  if constexpr (kFloatValues<V>) {
+    const OracleKind oracle = o.oracle.value_or(default_oracle(k.op, judge.format));
+    return judge.judge(a, b, out, float_reference(oracle, k.op, a, b, judge.format));
+  } else {
+    return judge.judge(a, b, out, int_reference(k.op, a, b, judge.format, o.integer_division));
+  }
+}
+
+// The list-driven check over float or integer input pairs: batches of at most
+// o.batch pairs through the (harnessed) kernel, every output judged; integer
+// divisions by 0 are left out unless o.feed_undefined.
+template <class V>
+CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inputs, const CheckOptions& o,
+                        bool exhaustive) {
+  if (is_float(kernel.type) != kFloatValues<V>)
+    throw std::invalid_argument(std::string("check_inputs: ") + (kFloatValues<V> ? "float" : "integer") +
+                                " inputs for the " + to_string(kernel.type) + " kernel '" + kernel.name + "'");
   const FpStateScope documented;
   const Kernel k = harnessed(kernel, o.isolation);
   const auto t0 = Clock::now();
-  const auto I = std::get<IntFormat>(format_of(k.type));
   CheckResult r = make_check_header(k, o);
-  detail::IntJudge judge(k.type, k.op, I, o);
+  auto judge = make_judge<V>(k, o);
   const std::size_t batch = std::max<std::size_t>(1, o.batch);
   const std::size_t w = storage_size(k.type);
   std::vector<unsigned char> A(batch * w), B(batch * w), Y(batch * w);
+  // a poison output pattern: a float kernel that does not write its output is caught
+  const std::uint64_t poison = kFloatValues<V> ? encode_float(k.type, NAN) ^ 1 : 0;
   const auto value_of = values_of(k, A.data(), B.data());
-  const bool skip_zero_divisor = k.op == Operator::Div && !o.feed_undefined;
+  const bool skip_zero_divisor = !kFloatValues<V> && k.op == Operator::Div && !o.feed_undefined;
   std::uint64_t skipped = 0;
+  std::vector<std::array<V, 2>> pairs;  // the batch
+  pairs.reserve(batch);
   bool faulted = false;
   for (const auto& in : inputs) {
     add_strategy(r, in.strategy);
-    std::vector<std::array<__int128, 2>> pairs;
-    pairs.reserve(in.pairs.size());
-    for (const auto& p : in.pairs) {
-      if (skip_zero_divisor && p[1] == 0) ++skipped;
-      else pairs.push_back({p[0], p[1]});
-    }
-    for (std::size_t start = 0; start < pairs.size(); start += batch) {
-      const std::size_t n = std::min(batch, pairs.size() - start);
-      for (std::size_t i = 0; i < n; ++i) {
-        store_bits(k.type, A.data(), i, encode_int(k.type, pairs[start + i][0]));
-        store_bits(k.type, B.data(), i, encode_int(k.type, pairs[start + i][1]));
-        store_bits(k.type, Y.data(), i, 0);
+    for (std::size_t next = 0; next < in.pairs.size() && !faulted;) {
+      pairs.clear();
+      for (; next < in.pairs.size() && pairs.size() < batch; ++next) {
+        if (skip_zero_divisor && in.pairs[next][1] == 0) ++skipped;
+        else pairs.push_back(in.pairs[next]);
       }
-      if (!run_batch(r, k, A.data(), B.data(), Y.data(), n, value_of)) {
-        faulted = true;
-        break;
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        store_bits(k.type, A.data(), i, encode_value(k.type, pairs[i][0]));
+        store_bits(k.type, B.data(), i, encode_value(k.type, pairs[i][1]));
+        store_bits(k.type, Y.data(), i, poison);
       }
-      for (std::size_t i = 0; i < n; ++i) {
-        const __int128 a = pairs[start + i][0], b = pairs[start + i][1];
-        const __int128 out = decode_int(k.type, load_bits(k.type, Y.data(), i));
-        judge.judge(a, b, out, int_reference(k.op, a, b, I, o.integer_division));
-      }
+      if (pairs.empty()) break;
+      faulted = !run_batch(r, k, A.data(), B.data(), Y.data(), pairs.size(), value_of);
+      for (std::size_t i = 0; i < pairs.size() && !faulted; ++i)
+        judge_one<V>(judge, k, o, pairs[i][0], pairs[i][1], decode_value<V>(k.type, load_bits(k.type, Y.data(), i)));
     }
     if (faulted) break;
   }
@@ -321,6 +309,18 @@ CheckResult check_inputs(const Kernel& kernel, const std::vector<IntInputs>& inp
   finish_fp_environment(r, k);
   r.duration_seconds = seconds_since(t0);
   return r;
+}
+
+}  // namespace
+
+CheckResult check_inputs(const Kernel& kernel, const std::vector<FloatInputs>& inputs,
+                         const CheckOptions& o, bool exhaustive) {
+  return check_pairs(kernel, inputs, o, exhaustive);
+}
+
+CheckResult check_inputs(const Kernel& kernel, const std::vector<IntInputs>& inputs,
+                         const CheckOptions& o, bool exhaustive) {
+  return check_pairs(kernel, inputs, o, exhaustive);
 }
 
 CheckResult check_kernel(const Kernel& k, const CheckOptions& o) {

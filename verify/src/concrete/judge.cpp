@@ -107,7 +107,7 @@ std::string call_text(Operator op, const std::string& a, const std::string& b) {
 // ---- float judge ------------------------------------------------------------------------
 
 FloatJudge::FloatJudge(ElementType t, Operator o, const FloatFormat& F, const CheckOptions& opt)
-    : failing(opt.max_witnesses), type(t), op(o), format(F), property(&opt.property),
+    : JudgeState(opt.max_witnesses), type(t), op(o), format(F), property(&opt.property),
       strict(opt.strict_special_values) {}
 
 ClassMask FloatJudge::classes(double a, double b, const FloatReference& ref) const noexcept {
@@ -206,33 +206,12 @@ void FloatJudge::record_error(double a, double b, double out, double abs_err, do
   ev.max_abs_error = std::max(ev.max_abs_error, abs_err);
   const double rel = exact != 0 ? abs_err / std::fabs(exact) : (abs_err == 0 ? 0.0 : INFINITY);
   ev.max_rel_error = std::max(ev.max_rel_error, rel);
-  if (!has_worst || ulp_err > ev.max_ulp_error ||
-      (ulp_err == ev.max_ulp_error && order_key(a, b) < order_key(worst_a, worst_b))) {
-    worst_a = a;
-    worst_b = b;
-    worst_out = out;
-    has_worst = true;
-  }
+  note_worst(a, b, out, ulp_err, ev.max_ulp_error);
   ev.max_ulp_error = std::max(ev.max_ulp_error, ulp_err);
   ev.histogram.add(ulp_err);
   const std::uint64_t key = pair_key(std::bit_cast<std::uint64_t>(a), std::bit_cast<std::uint64_t>(b));
   if (scatter_wants(ev.scatter, key))
     scatter_add(ev.scatter, ScatterPoint{{a, b}, std::fabs(exact), ulp_err, key});
-}
-
-void FloatJudge::merge(const FloatJudge& o) {
-  const double mine = evidence.max_ulp_error;
-  verify::merge(evidence, o.evidence);
-  evidence.worst.reset();
-  if (o.has_worst && (!has_worst || o.evidence.max_ulp_error > mine ||
-                      (o.evidence.max_ulp_error == mine &&
-                       order_key(o.worst_a, o.worst_b) < order_key(worst_a, worst_b)))) {
-    worst_a = o.worst_a;
-    worst_b = o.worst_b;
-    worst_out = o.worst_out;
-    has_worst = true;
-  }
-  failing.merge(o.failing);
 }
 
 namespace {
@@ -309,7 +288,7 @@ void FloatJudge::finish_worst() {
 // ---- integer judge ----------------------------------------------------------------------
 
 IntJudge::IntJudge(ElementType t, Operator o, const IntFormat& I, const CheckOptions& opt)
-    : failing(opt.max_witnesses), type(t), op(o), format(I), division(opt.integer_division) {}
+    : JudgeState(opt.max_witnesses), type(t), op(o), format(I), division(opt.integer_division) {}
 
 namespace {
 ClassMask int_classes(Operator op, __int128 a, __int128 b, const IntReference& ref) {
@@ -346,13 +325,7 @@ bool IntJudge::judge(__int128 a, __int128 b, __int128 out, const IntReference& r
   ev.max_abs_error = std::max(ev.max_abs_error, err);
   const double rel = *ref.value != 0 ? err / int_abs(*ref.value) : (err == 0 ? 0.0 : INFINITY);
   ev.max_rel_error = std::max(ev.max_rel_error, rel);
-  if (!has_worst || err > ev.max_ulp_error ||
-      (err == ev.max_ulp_error && order_key(a, b) < order_key(worst_a, worst_b))) {
-    worst_a = a;
-    worst_b = b;
-    worst_out = out;
-    has_worst = true;
-  }
+  note_worst(a, b, out, err, ev.max_ulp_error);
   ev.max_ulp_error = std::max(ev.max_ulp_error, err);
   ev.histogram.add(err);
   const std::uint64_t key = pair_key(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b));
@@ -364,21 +337,6 @@ bool IntJudge::judge(__int128 a, __int128 b, __int128 out, const IntReference& r
     failing.add({a, b, out, m});
   }
   return !fail;
-}
-
-void IntJudge::merge(const IntJudge& o) {
-  const double mine = evidence.max_ulp_error;
-  verify::merge(evidence, o.evidence);
-  evidence.worst.reset();
-  if (o.has_worst && (!has_worst || o.evidence.max_ulp_error > mine ||
-                      (o.evidence.max_ulp_error == mine &&
-                       order_key(o.worst_a, o.worst_b) < order_key(worst_a, worst_b)))) {
-    worst_a = o.worst_a;
-    worst_b = o.worst_b;
-    worst_out = o.worst_out;
-    has_worst = true;
-  }
-  failing.merge(o.failing);
 }
 
 Witness IntJudge::make_witness(__int128 a, __int128 b, __int128 out, ClassMask cls) const {

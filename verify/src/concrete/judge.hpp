@@ -117,9 +117,40 @@ class WitnessSet {
   std::array<std::pair<Candidate<V>, bool>, kInputClassCount> per_class_{};
 };
 
+// What both judges accumulate: the evidence, the smallest failing inputs and
+// the input of the largest error (ties: the smaller input).
+template <class V>
+struct JudgeState {
+  explicit JudgeState(std::size_t max_witnesses) : failing(max_witnesses) {}
+
+  Evidence evidence;
+  WitnessSet<V> failing;
+  V worst_a{}, worst_b{}, worst_out{};
+  bool has_worst = false;
+
+  // Keep (a, b, out) as the worst input when its error `err` beats `kept`, the
+  // error of the input kept (the caller passes evidence.max_ulp_error before
+  // taking err into it).
+  void note_worst(V a, V b, V out, double err, double kept) {
+    if (has_worst && !(err > kept || (err == kept && order_key(a, b) < order_key(worst_a, worst_b)))) return;
+    worst_a = a;
+    worst_b = b;
+    worst_out = out;
+    has_worst = true;
+  }
+  // Evidence of a disjoint input set (another thread's, another shard's).
+  void merge(const JudgeState& o) {
+    const double mine = evidence.max_ulp_error;
+    verify::merge(evidence, o.evidence);
+    evidence.worst.reset();
+    if (o.has_worst) note_worst(o.worst_a, o.worst_b, o.worst_out, o.evidence.max_ulp_error, mine);
+    failing.merge(o.failing);
+  }
+};
+
 // ---- float judge ----------------------------------------------------------------------
 
-class FloatJudge {
+class FloatJudge : public JudgeState<double> {
  public:
   FloatJudge(ElementType type, Operator op, const FloatFormat& F, const CheckOptions& o);
 
@@ -134,16 +165,9 @@ class FloatJudge {
   // Error statistics of one input with a finite, non-overflowing exact result.
   void record_error(double a, double b, double out, double abs_err, double exact, double ulp_err);
 
-  void merge(const FloatJudge& o);
   std::vector<Witness> witnesses() const;
   // Evidence::worst from the recorded worst input (exact text).
   void finish_worst();
-
-  Evidence evidence;
-  WitnessSet<double> failing;
-  // input of the largest ulp error (for Evidence::worst)
-  double worst_a = 0, worst_b = 0, worst_out = 0;
-  bool has_worst = false;
 
   const ElementType type;
   const Operator op;
@@ -167,18 +191,13 @@ inline bool same_result(double out, double ref) noexcept {
 
 // ---- integer judge --------------------------------------------------------------------
 
-class IntJudge {
+class IntJudge : public JudgeState<__int128> {
  public:
   IntJudge(ElementType type, Operator op, const IntFormat& I, const CheckOptions& o);
   bool judge(__int128 a, __int128 b, __int128 out, const IntReference& ref, bool count_inputs = true);
-  void merge(const IntJudge& o);
   std::vector<Witness> witnesses() const;
   void finish_worst();
 
-  Evidence evidence;
-  WitnessSet<__int128> failing;
-  __int128 worst_a = 0, worst_b = 0, worst_out = 0;
-  bool has_worst = false;
   const ElementType type;
   const Operator op;
   const IntFormat format;

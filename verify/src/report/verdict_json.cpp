@@ -87,6 +87,231 @@ void get_num_opt(const json& j, const char* key, double& out) {
   if (auto it = j.find(key); it != j.end() && !it->is_null()) out = get_number(*it);
 }
 
+// ---- one field table per struct, serving both directions -------------------
+//
+// fields(io, x) names every member of x's JSON form once; io is a Writer
+// (x const: the JSON object is built) or a Reader (x mutable: absent or null
+// keys keep the default). Members whose JSON is not their plain
+// nlohmann form are wrapped: Num (a double, non-finite as a string), Nums,
+// OptNum (std::optional<double>, null when absent), Opt (std::optional<T>),
+// ClassList (ClassMask as class names), SubjectName, Required (an error when
+// absent on reading).
+
+template <class D> struct Num { D& v; };
+template <class D> struct Nums { D& v; };
+template <class D> struct OptNum { D& v; };
+template <class D> struct Opt { D& v; };
+template <class D> struct ClassList { D& v; };
+template <class D> struct SubjectName { D& v; };
+template <class D> struct Required { D& v; };
+
+struct Writer {
+  json& j;
+  template <class T> void operator()(const char* k, const T& v) { j[k] = v; }
+  template <class D> void operator()(const char* k, Num<D> x) { j[k] = number(x.v); }
+  template <class D> void operator()(const char* k, Nums<D> x) { j[k] = numbers(x.v); }
+  template <class D> void operator()(const char* k, OptNum<D> x) { j[k] = x.v ? number(*x.v) : json(nullptr); }
+  template <class D> void operator()(const char* k, Opt<D> x) { j[k] = x.v ? json(*x.v) : json(nullptr); }
+  template <class D> void operator()(const char* k, ClassList<D> x) { j[k] = mask_to_json(x.v); }
+  template <class D> void operator()(const char* k, SubjectName<D> x) { j[k] = to_string(x.v); }
+  template <class D> void operator()(const char* k, Required<D> x) { j[k] = x.v; }
+};
+
+struct Reader {
+  const json& j;
+  // the member's JSON, null when absent or null
+  const json* find(const char* k) const {
+    const auto it = j.find(k);
+    return it == j.end() || it->is_null() ? nullptr : &*it;
+  }
+  template <class T> void operator()(const char* k, T& v) { get_opt(j, k, v); }
+  template <class D> void operator()(const char* k, Num<D> x) { get_num_opt(j, k, x.v); }
+  template <class D> void operator()(const char* k, Nums<D> x) {
+    if (const json* v = find(k)) x.v = get_numbers(*v);
+  }
+  template <class D> void operator()(const char* k, OptNum<D> x) {
+    if (const json* v = find(k)) x.v = get_number(*v);
+    else x.v.reset();
+  }
+  template <class D> void operator()(const char* k, Opt<D> x) {
+    if (const json* v = find(k)) x.v = v->get<typename D::value_type>();
+    else x.v.reset();
+  }
+  template <class D> void operator()(const char* k, ClassList<D> x) {
+    if (const json* v = find(k)) x.v = mask_from_json(*v);
+  }
+  template <class D> void operator()(const char* k, SubjectName<D> x) {
+    const json* v = find(k);
+    if (!v) return;
+    const auto s = parse_subject(v->get<std::string>());
+    if (!s) throw std::invalid_argument("unknown subject " + v->dump());
+    x.v = *s;
+  }
+  template <class D> void operator()(const char* k, Required<D> x) { j.at(k).get_to(x.v); }
+};
+
+// X is T (read) or const T (written): the same table serves both.
+template <class X, class T>
+concept Is = std::is_same_v<std::remove_const_t<X>, T>;
+
+template <class Io, Is<ClassCount> X>
+void fields(Io& io, X& x) {
+  io("checked", x.checked);
+  io("failed", x.failed);
+}
+template <class Io, Is<Value> X>
+void fields(Io& io, X& x) {
+  io("value", Num{x.value});
+  io("exact", x.exact);
+  io("bits", x.bits);
+}
+template <class Io, Is<Witness> X>
+void fields(Io& io, X& x) {
+  io("inputs", x.inputs);
+  io("input_errors", x.input_errors);
+  io("output", x.output);
+  io("reference", x.reference);
+  io("exact_result", x.exact_result);
+  io("abs_error", Num{x.abs_error});
+  io("rel_error", Num{x.rel_error});
+  io("ulp_error", Num{x.ulp_error});
+  io("bound", OptNum{x.bound});
+  io("classes", ClassList{x.classes});
+  io("message", x.message);
+}
+template <class Io, Is<ScatterPoint> X>
+void fields(Io& io, X& x) {
+  io("inputs", Nums{x.inputs});
+  io("magnitude", Num{x.magnitude});
+  io("ulp_error", Num{x.ulp_error});
+  io("key", x.key);
+}
+template <class Io, Is<ScatterSample> X>
+void fields(Io& io, X& x) {
+  io("capacity", x.capacity);
+  io("points", x.points);
+}
+template <class Io, Is<SpecialValueStats> X>
+void fields(Io& io, X& x) {
+  io("checked", x.checked);
+  io("matched", x.matched);
+}
+// Evidence::classes (an object keyed by class name) is written and read by
+// to_json / from_json themselves.
+template <class Io, Is<Evidence> X>
+void fields(Io& io, X& x) {
+  io("inputs_checked", x.inputs_checked);
+  io("failures", x.failures);
+  io("wrong_special", x.wrong_special);
+  io("undefined", x.undefined);
+  io("max_abs_error", Num{x.max_abs_error});
+  io("max_rel_error", Num{x.max_rel_error});
+  io("max_ulp_error", Num{x.max_ulp_error});
+  io("worst", Opt{x.worst});
+  io("special", x.special);
+  io("histogram", x.histogram);
+  io("scatter", x.scatter);
+  io("metrics", x.metrics);
+}
+template <class Io, Is<BoundInfo> X>
+void fields(Io& io, X& x) {
+  io("name", x.name);
+  io("formula", x.formula);
+  io("source", x.source);
+}
+template <class Io, Is<ShardInfo> X>
+void fields(Io& io, X& x) {
+  io("count", x.count);
+  io("indices", x.indices);
+}
+template <class Io, Is<ItemIdentity> X>
+void fields(Io& io, X& x) {
+  io("library", x.library);
+  io("sha256", x.sha256);
+  io("symbol", x.symbol);
+  io("form", x.form);
+  io("package", x.package);
+  io("build", x.build);
+}
+template <class Io, Is<FaultInfo> X>
+void fields(Io& io, X& x) {
+  io("kind", x.kind);
+  io("message", x.message);
+  io("batch_size", x.batch_size);
+  io("reproducer_size", x.reproducer_size);
+  io("reproduced", x.reproduced);
+  io("reproducer", x.reproducer);
+}
+template <class Io, Is<CampaignSource> X>
+void fields(Io& io, X& x) {
+  io("file", x.file);
+  io("sha256", x.sha256);
+  io("text", x.text);
+  io("command_line", x.command_line);
+}
+template <class Io, Is<CheckResult> X>
+void fields(Io& io, X& x) {
+  io("id", x.id);
+  io("kind", x.kind);
+  io("subject", SubjectName{x.subject});
+  io("item", x.item);
+  io("kernel", x.kernel);
+  io("operator", x.operator_name);
+  io("format", x.format);
+  io("semantics", x.semantics);
+  io("bound", x.bound);
+  io("requirements", x.requirements);
+  io("strategies", x.strategies);
+  io("seed", x.seed);
+  io("shard", x.shard);
+  io("exhaustive", x.exhaustive);
+  io("verdict", Required{x.verdict});
+  io("evidence", x.evidence);
+  io("witnesses", x.witnesses);
+  io("reason", x.reason);
+  io("fault", Opt{x.fault});
+  io("fp_environment", x.fp_environment);
+  io("duration_seconds", Num{x.duration_seconds});
+}
+template <class Io, Is<Environment> X>
+void fields(Io& io, X& x) {
+  io("symerr_version", x.symerr_version);
+  io("git_commit", x.git_commit);
+  io("compiler", x.compiler);
+  io("flags", x.flags);
+  io("cpu_model", x.cpu_model);
+  io("cpu_features", x.cpu_features);
+  io("kernel_fp_state", x.kernel_fp_state);
+  io("hardware_threads", x.hardware_threads);
+  io("os", x.os);
+  io("rounding_mode", x.rounding_mode);
+  io("flush_to_zero", x.flush_to_zero);
+  io("denormals_are_zero", x.denormals_are_zero);
+  io("seed", x.seed);
+  io("date", x.date);
+}
+// The overall verdicts are written (for readers of the file), not read: they
+// follow from the checks.
+template <class Io, Is<CampaignResult> X>
+void fields(Io& io, X& x) {
+  io("name", x.name);
+  io("environment", x.environment);
+  io("source", x.source);
+  io("checks", x.checks);
+}
+
+template <class S>
+void write(json& j, const S& x) {
+  j = json::object();
+  Writer w{j};
+  fields(w, x);
+}
+template <class S>
+void read(const json& j, S& x) {
+  Reader r{j};
+  fields(r, x);
+}
+
 }  // namespace
 
 void to_json(json& j, Verdict v) { j = to_string(v); }
@@ -103,48 +328,24 @@ void from_json(const json& j, InputClass& c) {
   c = *p;
 }
 
-void to_json(json& j, const ClassCount& x) { j = json{{"checked", x.checked}, {"failed", x.failed}}; }
-void from_json(const json& j, ClassCount& x) {
-  get_opt(j, "checked", x.checked);
-  get_opt(j, "failed", x.failed);
-}
-
-void to_json(json& j, const Value& x) {
-  j = json{{"value", number(x.value)}, {"exact", x.exact}, {"bits", x.bits}};
-}
-void from_json(const json& j, Value& x) {
-  get_num_opt(j, "value", x.value);
-  get_opt(j, "exact", x.exact);
-  get_opt(j, "bits", x.bits);
-}
-
-void to_json(json& j, const Witness& x) {
-  j = json{{"inputs", x.inputs},
-           {"input_errors", x.input_errors},
-           {"output", x.output},
-           {"reference", x.reference},
-           {"exact_result", x.exact_result},
-           {"abs_error", number(x.abs_error)},
-           {"rel_error", number(x.rel_error)},
-           {"ulp_error", number(x.ulp_error)},
-           {"bound", x.bound ? number(*x.bound) : json(nullptr)},
-           {"classes", mask_to_json(x.classes)},
-           {"message", x.message}};
-}
-void from_json(const json& j, Witness& x) {
-  get_opt(j, "inputs", x.inputs);
-  get_opt(j, "input_errors", x.input_errors);
-  get_opt(j, "output", x.output);
-  get_opt(j, "reference", x.reference);
-  get_opt(j, "exact_result", x.exact_result);
-  get_num_opt(j, "abs_error", x.abs_error);
-  get_num_opt(j, "rel_error", x.rel_error);
-  get_num_opt(j, "ulp_error", x.ulp_error);
-  if (auto it = j.find("bound"); it != j.end() && !it->is_null()) x.bound = get_number(*it);
-  else x.bound.reset();
-  if (auto it = j.find("classes"); it != j.end()) x.classes = mask_from_json(*it);
-  get_opt(j, "message", x.message);
-}
+// The structs whose JSON form is their field table.
+#define SYMERR_JSON_BY_FIELDS(T)                          \
+  void to_json(json& j, const T& x) { write(j, x); }      \
+  void from_json(const json& j, T& x) { read(j, x); }
+SYMERR_JSON_BY_FIELDS(ClassCount)
+SYMERR_JSON_BY_FIELDS(Value)
+SYMERR_JSON_BY_FIELDS(Witness)
+SYMERR_JSON_BY_FIELDS(ScatterPoint)
+SYMERR_JSON_BY_FIELDS(ScatterSample)
+SYMERR_JSON_BY_FIELDS(SpecialValueStats)
+SYMERR_JSON_BY_FIELDS(BoundInfo)
+SYMERR_JSON_BY_FIELDS(ShardInfo)
+SYMERR_JSON_BY_FIELDS(ItemIdentity)
+SYMERR_JSON_BY_FIELDS(FaultInfo)
+SYMERR_JSON_BY_FIELDS(CampaignSource)
+SYMERR_JSON_BY_FIELDS(CheckResult)
+SYMERR_JSON_BY_FIELDS(Environment)
+#undef SYMERR_JSON_BY_FIELDS
 
 void to_json(json& j, const UlpHistogram& x) {
   json buckets = json::array();
@@ -162,227 +363,28 @@ void from_json(const json& j, UlpHistogram& x) {
   for (std::size_t i = 0; i < UlpHistogram::kBuckets; ++i) x.counts[i] = get_count(b[i].at("count"));
 }
 
-void to_json(json& j, const ScatterPoint& x) {
-  j = json{{"inputs", numbers(x.inputs)},
-           {"magnitude", number(x.magnitude)},
-           {"ulp_error", number(x.ulp_error)},
-           {"key", x.key}};
-}
-void from_json(const json& j, ScatterPoint& x) {
-  if (auto it = j.find("inputs"); it != j.end()) x.inputs = get_numbers(*it);
-  get_num_opt(j, "magnitude", x.magnitude);
-  get_num_opt(j, "ulp_error", x.ulp_error);
-  get_opt(j, "key", x.key);
-}
-
-void to_json(json& j, const ScatterSample& x) {
-  j = json{{"capacity", x.capacity}, {"points", x.points}};
-}
-void from_json(const json& j, ScatterSample& x) {
-  get_opt(j, "capacity", x.capacity);
-  get_opt(j, "points", x.points);
-}
-
-void to_json(json& j, const SpecialValueStats& x) {
-  j = json{{"checked", x.checked}, {"matched", x.matched}};
-}
-void from_json(const json& j, SpecialValueStats& x) {
-  get_opt(j, "checked", x.checked);
-  get_opt(j, "matched", x.matched);
-}
-
 void to_json(json& j, const Evidence& x) {
+  write(j, x);
   json classes = json::object();
   for (InputClass c : kInputClasses) classes[to_string(c)] = x[c];
-  j = json{{"inputs_checked", x.inputs_checked},
-           {"failures", x.failures},
-           {"wrong_special", x.wrong_special},
-           {"undefined", x.undefined},
-           {"classes", classes},
-           {"max_abs_error", number(x.max_abs_error)},
-           {"max_rel_error", number(x.max_rel_error)},
-           {"max_ulp_error", number(x.max_ulp_error)},
-           {"worst", x.worst ? json(*x.worst) : json(nullptr)},
-           {"special", x.special},
-           {"histogram", x.histogram},
-           {"scatter", x.scatter},
-           {"metrics", x.metrics}};
+  j["classes"] = classes;
 }
 void from_json(const json& j, Evidence& x) {
-  get_opt(j, "inputs_checked", x.inputs_checked);
-  get_opt(j, "failures", x.failures);
-  get_opt(j, "wrong_special", x.wrong_special);
-  get_opt(j, "undefined", x.undefined);
+  read(j, x);
   if (auto it = j.find("classes"); it != j.end())
     for (const auto& [name, count] : it->items()) {
       const auto c = parse_input_class(name);
       if (!c) throw std::invalid_argument("unknown input class \"" + name + "\"");
       count.get_to(x[*c]);
     }
-  get_num_opt(j, "max_abs_error", x.max_abs_error);
-  get_num_opt(j, "max_rel_error", x.max_rel_error);
-  get_num_opt(j, "max_ulp_error", x.max_ulp_error);
-  if (auto it = j.find("worst"); it != j.end() && !it->is_null()) x.worst = it->get<Witness>();
-  else x.worst.reset();
-  get_opt(j, "special", x.special);
-  get_opt(j, "histogram", x.histogram);
-  get_opt(j, "scatter", x.scatter);
-  get_opt(j, "metrics", x.metrics);
-}
-
-void to_json(json& j, const BoundInfo& x) {
-  j = json{{"name", x.name}, {"formula", x.formula}, {"source", x.source}};
-}
-void from_json(const json& j, BoundInfo& x) {
-  get_opt(j, "name", x.name);
-  get_opt(j, "formula", x.formula);
-  get_opt(j, "source", x.source);
-}
-
-void to_json(json& j, const ShardInfo& x) { j = json{{"count", x.count}, {"indices", x.indices}}; }
-void from_json(const json& j, ShardInfo& x) {
-  get_opt(j, "count", x.count);
-  get_opt(j, "indices", x.indices);
-}
-
-void to_json(json& j, const ItemIdentity& x) {
-  j = json{{"library", x.library}, {"sha256", x.sha256}, {"symbol", x.symbol},
-           {"form", x.form},       {"package", x.package}, {"build", x.build}};
-}
-void from_json(const json& j, ItemIdentity& x) {
-  get_opt(j, "library", x.library);
-  get_opt(j, "sha256", x.sha256);
-  get_opt(j, "symbol", x.symbol);
-  get_opt(j, "form", x.form);
-  get_opt(j, "package", x.package);
-  get_opt(j, "build", x.build);
-}
-
-void to_json(json& j, const FaultInfo& x) {
-  j = json{{"kind", x.kind},
-           {"message", x.message},
-           {"batch_size", x.batch_size},
-           {"reproducer_size", x.reproducer_size},
-           {"reproduced", x.reproduced},
-           {"reproducer", x.reproducer}};
-}
-void from_json(const json& j, FaultInfo& x) {
-  get_opt(j, "kind", x.kind);
-  get_opt(j, "message", x.message);
-  get_opt(j, "batch_size", x.batch_size);
-  get_opt(j, "reproducer_size", x.reproducer_size);
-  get_opt(j, "reproduced", x.reproduced);
-  get_opt(j, "reproducer", x.reproducer);
-}
-
-void to_json(json& j, const CampaignSource& x) {
-  j = json{{"file", x.file}, {"sha256", x.sha256}, {"text", x.text}, {"command_line", x.command_line}};
-}
-void from_json(const json& j, CampaignSource& x) {
-  get_opt(j, "file", x.file);
-  get_opt(j, "sha256", x.sha256);
-  get_opt(j, "text", x.text);
-  get_opt(j, "command_line", x.command_line);
-}
-
-void to_json(json& j, const CheckResult& x) {
-  j = json{{"id", x.id},
-           {"kind", x.kind},
-           {"subject", to_string(x.subject)},
-           {"item", x.item},
-           {"kernel", x.kernel},
-           {"operator", x.operator_name},
-           {"format", x.format},
-           {"semantics", x.semantics},
-           {"bound", x.bound},
-           {"requirements", x.requirements},
-           {"strategies", x.strategies},
-           {"seed", x.seed},
-           {"shard", x.shard},
-           {"exhaustive", x.exhaustive},
-           {"verdict", x.verdict},
-           {"evidence", x.evidence},
-           {"witnesses", x.witnesses},
-           {"reason", x.reason},
-           {"fault", x.fault ? json(*x.fault) : json(nullptr)},
-           {"fp_environment", x.fp_environment},
-           {"duration_seconds", number(x.duration_seconds)}};
-}
-void from_json(const json& j, CheckResult& x) {
-  get_opt(j, "id", x.id);
-  get_opt(j, "kind", x.kind);
-  if (auto it = j.find("subject"); it != j.end()) {
-    const auto sub = parse_subject(it->get<std::string>());
-    if (!sub) throw std::invalid_argument("unknown subject " + it->dump());
-    x.subject = *sub;
-  }
-  get_opt(j, "item", x.item);
-  get_opt(j, "kernel", x.kernel);
-  get_opt(j, "operator", x.operator_name);
-  get_opt(j, "format", x.format);
-  get_opt(j, "semantics", x.semantics);
-  get_opt(j, "bound", x.bound);
-  get_opt(j, "requirements", x.requirements);
-  get_opt(j, "strategies", x.strategies);
-  get_opt(j, "seed", x.seed);
-  get_opt(j, "shard", x.shard);
-  get_opt(j, "exhaustive", x.exhaustive);
-  j.at("verdict").get_to(x.verdict);
-  get_opt(j, "evidence", x.evidence);
-  get_opt(j, "witnesses", x.witnesses);
-  get_opt(j, "reason", x.reason);
-  if (auto it = j.find("fault"); it != j.end() && !it->is_null()) x.fault = it->get<FaultInfo>();
-  get_opt(j, "fp_environment", x.fp_environment);
-  get_num_opt(j, "duration_seconds", x.duration_seconds);
-}
-
-void to_json(json& j, const Environment& x) {
-  j = json{{"symerr_version", x.symerr_version},
-           {"git_commit", x.git_commit},
-           {"compiler", x.compiler},
-           {"flags", x.flags},
-           {"cpu_model", x.cpu_model},
-           {"cpu_features", x.cpu_features},
-           {"kernel_fp_state", x.kernel_fp_state},
-           {"hardware_threads", x.hardware_threads},
-           {"os", x.os},
-           {"rounding_mode", x.rounding_mode},
-           {"flush_to_zero", x.flush_to_zero},
-           {"denormals_are_zero", x.denormals_are_zero},
-           {"seed", x.seed},
-           {"date", x.date}};
-}
-void from_json(const json& j, Environment& x) {
-  get_opt(j, "symerr_version", x.symerr_version);
-  get_opt(j, "git_commit", x.git_commit);
-  get_opt(j, "compiler", x.compiler);
-  get_opt(j, "flags", x.flags);
-  get_opt(j, "cpu_model", x.cpu_model);
-  get_opt(j, "cpu_features", x.cpu_features);
-  get_opt(j, "kernel_fp_state", x.kernel_fp_state);
-  get_opt(j, "hardware_threads", x.hardware_threads);
-  get_opt(j, "os", x.os);
-  get_opt(j, "rounding_mode", x.rounding_mode);
-  get_opt(j, "flush_to_zero", x.flush_to_zero);
-  get_opt(j, "denormals_are_zero", x.denormals_are_zero);
-  get_opt(j, "seed", x.seed);
-  get_opt(j, "date", x.date);
 }
 
 void to_json(json& j, const CampaignResult& x) {
-  j = json{{"name", x.name},
-           {"verdict", x.overall()},
-           {"implementation_verdict", x.overall(Subject::Implementation)},
-           {"specification_verdict", x.overall(Subject::Specification)},
-           {"environment", x.environment},
-           {"source", x.source},
-           {"checks", x.checks}};
+  write(j, x);
+  j["verdict"] = x.overall();
+  j["implementation_verdict"] = x.overall(Subject::Implementation);
+  j["specification_verdict"] = x.overall(Subject::Specification);
 }
-void from_json(const json& j, CampaignResult& x) {
-  get_opt(j, "name", x.name);
-  get_opt(j, "environment", x.environment);
-  get_opt(j, "source", x.source);
-  get_opt(j, "checks", x.checks);
-}
+void from_json(const json& j, CampaignResult& x) { read(j, x); }
 
 }  // namespace symerr::verify
