@@ -91,10 +91,22 @@ mpq_class seed_propagation_at(const ExactPoint& p) {
   return absq(p.ae / p.br) + absq(mpq_class(p.ar * p.be / (p.br * p.br)));
 }
 
-std::vector<SpecBound> builtin_bounds() {
-  std::vector<SpecBound> v;
+// The exact result t is a normal number of F (the digest's IEEE rule applies).
+Tri normal_result(const Interval& t, const FloatFormat& F) {
+  if (mig(t) >= F.min_normal() && mag(t) <= F.max_finite()) return Tri::True;
+  if (mag(t) < F.min_normal() || mig(t) > F.max_finite()) return Tri::False;
+  return Tri::Unknown;
+}
+// u · max(|q|, min normal) over the quotients q (the digest's Div rule).
+Interval unit_roundoff_of_quotient(const Interval& q_signed, const FloatFormat& F) {
+  const Interval q = abs(q_signed);
+  return Interval::point(F.unit_roundoff()) *
+         Interval::between(std::max(q.lower(), F.min_normal()), std::max(q.upper(), F.min_normal()));
+}
+
+// The seed specification's bounds, verbatim.
+void seed_bounds(std::vector<SpecBound>& v) {
   const char* seed = "SONNX Div specification (seed 000)";
-  const char* digest = "SONNX accuracy digest";
 
   v.push_back({"seed000.div.propagation", "Div", "seed Div propagation bound",
                "|Y_err^propag| <= |A_err/B| + |A*B_err/B^2|", std::string(seed) + ", Error Propagation (real and float)",
@@ -125,7 +137,11 @@ std::vector<SpecBound> builtin_bounds() {
                {"[R3]", "[C3]"}, kIntType, ErrorPart::Total, true, false, "b.int != 0, b.int + b.err != 0",
                divisor_keeps_sign, divisor_keeps_sign_at,
                [](auto& a, auto& b, auto&) { return seed_propagation(a, b); }, seed_propagation_at});
-  // SONNX accuracy digest §1.2 (div_acc.md)
+}
+
+// The SONNX accuracy digest's bounds: §1.2 (Div), §1.6 / §2.4 (the IEEE rule).
+void digest_bounds(std::vector<SpecBound>& v) {
+  const char* digest = "SONNX accuracy digest";
   v.push_back({"digest.div.propagation", "Div", "digest Div propagation bound (3rd form)",
                "|C_err^propag| <= 1/(|B|*|B+B_err|) * (|A_err| + |A*B_err/B|)", std::string(digest) + " §1.2",
                {}, kRealType | kFloatType | kIntType, ErrorPart::Propagated, true, false,
@@ -140,12 +156,7 @@ std::vector<SpecBound> builtin_bounds() {
                "|C_err^intro| <= u * max(|A|/|B|, min-normalized)  (RNE)", std::string(digest) + " §1.2",
                {}, kFloatType, ErrorPart::Introduced, true, false, "round to nearest even, no overflow", always,
                finite_result_at,
-               [](auto& a, auto& b, auto& c) {
-                 const FloatFormat& F = *float_of(c);
-                 const Interval q = abs(a.fp / b.fp);
-                 return Interval::point(F.unit_roundoff()) *
-                        Interval::between(std::max(q.lower(), F.min_normal()), std::max(q.upper(), F.min_normal()));
-               },
+               [](auto& a, auto& b, auto& c) { return unit_roundoff_of_quotient(a.fp / b.fp, *float_of(c)); },
                [](const ExactPoint& p) {
                  const FloatFormat& F = *float_of(p);
                  mpq_class q = absq(exact_value(p.fa) / exact_value(p.fb));
@@ -153,11 +164,7 @@ std::vector<SpecBound> builtin_bounds() {
                  if (q < mn) q = mn;
                  return mpq_class(q * exact_value(F.unit_roundoff()));
                },
-               [](const Interval& t, const Interval&, const FloatFormat& F) {
-                 const Interval q = abs(t);
-                 return Interval::point(F.unit_roundoff()) *
-                        Interval::between(std::max(q.lower(), F.min_normal()), std::max(q.upper(), F.min_normal()));
-               },
+               [](const Interval& t, const Interval&, const FloatFormat& F) { return unit_roundoff_of_quotient(t, F); },
                {}});
   v.push_back({"digest.div.int.introduction", "Div", "digest int Div introduction bound",
                "|C_err^intro| < 0.5", std::string(digest) + " §1.2", {}, kIntType, ErrorPart::Introduced, true, true,
@@ -170,11 +177,7 @@ std::vector<SpecBound> builtin_bounds() {
                  "|Y_err^intro| <= u * |r| for a normal result r (RNE)", std::string(digest) + " §1.6 / §2.4",
                  {}, kFloatType, ErrorPart::Introduced, true, false, "the exact result r is a normal number",
                  [op](const SymbolicError& a, const SymbolicError& b) {
-                   const Interval t = machine_result(op, a, b);
-                   const FloatFormat& F = *std::get_if<FloatFormat>(&a.format);
-                   if (mig(t) >= F.min_normal() && mag(t) <= F.max_finite()) return Tri::True;
-                   if (mag(t) < F.min_normal() || mig(t) > F.max_finite()) return Tri::False;
-                   return Tri::Unknown;
+                   return normal_result(machine_result(op, a, b), *std::get_if<FloatFormat>(&a.format));
                  },
                  [](const ExactPoint& p) {
                    const FloatFormat& F = *float_of(p);
@@ -188,13 +191,12 @@ std::vector<SpecBound> builtin_bounds() {
                  [](const Interval& t, const Interval&, const FloatFormat& F) {
                    return Interval::point(F.unit_roundoff()) * abs(t);
                  },
-                 [](const Interval& t, const FloatFormat& F) {
-                   if (mig(t) >= F.min_normal() && mag(t) <= F.max_finite()) return Tri::True;
-                   if (mag(t) < F.min_normal() || mig(t) > F.max_finite()) return Tri::False;
-                   return Tri::Unknown;
-                 }});
+                 normal_result});
   }
-  // symerr's own rigorous bounds
+}
+
+// symerr's own rigorous bounds: the exact identities and IEEE 754.
+void symerr_bounds(std::vector<SpecBound>& v) {
   v.push_back({"symerr.div.propagation", "Div", "exact Div propagation bound",
                "|Y_err^propag| <= (|A_err|*|B| + |A|*|B_err|) / (|B| * |B + B_err|)", "symerr (exact identity)",
                {}, kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false,
@@ -237,6 +239,13 @@ std::vector<SpecBound> builtin_bounds() {
                  [op](auto&, auto&, auto&) { return Interval::point(std::string(op) == "Div" ? 1.0 : 0.0); },
                  [op](const ExactPoint&) { return mpq_class(std::string(op) == "Div" ? 1 : 0); }});
   }
+}
+
+std::vector<SpecBound> builtin_bounds() {
+  std::vector<SpecBound> v;
+  seed_bounds(v);
+  digest_bounds(v);
+  symerr_bounds(v);
   return v;
 }
 

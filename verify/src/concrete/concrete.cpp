@@ -107,21 +107,12 @@ bool run_batch(CheckResult& r, const Kernel& k, const unsigned char* A, const un
   return false;
 }
 
-Value float_value(ElementType t, std::uint64_t bits) {
-  const double x = decode_float(t, bits);
-  return Value{x, detail::exact_decimal(x), bits_text(t, bits)};
-}
-Value int_value(ElementType t, std::uint64_t bits) {
-  const __int128 x = decode_int(t, bits);
-  return Value{static_cast<double>(x), detail::int_text(x), bits_text(t, bits)};
-}
-
 // The operands of element i of the batch buffers, for fault reports.
 std::function<std::vector<Value>(std::size_t)> values_of(const Kernel& k, const unsigned char* A,
                                                          const unsigned char* B) {
   return [&k, A, B](std::size_t i) {
-    auto v = is_float(k.type) ? float_value : int_value;
-    return std::vector<Value>{v(k.type, load_bits(k.type, A, i)), v(k.type, load_bits(k.type, B, i))};
+    return std::vector<Value>{detail::storage_value(k.type, load_bits(k.type, A, i)),
+                              detail::storage_value(k.type, load_bits(k.type, B, i))};
   };
 }
 

@@ -691,36 +691,14 @@ std::vector<std::unique_ptr<Worker>> run_workers(Shared& s, const Fmt& F, unsign
   return workers;
 }
 
-}  // namespace
-
-CheckResult check_exhaustive(const Kernel& kernel, const ExhaustiveOptions& o) {
-  const FpStateScope documented;
-  const Kernel k = harnessed(kernel, o.check.isolation);
-  if (!exhaustive_supported(k.type))
-    throw std::invalid_argument(std::string("check_exhaustive: ") + to_string(k.type) +
-                                " has more than 2^32 pairs; use check_kernel");
-  const auto t0 = Clock::now();
-  const std::uint32_t columns = static_cast<std::uint32_t>(1u << (8 * storage_size(k.type)));
-  Shared s;
-  s.kernel = &k;
-  s.options = &o;
-  s.columns = columns;
-  s.row_begin = static_cast<std::uint32_t>(std::uint64_t{columns} * o.shard.index / o.shard.count);
-  s.row_end = static_cast<std::uint32_t>(std::uint64_t{columns} * (o.shard.index + 1) / o.shard.count);
-  s.next_row = s.row_begin;
-  const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+// The sweep over the shard's rows by `threads` workers, their judges merged into r.
+void sweep(CheckResult& r, const Kernel& k, const ExhaustiveOptions& o, Shared& s, unsigned threads) {
   const bool progress = o.progress == ProgressDisplay::Always ||
                         (o.progress == ProgressDisplay::Auto && ::isatty(STDERR_FILENO) == 1);
-
-  CheckResult r = make_check_header(k, o.check);
-  if (o.check.id.empty()) r.id = "exhaustive/" + r.operator_name + "/" + r.format + "/" + k.name;
-  r.strategies = {"exhaustive"};
-  r.shard = ShardInfo{o.shard.count, {o.shard.index}};
   const std::string label = std::string(to_string(k.op)) + " " + to_string(k.type) + " " + k.name +
                             (o.shard.count > 1 ? " shard " + std::to_string(o.shard.index) + "/" +
                                                      std::to_string(o.shard.count)
                                                : std::string());
-
   auto collect = [&](auto& workers) {
     auto& first = workers.front()->judge;
     for (std::size_t i = 1; i < workers.size(); ++i) first.merge(workers[i]->judge);
@@ -746,47 +724,64 @@ CheckResult check_exhaustive(const Kernel& kernel, const ExhaustiveOptions& o) {
     auto workers = run_workers<GenericWorker<detail::IntJudge>>(s, I, threads, progress, label);
     collect(workers);
   }
-  if (s.fault) {
-    // rebuild the chunk and bisect it
-    const std::size_t w = storage_size(k.type), n = s.fault_n;
-    std::vector<unsigned char> A(n * w), B(n * w), Y0(n * w);
-    const std::uint64_t poison = is_float(k.type) ? encode_float(k.type, NAN) ^ 1 : 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      store_bits(k.type, A.data(), i, s.fault_row);
-      store_bits(k.type, B.data(), i, s.fault_column + i);
-      store_bits(k.type, Y0.data(), i, poison);
-    }
-    auto value = [&](std::uint64_t bits) {
-      if (is_float(k.type)) {
-        const double x = decode_float(k.type, bits);
-        return Value{x, detail::exact_decimal(x), bits_text(k.type, bits)};
-      }
-      const __int128 x = decode_int(k.type, bits);
-      return Value{static_cast<double>(x), detail::int_text(x), bits_text(k.type, bits)};
-    };
-    record_fault(r, k, *s.fault, A.data(), B.data(), Y0.data(), n, [&](std::size_t i) {
-      return std::vector<Value>{value(s.fault_row), value(s.fault_column + i)};
-    });
-    finish_fp_environment(r, k);
-    r.duration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    return r;
+}
+
+// A kernel fault in the sweep: the faulting chunk rebuilt and bisected.
+void record_sweep_fault(CheckResult& r, const Kernel& k, const Shared& s) {
+  const std::size_t w = storage_size(k.type), n = s.fault_n;
+  std::vector<unsigned char> A(n * w), B(n * w), Y0(n * w);
+  const std::uint64_t poison = is_float(k.type) ? encode_float(k.type, NAN) ^ 1 : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    store_bits(k.type, A.data(), i, s.fault_row);
+    store_bits(k.type, B.data(), i, s.fault_column + i);
+    store_bits(k.type, Y0.data(), i, poison);
   }
-  if (!s.error.empty()) {
+  record_fault(r, k, *s.fault, A.data(), B.data(), Y0.data(), n, [&](std::size_t i) {
+    return std::vector<Value>{detail::storage_value(k.type, s.fault_row),
+                              detail::storage_value(k.type, s.fault_column + i)};
+  });
+}
+
+}  // namespace
+
+CheckResult check_exhaustive(const Kernel& kernel, const ExhaustiveOptions& o) {
+  const FpStateScope documented;
+  const Kernel k = harnessed(kernel, o.check.isolation);
+  if (!exhaustive_supported(k.type))
+    throw std::invalid_argument(std::string("check_exhaustive: ") + to_string(k.type) +
+                                " has more than 2^32 pairs; use check_kernel");
+  const auto t0 = Clock::now();
+  const std::uint32_t columns = static_cast<std::uint32_t>(1u << (8 * storage_size(k.type)));
+  Shared s;
+  s.kernel = &k;
+  s.options = &o;
+  s.columns = columns;
+  s.row_begin = static_cast<std::uint32_t>(std::uint64_t{columns} * o.shard.index / o.shard.count);
+  s.row_end = static_cast<std::uint32_t>(std::uint64_t{columns} * (o.shard.index + 1) / o.shard.count);
+  s.next_row = s.row_begin;
+  const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+
+  CheckResult r = make_check_header(k, o.check);
+  if (o.check.id.empty()) r.id = "exhaustive/" + r.operator_name + "/" + r.format + "/" + k.name;
+  r.strategies = {"exhaustive"};
+  r.shard = ShardInfo{o.shard.count, {o.shard.index}};
+  sweep(r, k, o, s, threads);
+  const bool complete = s.rows_done.load() == s.row_end - s.row_begin;
+  if (s.fault) {
+    record_sweep_fault(r, k, s);
+  } else if (!s.error.empty()) {
     r.verdict = Verdict::Crashed;
     r.reason = "the sweep stopped on an error: " + s.error;
-    finish_fp_environment(r, k);
-    r.duration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    return r;
+  } else {
+    detail::finish_verdict(r, complete);
+    if (!complete)
+      r.reason += "; the sweep stopped after " + std::to_string(r.evidence.failures) +
+                  " failures (max_failures), having covered " + std::to_string(r.evidence.inputs_checked) +
+                  " of " + std::to_string(std::uint64_t{columns} * (s.row_end - s.row_begin)) + " pairs";
+    r.evidence.metrics["threads"] = threads;
   }
-  const bool complete = s.rows_done.load() == s.row_end - s.row_begin;
-  detail::finish_verdict(r, complete);
-  if (!complete)
-    r.reason += "; the sweep stopped after " + std::to_string(r.evidence.failures) +
-                " failures (max_failures), having covered " + std::to_string(r.evidence.inputs_checked) +
-                " of " + std::to_string(std::uint64_t{columns} * (s.row_end - s.row_begin)) + " pairs";
   finish_fp_environment(r, k);
   r.duration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  r.evidence.metrics["threads"] = threads;
   return r;
 }
 

@@ -75,6 +75,15 @@ std::string int_text(__int128 v) {
   return neg ? "-" + s : s;
 }
 
+Value storage_value(ElementType t, std::uint64_t bits) {
+  if (is_float(t)) {
+    const double x = decode_float(t, bits);
+    return Value{x, exact_decimal(x), bits_text(t, bits)};
+  }
+  const __int128 x = decode_int(t, bits);
+  return Value{static_cast<double>(x), int_text(x), bits_text(t, bits)};
+}
+
 // ---- evidence helpers ---------------------------------------------------------------
 
 void scatter_add(ScatterSample& s, ScatterPoint p) {
@@ -273,12 +282,6 @@ Witness FloatJudge::make_witness(double a, double b, double out, ClassMask cls) 
   return w;
 }
 
-std::vector<Witness> FloatJudge::witnesses() const {
-  std::vector<Witness> v;
-  for (const auto& c : failing.all()) v.push_back(make_witness(c.a, c.b, c.out, c.classes));
-  return v;
-}
-
 void FloatJudge::finish_worst() {
   if (!has_worst) return;
   const ClassMask m = classes(worst_a, worst_b, float_reference(OracleKind::Exact, op, worst_a, worst_b, format));
@@ -385,12 +388,6 @@ Witness IntJudge::make_witness(__int128 a, __int128 b, __int128 out, ClassMask c
     rule += " (wrapped modulo 2^" + std::to_string(format.bits) + ")";
   w.message = call + " returned " + int_text(out) + "; " + rule;
   return w;
-}
-
-std::vector<Witness> IntJudge::witnesses() const {
-  std::vector<Witness> v;
-  for (const auto& c : failing.all()) v.push_back(make_witness(c.a, c.b, c.out, c.classes));
-  return v;
 }
 
 void IntJudge::finish_worst() {

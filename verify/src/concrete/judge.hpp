@@ -22,6 +22,8 @@ std::string exact_decimal(double x);            // exact decimal of a double ("-
 std::string exact_decimal(const mpq_class& q);  // exact if dyadic, else "n/d (~ 0.333...)"
 std::string short_text(double x);               // shortest round-trip decimal, "+inf", "NaN"
 std::string int_text(__int128 v);
+// An element of `t` from its storage bits, with its exact text.
+Value storage_value(ElementType t, std::uint64_t bits);
 
 // ---- evidence helpers -------------------------------------------------------------
 
@@ -119,7 +121,7 @@ class WitnessSet {
 
 // What both judges accumulate: the evidence, the smallest failing inputs and
 // the input of the largest error (ties: the smaller input).
-template <class V>
+template <class V, class Judge>
 struct JudgeState {
   explicit JudgeState(std::size_t max_witnesses) : failing(max_witnesses) {}
 
@@ -146,11 +148,18 @@ struct JudgeState {
     if (o.has_worst) note_worst(o.worst_a, o.worst_b, o.worst_out, o.evidence.max_ulp_error, mine);
     failing.merge(o.failing);
   }
+  // The kept failing inputs as witnesses (exact text), smallest first.
+  std::vector<Witness> witnesses() const {
+    std::vector<Witness> v;
+    for (const auto& c : failing.all())
+      v.push_back(static_cast<const Judge&>(*this).make_witness(c.a, c.b, c.out, c.classes));
+    return v;
+  }
 };
 
 // ---- float judge ----------------------------------------------------------------------
 
-class FloatJudge : public JudgeState<double> {
+class FloatJudge : public JudgeState<double, FloatJudge> {
  public:
   FloatJudge(ElementType type, Operator op, const FloatFormat& F, const CheckOptions& o);
 
@@ -165,7 +174,6 @@ class FloatJudge : public JudgeState<double> {
   // Error statistics of one input with a finite, non-overflowing exact result.
   void record_error(double a, double b, double out, double abs_err, double exact, double ulp_err);
 
-  std::vector<Witness> witnesses() const;
   // Evidence::worst from the recorded worst input (exact text).
   void finish_worst();
 
@@ -191,11 +199,10 @@ inline bool same_result(double out, double ref) noexcept {
 
 // ---- integer judge --------------------------------------------------------------------
 
-class IntJudge : public JudgeState<__int128> {
+class IntJudge : public JudgeState<__int128, IntJudge> {
  public:
   IntJudge(ElementType type, Operator op, const IntFormat& I, const CheckOptions& o);
   bool judge(__int128 a, __int128 b, __int128 out, const IntReference& ref, bool count_inputs = true);
-  std::vector<Witness> witnesses() const;
   void finish_worst();
 
   const ElementType type;

@@ -100,16 +100,12 @@ bool propagation_threshold_holds(double rho, double amax, double bmin, double bm
   return excess.upper() <= slack;
 }
 
-}  // namespace
-
-std::vector<CheckResult> run_seed_audit(const Progress& progress) {
-  std::vector<CheckResult> out;
+// every stated bound, searched on a wide domain (large relative input
+// errors, results across binades, subnormal quotients)
+void audit_stated_bounds(std::vector<CheckResult>& out, const Progress& progress) {
   SymbolicCheckOptions opt;
   opt.max_cells = 800;
   opt.samples_per_cell = 8;
-
-  // 1. every stated bound, searched on a wide domain (large relative input
-  //    errors, results across binades, subnormal quotients)
   struct Target { std::string bound; Format format; InputBox a, b; };
   const double ms32 = FP32.min_subnormal();
   const std::vector<Target> targets = {
@@ -137,113 +133,123 @@ std::vector<CheckResult> run_seed_audit(const Progress& progress) {
     if (!b->validity.empty()) r.reason += ". Stated validity condition: " + b->validity;
     out.push_back(std::move(r));
   }
+}
 
-  // 2. the threshold of the seed's propagation bound (with the real scenario's
-  //    slack 1e-12) for small input errors: proven below, violated above
-  {
-    say(progress, "audit seed000.div.propagation threshold");
-    const double slack = 1e-12;
-    int k = 4;
-    while (k < 60 && !propagation_threshold_holds(std::ldexp(1.0, -k), 2, 1, 2, slack)) ++k;
-    CheckResult r = audit_result("threshold/seed000.div.real.scenario", "Div", "real",
-                                 {"seed real Div unit verification, small errors",
-                                  "|c.err| <= |a.err/b.real| + |a.real*b.err/b.real^2| + 1e-12",
-                                  "SONNX Div specification (seed 000), real, Unit Verification"},
-                                 {"[C2]"});
-    const double rho = std::ldexp(1.0, -k);
-    // at 2 rho the corner A = 2, B = 1, A_err = 2 rho, B_err = -2 rho violates it (exact check)
-    const double r2 = 2 * rho;
-    const ExactPoint p = evaluate_point(Operator::Div, Format{}, IntegerDivision::Floor, 2, 2 + r2, 1, 1 - r2);
-    const SpecBound* b = find_bound("seed000.div.real.scenario");
-    const mpq_class e = p.err();
-    const bool violated_above = b && (sgn(e) < 0 ? mpq_class(-e) : e) > b->exact(p);
-    std::ostringstream s;
-    s << "proven for |A| <= 2, B in [1, 2], |A_err|, |B_err| <= 2^-" << k << " (= " << rho
-      << ") by the lemma |err| <= bound*|B|/|B+B_err| in interval arithmetic; "
-      << (violated_above ? "violated at 2^-" + std::to_string(k - 1) + " (witness A=2, A_err=2^-" + std::to_string(k - 1) +
-                               ", B=1, B_err=-2^-" + std::to_string(k - 1) + ")"
-                         : "no violation found at 2^-" + std::to_string(k - 1));
-    r.reason = s.str();
-    r.verdict = Verdict::Proven;
-    r.evidence.metrics["threshold_log2"] = -k;
-    out.push_back(r);
-  }
+// the threshold of the seed's propagation bound (with the real scenario's
+// slack 1e-12) for small input errors: proven below, violated above
+CheckResult audit_propagation_threshold(const Progress& progress) {
+  say(progress, "audit seed000.div.propagation threshold");
+  const double slack = 1e-12;
+  int k = 4;
+  while (k < 60 && !propagation_threshold_holds(std::ldexp(1.0, -k), 2, 1, 2, slack)) ++k;
+  CheckResult r = audit_result("threshold/seed000.div.real.scenario", "Div", "real",
+                               {"seed real Div unit verification, small errors",
+                                "|c.err| <= |a.err/b.real| + |a.real*b.err/b.real^2| + 1e-12",
+                                "SONNX Div specification (seed 000), real, Unit Verification"},
+                               {"[C2]"});
+  const double rho = std::ldexp(1.0, -k);
+  // at 2 rho the corner A = 2, B = 1, A_err = 2 rho, B_err = -2 rho violates it (exact check)
+  const double r2 = 2 * rho;
+  const ExactPoint p = evaluate_point(Operator::Div, Format{}, IntegerDivision::Floor, 2, 2 + r2, 1, 1 - r2);
+  const SpecBound* b = find_bound("seed000.div.real.scenario");
+  const mpq_class e = p.err();
+  const bool violated_above = b && (sgn(e) < 0 ? mpq_class(-e) : e) > b->exact(p);
+  std::ostringstream s;
+  s << "proven for |A| <= 2, B in [1, 2], |A_err|, |B_err| <= 2^-" << k << " (= " << rho
+    << ") by the lemma |err| <= bound*|B|/|B+B_err| in interval arithmetic; "
+    << (violated_above ? "violated at 2^-" + std::to_string(k - 1) + " (witness A=2, A_err=2^-" + std::to_string(k - 1) +
+                             ", B=1, B_err=-2^-" + std::to_string(k - 1) + ")"
+                       : "no violation found at 2^-" + std::to_string(k - 1));
+  r.reason = s.str();
+  r.verdict = Verdict::Proven;
+  r.evidence.metrics["threshold_log2"] = -k;
+  return r;
+}
 
-  // 3. the float Div seed's special-value rules against IEEE 754
-  {
-    say(progress, "audit seed000 float Div special values");
-    CheckResult r = audit_result("special/seed000.div.float", "Div", "FP32",
-                                 {"seed float Div special values",
-                                  "A != 0, B = 0 -> inf; A = 0, B = 0 -> nan; else A/B",
-                                  "SONNX Div specification (seed 000), float, Informal specification and [C3]"},
-                                 {"[C3]"});
-    // covered = false: the seed's cases say nothing about this input
-    struct Case { double a, b, spec; const char* what; bool covered = true; };
-    const Case cases[] = {
-        {-1.0, 0.0, INFINITY, "the seed says inf; IEEE 754 gives -inf (sign = xor of the operand signs)"},
-        {1.0, -0.0, INFINITY, "the seed says inf; IEEE 754 gives -inf for a divisor -0"},
-        {FP32.max_finite(), 0.5, FP32.max_finite() * 2, "the seed says A/B (a finite real); IEEE 754 overflows to +inf"},
-        {INFINITY, INFINITY, NAN, "the seed's cases do not cover infinite operands (IEEE: NaN)", false},
-        {1.0, INFINITY, 0.0, "the seed's cases do not cover infinite operands (IEEE: +0)", false},
-        {-0.0, 1.0, 0.0, "the Why3 text gives 0.0 for A = 0; IEEE 754 gives -0 for -0/1"},
-        {1.0, 0.0, INFINITY, "agrees"},
-        {0.0, 0.0, NAN, "agrees"},
-    };
-    for (const Case& c : cases) {
-      const FloatReference ref = float_reference(OracleKind::Exact, Operator::Div, c.a, c.b, FP32);
-      ++r.evidence.special.checked;
-      const bool same = (std::isnan(ref.value) && std::isnan(c.spec)) ||
-                        (ref.value == c.spec && std::signbit(ref.value) == std::signbit(c.spec));
-      if (same && c.covered) { ++r.evidence.special.matched; continue; }
-      ++r.evidence.failures;
-      r.witnesses.push_back(disagreement({c.a, c.b}, c.spec, ref.value, c.what, FP32));
-    }
-    r.evidence.inputs_checked = r.evidence.special.checked;
-    r.verdict = r.witnesses.empty() ? Verdict::Proven : Verdict::Violated;
-    r.reason = "the seed's rules leave out signed infinities, signed zeros, infinite operands and overflow";
-    out.push_back(r);
+// the float Div seed's special-value rules against IEEE 754
+CheckResult audit_special_values(const Progress& progress) {
+  say(progress, "audit seed000 float Div special values");
+  CheckResult r = audit_result("special/seed000.div.float", "Div", "FP32",
+                               {"seed float Div special values",
+                                "A != 0, B = 0 -> inf; A = 0, B = 0 -> nan; else A/B",
+                                "SONNX Div specification (seed 000), float, Informal specification and [C3]"},
+                               {"[C3]"});
+  // covered = false: the seed's cases say nothing about this input
+  struct Case { double a, b, spec; const char* what; bool covered = true; };
+  const Case cases[] = {
+      {-1.0, 0.0, INFINITY, "the seed says inf; IEEE 754 gives -inf (sign = xor of the operand signs)"},
+      {1.0, -0.0, INFINITY, "the seed says inf; IEEE 754 gives -inf for a divisor -0"},
+      {FP32.max_finite(), 0.5, FP32.max_finite() * 2, "the seed says A/B (a finite real); IEEE 754 overflows to +inf"},
+      {INFINITY, INFINITY, NAN, "the seed's cases do not cover infinite operands (IEEE: NaN)", false},
+      {1.0, INFINITY, 0.0, "the seed's cases do not cover infinite operands (IEEE: +0)", false},
+      {-0.0, 1.0, 0.0, "the Why3 text gives 0.0 for A = 0; IEEE 754 gives -0 for -0/1"},
+      {1.0, 0.0, INFINITY, "agrees"},
+      {0.0, 0.0, NAN, "agrees"},
+  };
+  for (const Case& c : cases) {
+    const FloatReference ref = float_reference(OracleKind::Exact, Operator::Div, c.a, c.b, FP32);
+    ++r.evidence.special.checked;
+    const bool same = (std::isnan(ref.value) && std::isnan(c.spec)) ||
+                      (ref.value == c.spec && std::signbit(ref.value) == std::signbit(c.spec));
+    if (same && c.covered) { ++r.evidence.special.matched; continue; }
+    ++r.evidence.failures;
+    r.witnesses.push_back(disagreement({c.a, c.b}, c.spec, ref.value, c.what, FP32));
   }
+  r.evidence.inputs_checked = r.evidence.special.checked;
+  r.verdict = r.witnesses.empty() ? Verdict::Proven : Verdict::Violated;
+  r.reason = "the seed's rules leave out signed infinities, signed zeros, infinite operands and overflow";
+  return r;
+}
 
-  // 4. the integer examples of the seeds against their own semantics
-  {
-    say(progress, "audit seed examples (integer Sub wrap-around, Div floor)");
-    CheckResult r = audit_result("examples/seeds.int", "Sub/Div", "UINT8/INT8/INT32",
-                                 {"seed integer examples", "Y = A - B with wrap-around; Y = floor(A / B)",
-                                  "SONNX Sub specification (seed 003, int), SONNX Div specifications (seeds 000 and 001, int)"},
-                                 {"[R1]", "[R2]"});
-    struct Ex { Operator op; IntFormat f; long a, b, stated; const char* doc; };
-    const Ex ex[] = {
-        {Operator::Sub, UINT8, 6, 3, 3, "seed 003 Sub UINT8 example"},
-        {Operator::Sub, UINT8, 100, 200, 44, "seed 003 Sub UINT8 example"},
-        {Operator::Sub, INT8, -6, -3, -9, "seed 003 Sub INT8 example"},
-        {Operator::Sub, INT8, 10, 100, -90, "seed 003 Sub INT8 example"},
-        {Operator::Sub, INT8, 10, -120, -126, "seed 003 Sub INT8 example"},
-        {Operator::Div, INT32, 6, 3, 2, "seed 000 Div int example 1"},
-        {Operator::Div, INT32, 9, 3, 3, "seed 000 Div int example 1"},
-        {Operator::Div, INT32, 35, 5, 7, "seed 000 Div int example 1"},
-        {Operator::Div, INT32, 10, 3, 3, "seed 000 Div int example 2"},
-        {Operator::Div, INT32, 10, 2, 5, "seed 000 Div int example 2"},
-        {Operator::Div, INT32, 21, 4, 5, "seed 000 Div int example 2"},
-        {Operator::Div, INT32, 1, 1, 1, "seed 000 Div int example 2"},
-        {Operator::Div, INT32, 30, 5, 6, "seed 000 Div int example 2"},
-        {Operator::Div, INT32, 9, 4, 2, "seed 000 Div int example 2"},
-    };
-    for (const Ex& e : ex) {
-      const IntReference ref = int_reference(e.op, e.a, e.b, e.f, IntegerDivision::Floor);
-      ++r.evidence.inputs_checked;
-      const double semantic = static_cast<double>(*ref.value);
-      if (semantic == static_cast<double>(e.stated)) continue;
-      ++r.evidence.failures;
-      std::ostringstream m;
-      m << e.doc << " (" << e.f.name << "): " << e.a << (e.op == Operator::Sub ? " - " : " / ") << e.b << " is stated as "
-        << e.stated << "; the seed's own semantics give " << semantic;
-      r.witnesses.push_back(disagreement({double(e.a), double(e.b)}, double(e.stated), semantic, m.str(), Format{e.f}));
-    }
-    r.verdict = r.witnesses.empty() ? Verdict::Proven : Verdict::Violated;
-    r.reason = std::to_string(r.witnesses.size()) + " of " + std::to_string(r.evidence.inputs_checked) +
-               " integer examples disagree with the stated semantics";
-    out.push_back(r);
+// the integer examples of the seeds against their own semantics
+CheckResult audit_integer_examples(const Progress& progress) {
+  say(progress, "audit seed examples (integer Sub wrap-around, Div floor)");
+  CheckResult r = audit_result("examples/seeds.int", "Sub/Div", "UINT8/INT8/INT32",
+                               {"seed integer examples", "Y = A - B with wrap-around; Y = floor(A / B)",
+                                "SONNX Sub specification (seed 003, int), SONNX Div specifications (seeds 000 and 001, int)"},
+                               {"[R1]", "[R2]"});
+  struct Ex { Operator op; IntFormat f; long a, b, stated; const char* doc; };
+  const Ex ex[] = {
+      {Operator::Sub, UINT8, 6, 3, 3, "seed 003 Sub UINT8 example"},
+      {Operator::Sub, UINT8, 100, 200, 44, "seed 003 Sub UINT8 example"},
+      {Operator::Sub, INT8, -6, -3, -9, "seed 003 Sub INT8 example"},
+      {Operator::Sub, INT8, 10, 100, -90, "seed 003 Sub INT8 example"},
+      {Operator::Sub, INT8, 10, -120, -126, "seed 003 Sub INT8 example"},
+      {Operator::Div, INT32, 6, 3, 2, "seed 000 Div int example 1"},
+      {Operator::Div, INT32, 9, 3, 3, "seed 000 Div int example 1"},
+      {Operator::Div, INT32, 35, 5, 7, "seed 000 Div int example 1"},
+      {Operator::Div, INT32, 10, 3, 3, "seed 000 Div int example 2"},
+      {Operator::Div, INT32, 10, 2, 5, "seed 000 Div int example 2"},
+      {Operator::Div, INT32, 21, 4, 5, "seed 000 Div int example 2"},
+      {Operator::Div, INT32, 1, 1, 1, "seed 000 Div int example 2"},
+      {Operator::Div, INT32, 30, 5, 6, "seed 000 Div int example 2"},
+      {Operator::Div, INT32, 9, 4, 2, "seed 000 Div int example 2"},
+  };
+  for (const Ex& e : ex) {
+    const IntReference ref = int_reference(e.op, e.a, e.b, e.f, IntegerDivision::Floor);
+    ++r.evidence.inputs_checked;
+    const double semantic = static_cast<double>(*ref.value);
+    if (semantic == static_cast<double>(e.stated)) continue;
+    ++r.evidence.failures;
+    std::ostringstream m;
+    m << e.doc << " (" << e.f.name << "): " << e.a << (e.op == Operator::Sub ? " - " : " / ") << e.b << " is stated as "
+      << e.stated << "; the seed's own semantics give " << semantic;
+    r.witnesses.push_back(disagreement({double(e.a), double(e.b)}, double(e.stated), semantic, m.str(), Format{e.f}));
   }
+  r.verdict = r.witnesses.empty() ? Verdict::Proven : Verdict::Violated;
+  r.reason = std::to_string(r.witnesses.size()) + " of " + std::to_string(r.evidence.inputs_checked) +
+             " integer examples disagree with the stated semantics";
+  return r;
+}
+
+}  // namespace
+
+std::vector<CheckResult> run_seed_audit(const Progress& progress) {
+  std::vector<CheckResult> out;
+  audit_stated_bounds(out, progress);
+  out.push_back(audit_propagation_threshold(progress));
+  out.push_back(audit_special_values(progress));
+  out.push_back(audit_integer_examples(progress));
   return out;
 }
 

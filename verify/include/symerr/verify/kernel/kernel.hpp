@@ -104,15 +104,25 @@ struct Kernel {
 // FP state restored after each call. Idempotent.
 Kernel harnessed(Kernel k, std::optional<SandboxOptions> isolation);
 
+namespace detail {
+// The kernel's identity, after checking that T stores `type`.
 template <class T>
-Kernel make_kernel(std::string name, Operator op, ElementType type, ElementwiseFn<T> f) {
+Kernel typed_kernel(const char* maker, std::string name, Operator op, ElementType type, KernelForm form) {
   if (!is_storage_of<T>(type))
-    throw std::invalid_argument("make_kernel(" + name + "): C element type does not store " +
+    throw std::invalid_argument(std::string(maker) + "(" + name + "): C element type does not store " +
                                 to_string(type));
   Kernel k;
   k.name = std::move(name);
   k.op = op;
   k.type = type;
+  k.form = form;
+  return k;
+}
+}  // namespace detail
+
+template <class T>
+Kernel make_kernel(std::string name, Operator op, ElementType type, ElementwiseFn<T> f) {
+  Kernel k = detail::typed_kernel<T>("make_kernel", std::move(name), op, type, KernelForm::Elementwise);
   k.run = [f](const void* a, const void* b, void* y, std::size_t n) {
     f(static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), n);
   };
@@ -124,14 +134,7 @@ Kernel make_kernel(std::string name, Operator op, ElementType type, ElementwiseF
 template <class T>
 Kernel make_tensor_kernel(std::string name, Operator op, ElementType type, TensorFn<T> f,
                           std::int64_t cols = 0) {
-  if (!is_storage_of<T>(type))
-    throw std::invalid_argument("make_tensor_kernel(" + name + "): C element type does not store " +
-                                to_string(type));
-  Kernel k;
-  k.name = std::move(name);
-  k.op = op;
-  k.type = type;
-  k.form = KernelForm::Tensor;
+  Kernel k = detail::typed_kernel<T>("make_tensor_kernel", std::move(name), op, type, KernelForm::Tensor);
   k.run = [f, cols](const void* a, const void* b, void* y, std::size_t n) {
     const auto nn = static_cast<std::int64_t>(n);
     std::int64_t shape[2] = {nn, 1};
