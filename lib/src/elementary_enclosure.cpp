@@ -3,46 +3,28 @@
 // to a double rounded in the same direction: both roundings move the same
 // way, so the double is a bound of the exact value. MPFR runs in its widest
 // exponent range (no spurious overflow); caller's range and flags restored.
+// The correctly rounded values (Ziv) are the operator table's
+// (symerr::correctly_rounded, <symerr/operators.hpp>).
 #include <symerr/symbolic/elementary/enclosure.hpp>
 
 #include <cmath>
 
 #include <mpfr.h>
 
+#include <symerr/mpfr_state.hpp>
+#include <symerr/operators.hpp>
+
 namespace symerr::elementary {
 namespace {
 
 constexpr mpfr_prec_t kWork = 64;
 
-class Scope {
- public:
-  Scope() : emin_(mpfr_get_emin()), emax_(mpfr_get_emax()), flags_(mpfr_flags_save()) {
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-  }
-  ~Scope() {
-    mpfr_set_emin(emin_);
-    mpfr_set_emax(emax_);
-    mpfr_flags_restore(flags_, MPFR_FLAGS_ALL);
-  }
-  Scope(const Scope&) = delete;
-  Scope& operator=(const Scope&) = delete;
+using Scope = detail::MpfrStateGuard;
 
- private:
-  mpfr_exp_t emin_, emax_;
-  mpfr_flags_t flags_;
-};
-
-struct Num {
-  mpfr_t v;
-  Num() { mpfr_init2(v, kWork); }
-  explicit Num(double x) {
-    mpfr_init2(v, kWork);
-    mpfr_set_d(v, x, MPFR_RNDN);  // exact: 53 <= 64 bits
-  }
-  ~Num() { mpfr_clear(v); }
-  Num(const Num&) = delete;
-  Num& operator=(const Num&) = delete;
+// A number at the working precision (a double argument exactly: 53 <= 64 bits).
+struct Num : detail::MpfrNumber {
+  Num() : detail::MpfrNumber(kWork) {}
+  explicit Num(double x) : detail::MpfrNumber(kWork, x) {}
 };
 
 mpfr_rnd_t rnd(Dir d) { return d == Dir::Down ? MPFR_RNDD : MPFR_RNDU; }
@@ -100,69 +82,30 @@ double erf_slope_d(double m, Dir d) {
 
 namespace {
 
-// f(t) at the precision of r, rounded in direction d (MPFR's own correct rounding).
-void eval_at(ElementaryFunction f, mpfr_ptr r, mpfr_srcptr t, double c, mpfr_rnd_t d) {
-  const mpfr_rnd_t opp = d == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
+OpId operator_of(ElementaryFunction f) {
   switch (f) {
-    case ElementaryFunction::Exp: mpfr_exp(r, t, d); return;
-    case ElementaryFunction::Expm1: mpfr_expm1(r, t, d); return;
-    case ElementaryFunction::Log: mpfr_log(r, t, d); return;
-    case ElementaryFunction::Log1p: mpfr_log1p(r, t, d); return;
-    case ElementaryFunction::Tanh: mpfr_tanh(r, t, d); return;
-    case ElementaryFunction::Erf: mpfr_erf(r, t, d); return;
-    case ElementaryFunction::Sqrt: mpfr_sqrt(r, t, d); return;
-    case ElementaryFunction::Pow: {
-      mpfr_t cc;
-      mpfr_init2(cc, 64);
-      mpfr_set_d(cc, c, MPFR_RNDN);
-      mpfr_pow(r, t, cc, d);
-      mpfr_clear(cc);
-      return;
-    }
-    case ElementaryFunction::Sigmoid: {
-      mpfr_t e;
-      mpfr_init2(e, mpfr_get_prec(r) + 8);
-      mpfr_neg(e, t, MPFR_RNDN);
-      mpfr_exp(e, e, opp);
-      mpfr_add_ui(e, e, 1, opp);
-      mpfr_ui_div(r, 1, e, d);
-      mpfr_clear(e);
-      return;
-    }
+    case ElementaryFunction::Exp: return OpId::Exp;
+    case ElementaryFunction::Expm1: return OpId::Expm1;
+    case ElementaryFunction::Log: return OpId::Log;
+    case ElementaryFunction::Log1p: return OpId::Log1p;
+    case ElementaryFunction::Tanh: return OpId::Tanh;
+    case ElementaryFunction::Sigmoid: return OpId::Sigmoid;
+    case ElementaryFunction::Pow: return OpId::Pow;
+    case ElementaryFunction::Erf: return OpId::Erf;
+    case ElementaryFunction::Sqrt: return OpId::Sqrt;
   }
+  return OpId::Exp;
 }
 
 }  // namespace
 
 bool correctly_rounded_value(ElementaryFunction f, double t, double c, const FloatFormat& F, RoundingMode mode,
                              double& out) {
-  Scope s;
-  Num a(t);
-  for (mpfr_prec_t p = 2 * F.precision + 24; p <= 4096; p *= 2) {
-    mpfr_t lo, hi;
-    mpfr_init2(lo, p);
-    mpfr_init2(hi, p);
-    eval_at(f, lo, a.v, c, MPFR_RNDD);
-    eval_at(f, hi, a.v, c, MPFR_RNDU);
-    // far outside F's range the caller's enclosure decides (overflow / underflow)
-    const bool out_of_range = !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
-                              (!mpfr_zero_p(hi) && mpfr_get_exp(hi) > F.emax + 2) ||
-                              (!mpfr_zero_p(lo) && mpfr_get_exp(lo) < F.emin - F.precision - 2) ||
-                              mpfr_zero_p(lo) || mpfr_zero_p(hi);
-    if (out_of_range) {
-      mpfr_clear(lo);
-      mpfr_clear(hi);
-      return false;
-    }
-    const Rounded rl = round_to(lo, F, mode), rh = round_to(hi, F, mode);
-    mpfr_clear(lo);
-    mpfr_clear(hi);
-    if (rl.value == rh.value && std::signbit(rl.value) == std::signbit(rh.value)) {
-      out = rl.value;
-      return true;
-    }
-  }
-  return false;
+  const OpId op = operator_of(f);
+  const double args[2] = {t, c};
+  const auto r = correctly_rounded(op, std::span<const double>(args, operator_info(op).arity), F, mode);
+  if (r) out = *r;
+  return r.has_value();
 }
 
 }  // namespace symerr::elementary

@@ -1,4 +1,5 @@
-// MPFR helpers shared by the domains: the MPFR state guard, directed
+// MPFR helpers shared by the domains (the MPFR state guard is in
+// <symerr/mpfr_state.hpp>): directed
 // conversions of rationals to double, and outward decimal printing.
 // None of them touches the hardware rounding mode: MPFR rounds in software,
 // in the direction named by its argument.
@@ -10,34 +11,9 @@
 #include <mpfr.h>
 
 #include <symerr/config.hpp>
+#include <symerr/mpfr_state.hpp>  // MpfrStateGuard
 
 namespace symerr::detail {
-
-// MPFR's exponent range and sticky flags are per-thread global state that
-// callers change (format emulation sets emin/emax). Inputs outside the current
-// exponent range are undefined behaviour in MPFR, so every domain operation
-// runs in the widest range, and leaves the caller's range and flags as they were.
-// Results may lie outside a narrowed caller range.
-class MpfrStateGuard {
- public:
-  MpfrStateGuard() noexcept
-      : emin_(mpfr_get_emin()), emax_(mpfr_get_emax()), flags_(mpfr_flags_save()) {
-    if (emin_ != mpfr_get_emin_min()) mpfr_set_emin(mpfr_get_emin_min());
-    if (emax_ != mpfr_get_emax_max()) mpfr_set_emax(mpfr_get_emax_max());
-  }
-  ~MpfrStateGuard() {
-    if (emin_ != mpfr_get_emin_min()) mpfr_set_emin(emin_);
-    if (emax_ != mpfr_get_emax_max()) mpfr_set_emax(emax_);
-    mpfr_flags_restore(flags_, MPFR_FLAGS_ALL);
-  }
-  MpfrStateGuard(const MpfrStateGuard&) = delete;
-  MpfrStateGuard& operator=(const MpfrStateGuard&) = delete;
-
- private:
-  mpfr_exp_t emin_;
-  mpfr_exp_t emax_;
-  mpfr_flags_t flags_;
-};
 
 // The largest double <= q / the smallest double >= q (±inf / ±DBL_MAX on
 // overflow, subnormals and signed zero as IEEE 754 roundTowardNegative/Positive).
