@@ -12,11 +12,12 @@
 #include "../tests/verify/zoo/zoo.hpp"
 
 using namespace symerr::verify;
+using symerr::OpId;
 
 namespace {
 
 Kernel fp16_div() {
-  return make_kernel<std::uint16_t>("zoo_div_fp16", Operator::Div, ElementType::FP16, zoo::div_fp16_fast);
+  return make_kernel<std::uint16_t>("zoo_div_fp16", OpId::Div, ElementType::FP16, zoo::div_fp16_fast);
 }
 
 double seconds(const auto& f) {

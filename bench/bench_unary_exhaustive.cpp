@@ -46,10 +46,10 @@ int main(int argc, char** argv) {
     else { std::fprintf(stderr, "usage: %s [--count N] [--op exp|log|tanh|erf]\n", argv[0]); return 2; }
   }
   UnaryKernel k;
-  if (op == "exp") k = make_unary_kernel<float>("glibc expf", UnaryOperator::Exp, ElementType::FP32, glibc_expf);
-  else if (op == "log") k = make_unary_kernel<float>("glibc logf", UnaryOperator::Log, ElementType::FP32, glibc_logf);
-  else if (op == "tanh") k = make_unary_kernel<float>("glibc tanhf", UnaryOperator::Tanh, ElementType::FP32, glibc_tanhf);
-  else if (op == "erf") k = make_unary_kernel<float>("glibc erff", UnaryOperator::Erf, ElementType::FP32, glibc_erff);
+  if (op == "exp") k = make_unary_kernel<float>("glibc expf", OpId::Exp, ElementType::FP32, glibc_expf);
+  else if (op == "log") k = make_unary_kernel<float>("glibc logf", OpId::Log, ElementType::FP32, glibc_logf);
+  else if (op == "tanh") k = make_unary_kernel<float>("glibc tanhf", OpId::Tanh, ElementType::FP32, glibc_tanhf);
+  else if (op == "erf") k = make_unary_kernel<float>("glibc erff", OpId::Erf, ElementType::FP32, glibc_erff);
   else { std::fprintf(stderr, "unknown --op %s\n", op.c_str()); return 2; }
   const double bound = op == "tanh" ? 2 : 1;
 

@@ -5,6 +5,7 @@
 #include <symerr/verify/campaign/campaign.hpp>
 
 using namespace symerr::verify;
+using symerr::OpId;
 
 namespace {
 
@@ -31,7 +32,9 @@ TEST_CASE("invalid campaign content names the JSON path and the reason", "[campa
   CHECK_THAT(error_of(R"({"operators": ["Div"], "formats": ["FP33"]})"),
              Catch::Contains("c.json: at /formats/0: unknown or unsupported format \"FP33\""));
   CHECK_THAT(error_of(R"({"operators": ["Pow"], "formats": ["FP32"]})"),
-             Catch::Contains("at /operators/0: unknown operator"));
+             Catch::Contains("at /operators/0: operator 'Pow' has no two-input concrete check"));
+  CHECK_THAT(error_of(R"({"operators": ["Div", "Frob"], "formats": ["FP32"]})"),
+             Catch::Contains("at /operators/1: operator 'Frob' is unknown (expected one of Add, Sub, Mul, Div)"));
   CHECK_THAT(error_of(R"({"operators": ["Div"], "formats": ["FP32"], "sead": 3})"),
              Catch::Contains("at /sead: unknown key"));
   CHECK_THAT(error_of(R"({"kernels": [{"library": "k.so", "operator": "Div", "type": "FP32"}]})"),
@@ -60,7 +63,7 @@ TEST_CASE("a valid campaign file", "[campaign]") {
   })", "/some/dir/c.json");
   CHECK(s.name == "mine");
   CHECK(s.seed == 99);
-  CHECK(s.operators == std::vector<Operator>{Operator::Div, Operator::Sub});
+  CHECK(s.operators == std::vector<OpId>{OpId::Div, OpId::Sub});
   CHECK(s.formats == std::vector<ElementType>{ElementType::FP16, ElementType::INT8});
   CHECK(s.integer_division == symerr::IntegerDivision::Truncate);
   CHECK(s.broadcast == "numpy");
@@ -76,7 +79,7 @@ TEST_CASE("a valid campaign file", "[campaign]") {
 
 TEST_CASE("the generic kernels and a small campaign run", "[campaign]") {
   CampaignSpec s;
-  s.operators = {Operator::Div, Operator::Add};
+  s.operators = {OpId::Div, OpId::Add};
   s.formats = {ElementType::FP32, ElementType::INT8};
   s.strategies = {"special_grid", "random"};
   s.random_count = 500;

@@ -34,8 +34,8 @@ double test_scale() {
 TEST_CASE("the fast FP32 oracle agrees with MPFR", "[unary][oracle]") {
   std::mt19937_64 rng(3);
   const long n = static_cast<long>(20000 * test_scale());
-  for (UnaryOperator op : {UnaryOperator::Exp, UnaryOperator::Log, UnaryOperator::Tanh, UnaryOperator::Sigmoid,
-                           UnaryOperator::Sqrt, UnaryOperator::Erf}) {
+  for (OpId op : {OpId::Exp, OpId::Log, OpId::Tanh, OpId::Sigmoid,
+                           OpId::Sqrt, OpId::Erf}) {
     long fast_decided = 0;
     for (long i = 0; i < n; ++i) {
       std::uint32_t bits = static_cast<std::uint32_t>(rng());
@@ -60,12 +60,12 @@ TEST_CASE("glibc's float functions: special and boundary values correct, random 
           "[unary][glibc]") {
   struct Case {
     const char* symbol;
-    UnaryOperator op;
+    OpId op;
     double bound;
   };
-  for (const Case& c : {Case{"glibc_expf", UnaryOperator::Exp, 1}, Case{"glibc_logf", UnaryOperator::Log, 1},
-                        Case{"glibc_tanhf", UnaryOperator::Tanh, 3}, Case{"glibc_erff", UnaryOperator::Erf, 1},
-                        Case{"glibc_sqrtf", UnaryOperator::Sqrt, 0.5}, Case{"sigmoid_split", UnaryOperator::Sigmoid, 4}}) {
+  for (const Case& c : {Case{"glibc_expf", OpId::Exp, 1}, Case{"glibc_logf", OpId::Log, 1},
+                        Case{"glibc_tanhf", OpId::Tanh, 3}, Case{"glibc_erff", OpId::Erf, 1},
+                        Case{"glibc_sqrtf", OpId::Sqrt, 0.5}, Case{"sigmoid_split", OpId::Sigmoid, 4}}) {
     const UnaryKernel k = load_unary_kernel(kLib, c.symbol, c.op, ElementType::FP32);
     for (UnaryStrategy s : {UnaryStrategy::Special, UnaryStrategy::Boundary, UnaryStrategy::Random}) {
       const UnaryResult r = check_unary_kernel(k, with(s, c.bound));
@@ -75,14 +75,14 @@ TEST_CASE("glibc's float functions: special and boundary values correct, random 
     }
   }
   // FP64 through MPFR only (no exhaustive for FP64)
-  const UnaryResult r = check_unary_kernel(load_unary_kernel(kLib, "glibc_exp", UnaryOperator::Exp, ElementType::FP64),
+  const UnaryResult r = check_unary_kernel(load_unary_kernel(kLib, "glibc_exp", OpId::Exp, ElementType::FP64),
                                            with(UnaryStrategy::Random, 1, 5000));
   INFO(r.summary());
   CHECK(r.passed());
 }
 
 TEST_CASE("exhaustive FP16: expf through float, then rounded to FP16", "[unary][exhaustive]") {
-  const UnaryKernel k = load_unary_kernel(kLib, "glibc_expf_fp16", UnaryOperator::Exp, ElementType::FP16);
+  const UnaryKernel k = load_unary_kernel(kLib, "glibc_expf_fp16", OpId::Exp, ElementType::FP16);
   const UnaryResult r = check_unary_kernel(k, with(UnaryStrategy::Exhaustive, 0.5));
   INFO(r.summary());
   CHECK(r.tested == 65536);
@@ -91,7 +91,7 @@ TEST_CASE("exhaustive FP16: expf through float, then rounded to FP16", "[unary][
 }
 
 TEST_CASE("exhaustive FP32 sweep of a sub-range matches the MPFR-only sweep", "[unary][exhaustive]") {
-  const UnaryKernel k = load_unary_kernel(kLib, "glibc_expf", UnaryOperator::Exp, ElementType::FP32);
+  const UnaryKernel k = load_unary_kernel(kLib, "glibc_expf", OpId::Exp, ElementType::FP32);
   UnaryOptions o = with(UnaryStrategy::Exhaustive, 1);
   o.first = 0x42b00000u;  // around the overflow threshold (88.0 ..)
   o.count = static_cast<std::uint64_t>(200000 * test_scale());
@@ -109,16 +109,16 @@ TEST_CASE("exhaustive FP32 sweep of a sub-range matches the MPFR-only sweep", "[
 TEST_CASE("the broken unary zoo gets the right verdicts, with witnesses", "[unary][zoo]") {
   struct Case {
     const char* symbol;
-    UnaryOperator op;
+    OpId op;
     double bound;
     UnaryStrategy strategy;
     const char* what;
   };
   const Case cases[] = {
-      {"zoo_expf_exp2", UnaryOperator::Exp, 1, UnaryStrategy::Boundary, "exceeds the bound"},
-      {"zoo_tanhf_naive", UnaryOperator::Tanh, 2, UnaryStrategy::Special, "special value"},
-      {"zoo_sigmoidf_nan", UnaryOperator::Sigmoid, 4, UnaryStrategy::Special, "special value"},
-      {"zoo_logf_zero", UnaryOperator::Log, 1, UnaryStrategy::Special, "special value"},
+      {"zoo_expf_exp2", OpId::Exp, 1, UnaryStrategy::Boundary, "exceeds the bound"},
+      {"zoo_tanhf_naive", OpId::Tanh, 2, UnaryStrategy::Special, "special value"},
+      {"zoo_sigmoidf_nan", OpId::Sigmoid, 4, UnaryStrategy::Special, "special value"},
+      {"zoo_logf_zero", OpId::Log, 1, UnaryStrategy::Special, "special value"},
   };
   for (const Case& c : cases) {
     const UnaryResult r = check_unary_kernel(load_unary_kernel(kLib, c.symbol, c.op, ElementType::FP32),
@@ -129,30 +129,30 @@ TEST_CASE("the broken unary zoo gets the right verdicts, with witnesses", "[unar
     CHECK(r.witnesses.front().what == c.what);
   }
   // the naive tanh is also wrong on ordinary large arguments (NaN instead of 1)
-  const UnaryResult t = check_unary_kernel(load_unary_kernel(kLib, "zoo_tanhf_naive", UnaryOperator::Tanh, ElementType::FP32),
+  const UnaryResult t = check_unary_kernel(load_unary_kernel(kLib, "zoo_tanhf_naive", OpId::Tanh, ElementType::FP32),
                                            with(UnaryStrategy::Boundary, 2));
   INFO(t.summary());
   CHECK(!t.passed());
   // the sigmoid's witness is x = −inf
-  const UnaryResult s = check_unary_kernel(load_unary_kernel(kLib, "zoo_sigmoidf_nan", UnaryOperator::Sigmoid, ElementType::FP32),
+  const UnaryResult s = check_unary_kernel(load_unary_kernel(kLib, "zoo_sigmoidf_nan", OpId::Sigmoid, ElementType::FP32),
                                            with(UnaryStrategy::Special, 4));
   CHECK(std::isinf(s.witnesses.front().x));
   CHECK(s.witnesses.front().x < 0);
   // bad input: a clear error
-  CHECK_THROWS_WITH(load_unary_kernel(kLib, "no_such_symbol", UnaryOperator::Exp, ElementType::FP32),
+  CHECK_THROWS_WITH(load_unary_kernel(kLib, "no_such_symbol", OpId::Exp, ElementType::FP32),
                     Catch::Contains("no_such_symbol"));
-  CHECK_THROWS_WITH(load_unary_kernel("/nonexistent.so", "f", UnaryOperator::Exp, ElementType::FP32),
+  CHECK_THROWS_WITH(load_unary_kernel("/nonexistent.so", "f", OpId::Exp, ElementType::FP32),
                     Catch::Contains("does not exist"));
 }
 
 TEST_CASE("exhaustive FP32: glibc expf, logf, tanhf, erff, all 2^32 inputs", "[.][unary][exhaustive][long]") {
   struct Case {
     const char* symbol;
-    UnaryOperator op;
+    OpId op;
     double bound;
   };
-  for (const Case& c : {Case{"glibc_expf", UnaryOperator::Exp, 1}, Case{"glibc_logf", UnaryOperator::Log, 1},
-                        Case{"glibc_tanhf", UnaryOperator::Tanh, 2}, Case{"glibc_erff", UnaryOperator::Erf, 1}}) {
+  for (const Case& c : {Case{"glibc_expf", OpId::Exp, 1}, Case{"glibc_logf", OpId::Log, 1},
+                        Case{"glibc_tanhf", OpId::Tanh, 2}, Case{"glibc_erff", OpId::Erf, 1}}) {
     const UnaryResult r = check_unary_kernel(load_unary_kernel(kLib, c.symbol, c.op, ElementType::FP32),
                                              with(UnaryStrategy::Exhaustive, c.bound));
     WARN(r.summary());

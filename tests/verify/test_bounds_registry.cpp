@@ -19,7 +19,7 @@ namespace {
 SpecBound user_bound(const std::string& id) {
   SpecBound b;
   b.id = id;
-  b.op = "Add";
+  b.op = symerr::OpId::Add;
   b.name = "test bound " + id;
   b.formula = "|err| <= 1";
   b.source = "tests/verify/test_bounds_registry.cpp";
@@ -90,7 +90,7 @@ TEST_CASE("register_bound and find_bound from many threads: pointers stay valid"
       while (!done) {
         const SpecBound* b = find_bound("test.registry.first");
         if (b != first || b->id != "test.registry.first") ++bad;
-        for (const SpecBound* x : bounds_for("Add", FP32))
+        for (const SpecBound* x : bounds_for(symerr::OpId::Add, FP32))
           if (x->id.empty() || !x->enclose) ++bad;
         if (find_bound("test.registry.w0.0") && find_bound("test.registry.w0.0")->name != "test bound test.registry.w0.0")
           ++bad;

@@ -15,11 +15,11 @@ using namespace symerr::verify;
 TEST_CASE("builtin kernels: Add, Sub, Mul, Div over the default formats", "[concrete][builtin]") {
   const char* scale = std::getenv("SYMERR_TEST_SCALE");
   const double f = scale ? std::atof(scale) : 1.0;
-  for (Operator op : {Operator::Add, Operator::Sub, Operator::Mul, Operator::Div})
+  for (OpId op : {OpId::Add, OpId::Sub, OpId::Mul, OpId::Div})
     for (ElementType t : {ElementType::FP16, ElementType::BF16, ElementType::FP32, ElementType::FP64,
                           ElementType::INT8, ElementType::UINT8, ElementType::INT32}) {
       for (IntegerDivision d : {IntegerDivision::Floor, IntegerDivision::Truncate}) {
-        if (d == IntegerDivision::Truncate && (op != Operator::Div || is_float(t))) continue;
+        if (d == IntegerDivision::Truncate && (op != OpId::Div || is_float(t))) continue;
         CheckOptions o;
         o.integer_division = d;
         o.strategies.random_count = static_cast<std::size_t>(20000 * (f > 0 ? f : 1.0));

@@ -17,13 +17,13 @@ using namespace symerr::verify;
 namespace {
 
 Kernel fp16_div() {
-  return make_kernel<std::uint16_t>("zoo_div_fp16", Operator::Div, ElementType::FP16, zoo::div_fp16_fast);
+  return make_kernel<std::uint16_t>("zoo_div_fp16", OpId::Div, ElementType::FP16, zoo::div_fp16_fast);
 }
 Kernel fp16_div_ftz() {
-  return make_kernel<std::uint16_t>("zoo_div_fp16_ftz", Operator::Div, ElementType::FP16, zoo::zoo_div_fp16_ftz);
+  return make_kernel<std::uint16_t>("zoo_div_fp16_ftz", OpId::Div, ElementType::FP16, zoo::zoo_div_fp16_ftz);
 }
 Kernel bf16_div_truncate() {
-  return make_kernel<std::uint16_t>("zoo_div_bf16_truncate", Operator::Div, ElementType::BF16,
+  return make_kernel<std::uint16_t>("zoo_div_bf16_truncate", OpId::Div, ElementType::BF16,
                                     zoo::zoo_div_bf16_truncate);
 }
 
@@ -111,7 +111,7 @@ TEST_CASE("exhaustive: a shard has no violation but proves nothing alone; merged
   CHECK(one.reason.find("shard") != std::string::npos);
 
   // INT8 subtraction over 4 shards, merged through JSON as a sharded CLI run would
-  const auto k = make_kernel<std::uint8_t>("zoo_sub_uint8_wrap", Operator::Sub, ElementType::UINT8,
+  const auto k = make_kernel<std::uint8_t>("zoo_sub_uint8_wrap", OpId::Sub, ElementType::UINT8,
                                            zoo::zoo_sub_uint8_wrap);
   CheckResult merged;
   for (std::uint32_t i = 0; i < 4; ++i) {
@@ -128,7 +128,7 @@ TEST_CASE("exhaustive: a shard has no violation but proves nothing alone; merged
   CHECK_THROWS_AS(merge(merged, check_exhaustive(k, shard(1, 4))), std::invalid_argument);
 
   // a broken kernel is refuted by any shard holding a failure
-  const auto sat = make_kernel<std::int8_t>("zoo_sub_int8_saturate", Operator::Sub, ElementType::INT8,
+  const auto sat = make_kernel<std::int8_t>("zoo_sub_int8_saturate", OpId::Sub, ElementType::INT8,
                                             zoo::zoo_sub_int8_saturate);
   const CheckResult v = check_exhaustive(sat, shard(0, 2));
   CHECK(v.verdict == Verdict::Violated);

@@ -27,20 +27,20 @@ bool same(double x, double y) {
   return x == y && std::signbit(x) == std::signbit(y);
 }
 
-std::vector<std::array<double, 2>> pairs_for(Operator op, const FloatFormat& F, std::size_t n) {
+std::vector<std::array<double, 2>> pairs_for(OpId op, const FloatFormat& F, std::size_t n) {
   std::vector<std::array<double, 2>> v;
   for (const auto& in : {special_grid(F), boundary_inputs(op, F, n / 10, 7), random_inputs(F, n, 11)})
     v.insert(v.end(), in.pairs.begin(), in.pairs.end());
   return v;
 }
 
-constexpr Operator kOps[] = {Operator::Add, Operator::Sub, Operator::Mul, Operator::Div};
+constexpr OpId kOps[] = {OpId::Add, OpId::Sub, OpId::Mul, OpId::Div};
 
 }  // namespace
 
 TEST_CASE("oracles: binary64 double rounding agrees with MPFR emulation", "[concrete][oracle]") {
   for (const FloatFormat& F : {FP16, BF16, FP32}) {
-    for (Operator op : kOps) {
+    for (OpId op : kOps) {
       REQUIRE(double_oracle_valid(op, F));
       std::size_t n = 0;
       for (const auto& [a, b] : pairs_for(op, F, scaled(100000))) {
@@ -56,14 +56,14 @@ TEST_CASE("oracles: binary64 double rounding agrees with MPFR emulation", "[conc
       CHECK(n >= scaled(100000));
     }
   }
-  CHECK(!double_oracle_valid(Operator::Div, FP64));
-  CHECK_THROWS_AS(float_reference(OracleKind::Double, Operator::Div, 1.0, 3.0, FP64), std::invalid_argument);
+  CHECK(!double_oracle_valid(OpId::Div, FP64));
+  CHECK_THROWS_AS(float_reference(OracleKind::Double, OpId::Div, 1.0, 3.0, FP64), std::invalid_argument);
 }
 
 TEST_CASE("oracles: GMP exact agrees with MPFR emulation and the format tests' emulation",
           "[concrete][oracle]") {
   for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
-    for (Operator op : kOps) {
+    for (OpId op : kOps) {
       for (const auto& [a, b] : pairs_for(op, F, scaled(10000))) {
         const FloatReference e = float_reference(OracleKind::Exact, op, a, b, F);
         const FloatReference m = float_reference(OracleKind::Mpfr, op, a, b, F);
@@ -80,27 +80,27 @@ TEST_CASE("oracles: GMP exact agrees with MPFR emulation and the format tests' e
 }
 
 TEST_CASE("oracles: IEEE special cases and signed zeros", "[concrete][oracle]") {
-  auto ref = [](Operator op, double a, double b) {
+  auto ref = [](OpId op, double a, double b) {
     return float_reference(OracleKind::Exact, op, a, b, FP32).value;
   };
-  CHECK(ref(Operator::Div, -1.0, 0.0) == -INFINITY);
-  CHECK(ref(Operator::Div, -1.0, -0.0) == INFINITY);
-  CHECK(std::isnan(ref(Operator::Div, 0.0, 0.0)));
-  CHECK(std::isnan(ref(Operator::Div, INFINITY, -INFINITY)));
-  CHECK(same(ref(Operator::Div, -3.0, INFINITY), -0.0));
-  CHECK(std::isnan(ref(Operator::Sub, INFINITY, INFINITY)));
-  CHECK(ref(Operator::Add, INFINITY, INFINITY) == INFINITY);
-  CHECK(std::isnan(ref(Operator::Mul, 0.0, -INFINITY)));
-  CHECK(same(ref(Operator::Sub, 1.5, 1.5), 0.0));
-  CHECK(same(ref(Operator::Add, -0.0, -0.0), -0.0));
-  CHECK(same(ref(Operator::Sub, -0.0, 0.0), -0.0));
-  CHECK(same(ref(Operator::Mul, -2.0, 0.0), -0.0));
-  CHECK(same(ref(Operator::Div, 0.0, -7.0), -0.0));
+  CHECK(ref(OpId::Div, -1.0, 0.0) == -INFINITY);
+  CHECK(ref(OpId::Div, -1.0, -0.0) == INFINITY);
+  CHECK(std::isnan(ref(OpId::Div, 0.0, 0.0)));
+  CHECK(std::isnan(ref(OpId::Div, INFINITY, -INFINITY)));
+  CHECK(same(ref(OpId::Div, -3.0, INFINITY), -0.0));
+  CHECK(std::isnan(ref(OpId::Sub, INFINITY, INFINITY)));
+  CHECK(ref(OpId::Add, INFINITY, INFINITY) == INFINITY);
+  CHECK(std::isnan(ref(OpId::Mul, 0.0, -INFINITY)));
+  CHECK(same(ref(OpId::Sub, 1.5, 1.5), 0.0));
+  CHECK(same(ref(OpId::Add, -0.0, -0.0), -0.0));
+  CHECK(same(ref(OpId::Sub, -0.0, 0.0), -0.0));
+  CHECK(same(ref(OpId::Mul, -2.0, 0.0), -0.0));
+  CHECK(same(ref(OpId::Div, 0.0, -7.0), -0.0));
   // underflow to a signed zero, overflow to ±inf
-  const FloatReference u = float_reference(OracleKind::Exact, Operator::Mul, -0x1p-100, 0x1p-100, FP32);
+  const FloatReference u = float_reference(OracleKind::Exact, OpId::Mul, -0x1p-100, 0x1p-100, FP32);
   CHECK(same(u.value, -0.0));
   CHECK(u.finite_exact);
-  const FloatReference o = float_reference(OracleKind::Exact, Operator::Mul, 0x1p100, 0x1p100, FP32);
+  const FloatReference o = float_reference(OracleKind::Exact, OpId::Mul, 0x1p100, 0x1p100, FP32);
   CHECK(o.value == INFINITY);
   CHECK(o.overflow);
 }
@@ -108,12 +108,12 @@ TEST_CASE("oracles: IEEE special cases and signed zeros", "[concrete][oracle]") 
 TEST_CASE("oracles: integer wrap-around and the two division semantics", "[concrete][oracle]") {
   for (int a = -128; a <= 127; ++a)
     for (int b = -128; b <= 127; ++b) {
-      const IntReference s = int_reference(Operator::Sub, a, b, INT8, IntegerDivision::Floor);
+      const IntReference s = int_reference(OpId::Sub, a, b, INT8, IntegerDivision::Floor);
       REQUIRE(s.value);
       CHECK(*s.value == static_cast<std::int8_t>(static_cast<std::uint8_t>(a - b)));
       CHECK(s.overflow == (a - b < -128 || a - b > 127));
-      const IntReference f = int_reference(Operator::Div, a, b, INT8, IntegerDivision::Floor);
-      const IntReference t = int_reference(Operator::Div, a, b, INT8, IntegerDivision::Truncate);
+      const IntReference f = int_reference(OpId::Div, a, b, INT8, IntegerDivision::Floor);
+      const IntReference t = int_reference(OpId::Div, a, b, INT8, IntegerDivision::Truncate);
       if (b == 0) {
         CHECK(!f.value);
         CHECK(!t.value);
@@ -123,18 +123,18 @@ TEST_CASE("oracles: integer wrap-around and the two division semantics", "[concr
       CHECK(*f.value == static_cast<std::int8_t>(static_cast<int>(std::floor(q))));
       CHECK(*t.value == static_cast<std::int8_t>(static_cast<int>(std::trunc(q))));
     }
-  const IntReference w = int_reference(Operator::Div, -128, -1, INT8, IntegerDivision::Truncate);
+  const IntReference w = int_reference(OpId::Div, -128, -1, INT8, IntegerDivision::Truncate);
   CHECK(*w.value == -128);
   CHECK(w.overflow);
   // UINT64 * UINT64 beyond 2^128 still wraps modulo 2^64
   const __int128 m = UINT64.max_value();
-  const IntReference p = int_reference(Operator::Mul, m, m, UINT64, IntegerDivision::Floor);
+  const IntReference p = int_reference(OpId::Mul, m, m, UINT64, IntegerDivision::Floor);
   CHECK(*p.value == 1);
   CHECK(p.overflow);
 }
 
 TEST_CASE("bounds: soundness and tightness twins, decided exactly", "[concrete][bound]") {
-  const auto correct = make_kernel<float>("zoo_div_fp32", Operator::Div, ElementType::FP32, zoo::zoo_div_fp32);
+  const auto correct = make_kernel<float>("zoo_div_fp32", OpId::Div, ElementType::FP32, zoo::zoo_div_fp32);
   CheckOptions o;
   o.strategies.random_count = scaled(20000);
   // half an ulp holds for a correctly rounded kernel ...
@@ -162,24 +162,24 @@ TEST_CASE("bounds: soundness and tightness twins, decided exactly", "[concrete][
   // the SONNX ulp(Y) introduction bound: the FTZ kernel breaks it, the correct one keeps it
   o.property = sonnx_div_introduction_bound();
   CHECK(check_kernel(correct, o).evidence.failures == 0);
-  const auto ftz = make_kernel<std::uint16_t>("zoo_div_fp16_ftz", Operator::Div, ElementType::FP16, zoo::zoo_div_fp16_ftz);
+  const auto ftz = make_kernel<std::uint16_t>("zoo_div_fp16_ftz", OpId::Div, ElementType::FP16, zoo::zoo_div_fp16_ftz);
   const CheckResult r = check_kernel(ftz, o);
   CHECK(r.verdict == Verdict::Violated);
   CHECK(r.bound.name == "ulp(Y)");
 }
 
 TEST_CASE("kernels: a kernel that writes nothing, a tensor-form kernel", "[concrete][kernel]") {
-  const auto lazy = make_kernel<float>("writes_nothing", Operator::Add, ElementType::FP32,
+  const auto lazy = make_kernel<float>("writes_nothing", OpId::Add, ElementType::FP32,
                                        [](const float*, const float*, float*, std::size_t) {});
   CheckOptions o;
   o.strategies.random_count = 1000;
   CHECK(check_kernel(lazy, o).verdict == Verdict::Violated);
-  const auto tensor = make_tensor_kernel<float>("zoo_div_fp32_tensor", Operator::Div, ElementType::FP32,
+  const auto tensor = make_tensor_kernel<float>("zoo_div_fp32_tensor", OpId::Div, ElementType::FP32,
                                                 zoo::zoo_div_fp32_tensor, 64);
   const CheckResult t = check_kernel(tensor, o);
   CHECK(t.evidence.failures == 0);
   CHECK(t.semantics.at("kernel_form") == "tensor");
-  CHECK_THROWS_AS(make_kernel<float>("wrong", Operator::Add, ElementType::FP64, zoo::zoo_div_fp32),
+  CHECK_THROWS_AS(make_kernel<float>("wrong", OpId::Add, ElementType::FP64, zoo::zoo_div_fp32),
                   std::invalid_argument);
 }
 
@@ -194,7 +194,7 @@ TEST_CASE("strategies: the special grid, seeded random inputs, class coverage", 
                    [](const auto& x, const auto& y) { return same(x[0], y[0]) && same(x[1], y[1]); }));
   CHECK(!std::equal(r1.pairs.begin(), r1.pairs.end(), r3.pairs.begin(),
                     [](const auto& x, const auto& y) { return same(x[0], y[0]) && same(x[1], y[1]); }));
-  for (const auto& p : boundary_inputs(Operator::Div, FP16, 2000, 1).pairs) {
+  for (const auto& p : boundary_inputs(OpId::Div, FP16, 2000, 1).pairs) {
     CHECK((std::isnan(p[0]) || is_representable(p[0], FP16)));
     CHECK((std::isnan(p[1]) || is_representable(p[1], FP16)));
   }

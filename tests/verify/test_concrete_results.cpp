@@ -16,7 +16,7 @@ using nlohmann::json;
 
 TEST_CASE("results: JSON round trip of a failing check, non-finite numbers as strings",
           "[concrete][json]") {
-  const auto k = make_kernel<float>("zoo_div_fp32_reciprocal", Operator::Div, ElementType::FP32,
+  const auto k = make_kernel<float>("zoo_div_fp32_reciprocal", OpId::Div, ElementType::FP32,
                                     zoo::zoo_div_fp32_reciprocal);
   CheckOptions o;
   o.strategies.random_count = 3000;
@@ -62,7 +62,7 @@ TEST_CASE("results: histogram buckets are fixed and log-spaced", "[concrete][jso
 }
 
 TEST_CASE("results: merged shards equal one run, scatter sample included", "[concrete][json]") {
-  const auto k = make_kernel<std::uint16_t>("zoo_div_fp16_ftz", Operator::Div, ElementType::FP16,
+  const auto k = make_kernel<std::uint16_t>("zoo_div_fp16_ftz", OpId::Div, ElementType::FP16,
                                             zoo::zoo_div_fp16_ftz);
   ExhaustiveOptions o;
   o.threads = 2;

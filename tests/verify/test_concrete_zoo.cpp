@@ -41,7 +41,7 @@ bool has_witness_with(const CheckResult& r, const std::string& text) {
 }  // namespace
 
 TEST_CASE("zoo: correct FP32 division is not violated", "[concrete][zoo]") {
-  const auto k = make_kernel<float>("zoo_div_fp32", Operator::Div, ElementType::FP32, zoo::zoo_div_fp32);
+  const auto k = make_kernel<float>("zoo_div_fp32", OpId::Div, ElementType::FP32, zoo::zoo_div_fp32);
   const CheckResult r = check_kernel(k, options());
   print(r);
   CHECK(r.verdict == Verdict::PassedOnSamples);  // sampled: never "proven"
@@ -57,7 +57,7 @@ TEST_CASE("zoo: correct FP32 division is not violated", "[concrete][zoo]") {
 }
 
 TEST_CASE("zoo: FP32 division as a * (1/b) is violated", "[concrete][zoo]") {
-  const auto k = make_kernel<float>("zoo_div_fp32_reciprocal", Operator::Div, ElementType::FP32,
+  const auto k = make_kernel<float>("zoo_div_fp32_reciprocal", OpId::Div, ElementType::FP32,
                                     zoo::zoo_div_fp32_reciprocal);
   const CheckResult r = check_kernel(k, options());
   print(r);
@@ -70,7 +70,7 @@ TEST_CASE("zoo: FP32 division as a * (1/b) is violated", "[concrete][zoo]") {
 }
 
 TEST_CASE("zoo: FP32 division returning +inf for -1/0 is violated", "[concrete][zoo]") {
-  const auto k = make_kernel<float>("zoo_div_fp32_unsigned_inf", Operator::Div, ElementType::FP32,
+  const auto k = make_kernel<float>("zoo_div_fp32_unsigned_inf", OpId::Div, ElementType::FP32,
                                     zoo::zoo_div_fp32_unsigned_inf);
   const CheckResult r = check_kernel(k, options());
   print(r);
@@ -84,7 +84,7 @@ TEST_CASE("zoo: FP32 division returning +inf for -1/0 is violated", "[concrete][
 }
 
 TEST_CASE("zoo: BF16 division truncating instead of RNE is violated", "[concrete][zoo]") {
-  const auto k = make_kernel<std::uint16_t>("zoo_div_bf16_truncate", Operator::Div, ElementType::BF16,
+  const auto k = make_kernel<std::uint16_t>("zoo_div_bf16_truncate", OpId::Div, ElementType::BF16,
                                             zoo::zoo_div_bf16_truncate);
   const CheckResult r = check_kernel(k, options());
   print(r);
@@ -92,14 +92,14 @@ TEST_CASE("zoo: BF16 division truncating instead of RNE is violated", "[concrete
   CHECK(r.evidence.max_ulp_error > 0.5);
   CHECK(r.evidence.max_ulp_error < 1.0);
   // the RNE twin passes
-  const auto good = make_kernel<std::uint16_t>("zoo_div_bf16", Operator::Div, ElementType::BF16, zoo::zoo_div_bf16);
+  const auto good = make_kernel<std::uint16_t>("zoo_div_bf16", OpId::Div, ElementType::BF16, zoo::zoo_div_bf16);
   const CheckResult g = check_kernel(good, options());
   print(g);
   CHECK(g.evidence.failures == 0);
 }
 
 TEST_CASE("zoo: FP16 division flushing subnormal results is violated", "[concrete][zoo]") {
-  const auto k = make_kernel<std::uint16_t>("zoo_div_fp16_ftz", Operator::Div, ElementType::FP16,
+  const auto k = make_kernel<std::uint16_t>("zoo_div_fp16_ftz", OpId::Div, ElementType::FP16,
                                             zoo::zoo_div_fp16_ftz);
   const CheckResult r = check_kernel(k, options());
   print(r);
@@ -110,7 +110,7 @@ TEST_CASE("zoo: FP16 division flushing subnormal results is violated", "[concret
     CHECK(std::fabs(w.reference.value) < FP16.min_normal());
     CHECK(w.reference.value != 0);
   }
-  const auto good = make_kernel<std::uint16_t>("zoo_div_fp16", Operator::Div, ElementType::FP16, zoo::zoo_div_fp16);
+  const auto good = make_kernel<std::uint16_t>("zoo_div_fp16", OpId::Div, ElementType::FP16, zoo::zoo_div_fp16);
   const CheckResult g = check_kernel(good, options());
   print(g);
   CHECK(g.evidence.failures == 0);
@@ -118,7 +118,7 @@ TEST_CASE("zoo: FP16 division flushing subnormal results is violated", "[concret
 }
 
 TEST_CASE("zoo: INT8 C division fails floor semantics and passes truncation", "[concrete][zoo]") {
-  const auto k = make_kernel<std::int8_t>("zoo_div_int8_trunc", Operator::Div, ElementType::INT8,
+  const auto k = make_kernel<std::int8_t>("zoo_div_int8_trunc", OpId::Div, ElementType::INT8,
                                           zoo::zoo_div_int8_trunc);
   CheckOptions floor_opt = options();
   floor_opt.integer_division = IntegerDivision::Floor;
@@ -149,7 +149,7 @@ TEST_CASE("zoo: INT8 C division fails floor semantics and passes truncation", "[
 }
 
 TEST_CASE("zoo: INT8 saturating subtraction is violated; UINT8 wrapping is proven", "[concrete][zoo]") {
-  const auto sat = make_kernel<std::int8_t>("zoo_sub_int8_saturate", Operator::Sub, ElementType::INT8,
+  const auto sat = make_kernel<std::int8_t>("zoo_sub_int8_saturate", OpId::Sub, ElementType::INT8,
                                             zoo::zoo_sub_int8_saturate);
   const CheckResult s = check_kernel(sat, options());
   print(s);
@@ -157,7 +157,7 @@ TEST_CASE("zoo: INT8 saturating subtraction is violated; UINT8 wrapping is prove
   CHECK(s.evidence.failures == s.evidence[InputClass::Overflow].checked);
   CHECK(has_witness_with(s, "wraps modulo 2^8"));
 
-  const auto wrap = make_kernel<std::uint8_t>("zoo_sub_uint8_wrap", Operator::Sub, ElementType::UINT8,
+  const auto wrap = make_kernel<std::uint8_t>("zoo_sub_uint8_wrap", OpId::Sub, ElementType::UINT8,
                                               zoo::zoo_sub_uint8_wrap);
   const CheckResult w = check_kernel(wrap, options());
   print(w);

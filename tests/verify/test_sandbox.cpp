@@ -17,6 +17,7 @@
 #endif
 
 using namespace symerr::verify;
+using symerr::OpId;
 
 namespace {
 
@@ -89,7 +90,7 @@ TEST_CASE("in-process kernels run in the documented state; the caller's state is
   write_fp_state(mxcsr::kDocumented | mxcsr::kFTZ | mxcsr::kDAZ);
   CheckOptions o;
   o.strategies.random_count = 2000;
-  const CheckResult r = check_kernel(make_kernel<float>("correct", Operator::Div, ElementType::FP32, correct), o);
+  const CheckResult r = check_kernel(make_kernel<float>("correct", OpId::Div, ElementType::FP32, correct), o);
   write_fp_state(saved);
   CHECK(r.verdict == Verdict::PassedOnSamples);
 }
@@ -97,17 +98,17 @@ TEST_CASE("in-process kernels run in the documented state; the caller's state is
 
 TEST_CASE("sandboxed kernels: crash, exit, hang, exception each give their verdict and reproducer", "[sandbox]") {
   SECTION("a correct kernel passes; its FP state is reported unchanged") {
-    const auto r = check_kernel(make_kernel<float>("correct", Operator::Div, ElementType::FP32, correct), sandboxed());
+    const auto r = check_kernel(make_kernel<float>("correct", OpId::Div, ElementType::FP32, correct), sandboxed());
     CHECK(r.verdict == Verdict::PassedOnSamples);
     CHECK_THAT(r.fp_environment, Catch::Contains("in a child process") && Catch::Contains("left it unchanged"));
   }
   SECTION("DAZ left set is reported, and does not reach the next kernel") {
-    const auto r = check_kernel(make_kernel<float>("leaves_daz", Operator::Div, ElementType::FP32, leaves_daz), sandboxed());
+    const auto r = check_kernel(make_kernel<float>("leaves_daz", OpId::Div, ElementType::FP32, leaves_daz), sandboxed());
     CHECK_THAT(r.fp_environment, Catch::Contains("leaves DAZ set after a call"));
     CHECK((read_fp_state() & mxcsr::kDAZ) == 0);
   }
   SECTION("SIGSEGV") {
-    const auto r = check_kernel(make_kernel<float>("segv", Operator::Div, ElementType::FP32, segfaults_on_nan), sandboxed());
+    const auto r = check_kernel(make_kernel<float>("segv", OpId::Div, ElementType::FP32, segfaults_on_nan), sandboxed());
     CHECK(r.verdict == Verdict::Crashed);
     REQUIRE(r.fault);
     CHECK(r.fault->kind == "signal");
@@ -115,7 +116,7 @@ TEST_CASE("sandboxed kernels: crash, exit, hang, exception each give their verdi
     CHECK((std::isnan(r.fault->reproducer.at(0).at(0).value)));
   }
   SECTION("_Exit(3)") {
-    const auto r = check_kernel(make_kernel<float>("exit", Operator::Div, ElementType::FP32, exits_on_inf), sandboxed());
+    const auto r = check_kernel(make_kernel<float>("exit", OpId::Div, ElementType::FP32, exits_on_inf), sandboxed());
     CHECK(r.verdict == Verdict::Crashed);
     REQUIRE(r.fault);
     CHECK(r.fault->kind == "exit");
@@ -123,7 +124,7 @@ TEST_CASE("sandboxed kernels: crash, exit, hang, exception each give their verdi
     CHECK(r.fault->reproducer.at(0).at(0).value == INFINITY);
   }
   SECTION("a hang is killed at the time limit") {
-    const auto r = check_kernel(make_kernel<float>("hang", Operator::Div, ElementType::FP32, hangs), sandboxed(0.2));
+    const auto r = check_kernel(make_kernel<float>("hang", OpId::Div, ElementType::FP32, hangs), sandboxed(0.2));
     CHECK(r.verdict == Verdict::TimedOut);
     REQUIRE(r.fault);
     CHECK(r.fault->kind == "timeout");
@@ -132,7 +133,7 @@ TEST_CASE("sandboxed kernels: crash, exit, hang, exception each give their verdi
     for (bool isolate : {true, false}) {
       CheckOptions o = sandboxed();
       if (!isolate) o.isolation.reset();
-      const auto r = check_kernel(make_kernel<float>("throws", Operator::Div, ElementType::FP32, throws_on_zero), o);
+      const auto r = check_kernel(make_kernel<float>("throws", OpId::Div, ElementType::FP32, throws_on_zero), o);
       CHECK(r.verdict == Verdict::Crashed);
       REQUIRE(r.fault);
       CHECK(r.fault->kind == "exception");
@@ -154,7 +155,7 @@ TEST_CASE("exhaustive sweep: a crashing kernel is bisected to its input; progres
   o.threads = 2;
   o.check.isolation = SandboxOptions{5};
   o.progress = ProgressDisplay::Never;
-  const auto k = make_kernel<std::uint8_t>("crash_at_7", Operator::Add, ElementType::UINT8,
+  const auto k = make_kernel<std::uint8_t>("crash_at_7", OpId::Add, ElementType::UINT8,
                                            +[](const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* y,
                                                std::size_t n) { crash_at_7(a, b, y, n); });
   const CheckResult r = check_exhaustive(k, o);
@@ -175,7 +176,7 @@ TEST_CASE("exhaustive sweep: a crashing kernel is bisected to its input; progres
   p.progress = ProgressDisplay::Never;
   p.progress_interval = 0;
   p.progress_lines = [&](std::string_view l) { lines.emplace_back(l); };
-  const auto ks = make_kernel<std::uint8_t>("slow", Operator::Add, ElementType::UINT8,
+  const auto ks = make_kernel<std::uint8_t>("slow", OpId::Add, ElementType::UINT8,
                                             +[](const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* y,
                                                 std::size_t n) { slow(a, b, y, n); });
   const CheckResult s = check_exhaustive(ks, p);

@@ -22,25 +22,25 @@ const CheckResult* find(const std::vector<CheckResult>& v, const std::string& id
 
 TEST_CASE("correct rounding of Div is proven by splitting, for every float format", "[verify][symbolic]") {
   for (const FloatFormat& F : kFloatFormats) {
-    const auto r = symbolic_check(Operator::Div, F, {0.5, 64, 0, 0}, {0.25, 16, 0, 0}, *find_bound("symerr.div.float.introduction"));
+    const auto r = symbolic_check(OpId::Div, F, {0.5, 64, 0, 0}, {0.25, 16, 0, 0}, *find_bound("symerr.div.float.introduction"));
     INFO(F.name << ": " << r.reason);
     CHECK(r.verdict == Verdict::Proven);
     // the seed's ulp(Y) introduction bound too (looser)
-    const auto s = symbolic_check(Operator::Div, F, {0.5, 64, 0, 0}, {0.25, 16, 0, 0}, *find_bound("seed000.div.float.introduction"));
+    const auto s = symbolic_check(OpId::Div, F, {0.5, 64, 0, 0}, {0.25, 16, 0, 0}, *find_bound("seed000.div.float.introduction"));
     CHECK(s.verdict == Verdict::Proven);
   }
 }
 
 TEST_CASE("the seed's Div propagation bound is refuted with an exact witness", "[verify][symbolic][audit]") {
   const SpecBound& b = *find_bound("seed000.div.propagation");
-  const auto r = symbolic_check(Operator::Div, Format{}, {1, 2, -0.5, 0.5}, {1, 2, -0.5, 0.5}, b);
+  const auto r = symbolic_check(OpId::Div, Format{}, {1, 2, -0.5, 0.5}, {1, 2, -0.5, 0.5}, b);
   INFO(r.reason);
   REQUIRE(r.verdict == Verdict::Violated);
   REQUIRE_FALSE(r.witnesses.empty());
   const Witness& w = r.witnesses.front();
   CHECK(*w.bound < w.abs_error);
   // its tight twin, symerr's exact bound, is proven on a box where it is valid
-  const auto own = symbolic_check(Operator::Div, Format{}, {1, 2, -0.01, 0.01}, {1, 2, -0.01, 0.01},
+  const auto own = symbolic_check(OpId::Div, Format{}, {1, 2, -0.01, 0.01}, {1, 2, -0.01, 0.01},
                                   *find_bound("symerr.div.propagation"));
   INFO(own.reason);
   CHECK(own.verdict != Verdict::Violated);
@@ -49,10 +49,10 @@ TEST_CASE("the seed's Div propagation bound is refuted with an exact witness", "
 TEST_CASE("integer Div: the digest's |intro| < 0.5 is refuted, |intro| < 1 is proven", "[verify][symbolic]") {
   SymbolicCheckOptions o;
   o.int_division = IntegerDivision::Floor;
-  const auto r = symbolic_check(Operator::Div, INT32, {-100, 100, 0, 0}, {1, 9, 0, 0}, *find_bound("digest.div.int.introduction"), o);
+  const auto r = symbolic_check(OpId::Div, INT32, {-100, 100, 0, 0}, {1, 9, 0, 0}, *find_bound("digest.div.int.introduction"), o);
   REQUIRE(r.verdict == Verdict::Violated);
   CHECK(r.witnesses.front().abs_error >= 0.5);
-  const auto ok = symbolic_check(Operator::Div, INT8, {-100, 100, 0, 0}, {1, 9, 0, 0}, *find_bound("symerr.div.int.introduction"), o);
+  const auto ok = symbolic_check(OpId::Div, INT8, {-100, 100, 0, 0}, {1, 9, 0, 0}, *find_bound("symerr.div.int.introduction"), o);
   INFO(ok.reason);
   CHECK(ok.verdict == Verdict::Proven);
 }

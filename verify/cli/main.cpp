@@ -15,6 +15,7 @@
 
 #include <symerr/domains/interval.hpp>
 #include <symerr/fp_environment.hpp>
+#include <symerr/verify/concrete/unary.hpp>
 #include <symerr/version.hpp>
 
 #include "commands.hpp"
@@ -72,7 +73,7 @@ int main(int argc, char** argv) {
                                                 "from a shared library");
   unary->add_option("library", unary_args.library, "Shared library")->required();
   unary->add_option("symbol", unary_args.symbol, "Kernel symbol")->required();
-  unary->add_option("--op", unary_args.op, "Exp, Log, Tanh, Sigmoid, Sqrt, Erf, Abs or Neg");
+  unary->add_option("--op", unary_args.op, "The operator: " + symerr::verify::operator_names(symerr::verify::unary_kernel_operator));
   unary->add_option("--type", unary_args.type, "FP16, BF16, FP32 or FP64");
   unary->add_option("--strategy", unary_args.strategy, "special, boundary, random, exhaustive or all (default)");
   unary->add_option("--bound", unary_args.bound, "cr (correctly rounded, default) or a number of ulps");

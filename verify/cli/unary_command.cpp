@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 
 #include <symerr/verify/concrete/unary.hpp>
 #include <symerr/verify/bounds/unary_audit.hpp>
@@ -15,10 +17,11 @@ namespace symerr::cli {
 using namespace symerr::verify;
 
 int unary_command(const UnaryArgs& a) {
-  const auto op = parse_unary_operator(a.op);
-  if (!op) {
-    std::fprintf(stderr, "symerr: unknown unary operator '%s' (Exp, Log, Tanh, Sigmoid, Sqrt, Erf, Abs, Neg)\n",
-                 a.op.c_str());
+  std::optional<OpId> op;
+  try {
+    op = parse_unary_operator(a.op);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "symerr: %s\n", e.what());
     return 2;
   }
   const auto type = parse_element_type(a.type);

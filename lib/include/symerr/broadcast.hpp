@@ -45,7 +45,7 @@ using BroadcastRule = std::variant<Sonnx, OnnxMultidirectional, OnnxLegacy, Open
 std::string to_string(const BroadcastRule& rule);
 
 // How an operator names itself and its requirement IDs in error messages.
-struct OpInfo {
+struct OpMessageInfo {
   std::string_view name = "Elementwise";
   std::string_view shape_constraint = "[R1]/[C1]";  // SONNX shape consistency
   std::string_view type_constraint = "[R2]/[C2]";   // SONNX type consistency
@@ -60,16 +60,16 @@ struct BroadcastPlan {
 };
 
 BroadcastPlan broadcast_plan(const Shape& a, const Shape& b, const BroadcastRule& rule,
-                             const OpInfo& op = {});
+                             const OpMessageInfo& op = {});
 
 inline Shape broadcast_shape(const Shape& a, const Shape& b, const BroadcastRule& rule,
-                             const OpInfo& op = {}) {
+                             const OpMessageInfo& op = {}) {
   return broadcast_plan(a, b, rule, op).out;
 }
 
 // Throws TypeError unless the two element-type names are equal; the message
 // names the constraint of the rule (SONNX [R2]/[C2], ONNX/OpenVINO type T).
 void check_same_element_type(std::string_view type_a, std::string_view type_b,
-                             const BroadcastRule& rule, const OpInfo& op = {});
+                             const BroadcastRule& rule, const OpMessageInfo& op = {});
 
 }  // namespace symerr

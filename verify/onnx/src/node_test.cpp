@@ -1,6 +1,7 @@
 #include <symerr/onnx/node_test.hpp>
 
 #include <symerr/onnx/tensor_proto.hpp>
+#include <symerr/operators.hpp>
 #include <symerr/ops/any.hpp>
 #include <symerr/tensor_errors.hpp>
 
@@ -137,10 +138,13 @@ NodeTest load_node_test(const std::filesystem::path& dir) {
 std::vector<AnyTensor> run_node(const NodeModel& m, const std::vector<AnyTensor>& inputs,
                                 IntegerDivision integer_division) {
   if (!m.domain.empty()) throw InputError(m.file.string() + ": unsupported domain '" + m.domain + "'");
-  const bool binary = m.op_type == "Div" || m.op_type == "Sub" || m.op_type == "Add" || m.op_type == "Mul";
-  if (!binary) throw InputError(m.file.string() + ": unsupported operator '" + m.op_type + "'");
-  if (m.node_inputs.size() != 2 || m.node_outputs.size() != 1)
-    throw InputError(m.file.string() + ": " + m.op_type + " takes 2 inputs and 1 output");
+  // the operator table's entry (ONNX names are case-sensitive); the switch
+  // below runs those that have a tensor operator (<symerr/ops/any.hpp>)
+  const OpInfo* op = find_operator(m.op_type);
+  if (!op || op->name != m.op_type) throw InputError(m.file.string() + ": unknown operator '" + m.op_type + "'");
+  if (m.node_inputs.size() != op->arity || m.node_outputs.size() != 1)
+    throw InputError(m.file.string() + ": " + m.op_type + " takes " + std::to_string(op->arity) +
+                     " inputs and 1 output");
   if (m.graph_outputs.size() != m.node_outputs.size())
     throw InputError(m.file.string() + ": the graph has " + std::to_string(m.graph_outputs.size()) +
                      " outputs but its node produces " + std::to_string(m.node_outputs.size()));
@@ -161,11 +165,14 @@ std::vector<AnyTensor> run_node(const NodeModel& m, const std::vector<AnyTensor>
   }
   const AnyTensor& a = by_name(m.node_inputs[0]);
   const AnyTensor& b = by_name(m.node_inputs[1]);
-  if (m.op_type == "Div") return {Div(a, b, DivOptions{rule, integer_division, FloatDivisionByZero::Ieee})};
   const ElementwiseOptions o{rule};
-  if (m.op_type == "Sub") return {Sub(a, b, o)};
-  if (m.op_type == "Add") return {Add(a, b, o)};
-  return {Mul(a, b, o)};
+  switch (op->id) {
+    case OpId::Div: return {Div(a, b, DivOptions{rule, integer_division, FloatDivisionByZero::Ieee})};
+    case OpId::Sub: return {Sub(a, b, o)};
+    case OpId::Add: return {Add(a, b, o)};
+    case OpId::Mul: return {Mul(a, b, o)};
+    default: throw InputError(m.file.string() + ": unsupported operator '" + m.op_type + "' (no tensor operator)");
+  }
 }
 
 NodeTestOutcome run_node_test(const NodeTest& t, IntegerDivision integer_division) {

@@ -21,8 +21,8 @@ namespace {
 
 // A stable bound id: "<source>.<operator>.<rest>", all lower-case
 // ("symerr.div.float.introduction").
-std::string bound_id(std::string_view source, std::string_view op, std::string_view rest) {
-  std::string id = std::string(source) + "." + std::string(op) + "." + std::string(rest);
+std::string bound_id(std::string_view source, OpId op, std::string_view rest) {
+  std::string id = std::string(source) + "." + std::string(to_string(op)) + "." + std::string(rest);
   std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return id;
 }
@@ -31,26 +31,6 @@ bool is_lower_case_id(const std::string& id) {
 }
 
 mpq_class absq(const mpq_class& q) { return sgn(q) < 0 ? mpq_class(-q) : q; }
-
-ArithOp arith_of(Operator op) {
-  switch (op) {
-    case Operator::Add: return ArithOp::Add;
-    case Operator::Sub: return ArithOp::Sub;
-    case Operator::Mul: return ArithOp::Mul;
-    case Operator::Div: return ArithOp::Div;
-  }
-  return ArithOp::Add;
-}
-
-mpq_class apply_exact(Operator op, const mpq_class& a, const mpq_class& b) {
-  switch (op) {
-    case Operator::Add: return a + b;
-    case Operator::Sub: return a - b;
-    case Operator::Mul: return a * b;
-    case Operator::Div: return a / b;
-  }
-  return 0;
-}
 
 unsigned type_class(const Format& f) {
   if (std::holds_alternative<FloatFormat>(f)) return kFloatType;
@@ -74,11 +54,14 @@ bool divisor_keeps_sign_at(const ExactPoint& p) {
 Tri always(const SymbolicError&, const SymbolicError&) { return Tri::True; }
 
 // The exact results t = fa ∘ fb of the machine inputs, enclosed.
-Interval machine_result(std::string_view op, const SymbolicError& a, const SymbolicError& b) {
-  if (op == "Div") return a.fp / b.fp;
-  if (op == "Mul") return a.fp * b.fp;
-  if (op == "Add") return a.fp + b.fp;
-  return a.fp - b.fp;
+Interval machine_result(OpId op, const SymbolicError& a, const SymbolicError& b) {
+  switch (op) {
+    case OpId::Div: return a.fp / b.fp;
+    case OpId::Mul: return a.fp * b.fp;
+    case OpId::Add: return a.fp + b.fp;
+    case OpId::Sub: return a.fp - b.fp;
+    default: throw std::invalid_argument("machine_result: " + std::string(to_string(op)) + " is not binary arithmetic");
+  }
 }
 bool always_at(const ExactPoint&) { return true; }
 bool finite_result_at(const ExactPoint& p) { return p.computed_finite && !p.overflow; }
@@ -108,31 +91,31 @@ Interval unit_roundoff_of_quotient(const Interval& q_signed, const FloatFormat& 
 void seed_bounds(std::vector<SpecBound>& v) {
   const char* seed = "SONNX Div specification (seed 000)";
 
-  v.push_back({"seed000.div.propagation", "Div", "seed Div propagation bound",
+  v.push_back({"seed000.div.propagation", OpId::Div, "seed Div propagation bound",
                "|Y_err^propag| <= |A_err/B| + |A*B_err/B^2|", std::string(seed) + ", Error Propagation (real and float)",
                {}, kRealType | kFloatType, ErrorPart::Propagated, true, false,
                "B != 0 and B + B_err does not cross zero", divisor_keeps_sign, divisor_keeps_sign_at,
                [](auto& a, auto& b, auto&) { return seed_propagation(a, b); }, seed_propagation_at});
-  v.push_back({"seed000.div.real.scenario", "Div", "seed real Div unit verification",
+  v.push_back({"seed000.div.real.scenario", OpId::Div, "seed real Div unit verification",
                "|c.err| <= |a.err/b.real| + |a.real*b.err/b.real^2| + 1e-12", std::string(seed) + ", real, Unit Verification",
                {"[C2]"}, kRealType, ErrorPart::Total, true, false,
                "b.real != 0 and b.real + b.err != 0", divisor_keeps_sign, divisor_keeps_sign_at,
                [](auto& a, auto& b, auto&) { return seed_propagation(a, b) + 1e-12; },
                [](const ExactPoint& p) -> mpq_class { return seed_propagation_at(p) + mpq_class(1, 1000000000000); }});
-  v.push_back({"seed000.div.float.introduction", "Div", "seed float Div introduction bound",
+  v.push_back({"seed000.div.float.introduction", OpId::Div, "seed float Div introduction bound",
                "|Y_err^intro| <= ulp(Y)", std::string(seed) + ", float, Error Introduction",
                {"[C3]"}, kFloatType, ErrorPart::Introduced, true, false, "finite result", always, finite_result_at,
                [](auto&, auto&, auto& c) { return ulp(c.fp, *float_of(c)); },
                [](const ExactPoint& p) { return exact_ulp(exact_value(p.fc), *float_of(p)); },
                [](const Interval&, const Interval& fc, const FloatFormat& F) { return ulp(fc, F); }, {}});
-  v.push_back({"seed000.div.float.scenario", "Div", "seed float Div unit verification",
+  v.push_back({"seed000.div.float.scenario", OpId::Div, "seed float Div unit verification",
                "|c.err| <= |a.err/b.real| + |a.real*b.err/b.real^2| + ulp(c.real)",
                std::string(seed) + ", float, Unit verification (symbolic)", {"[C3]"}, kFloatType, ErrorPart::Total,
                true, false, "isfinite(b.real), b.real != 0, b.real + b.err != 0", divisor_keeps_sign,
                [](const ExactPoint& p) { return divisor_keeps_sign_at(p) && finite_result_at(p); },
                [](auto& a, auto& b, auto& c) { return seed_propagation(a, b) + ulp(c.real, *float_of(c)); },
                [](const ExactPoint& p) -> mpq_class { return seed_propagation_at(p) + exact_ulp(p.cr, *float_of(p)); }});
-  v.push_back({"seed000.div.int.scenario", "Div", "seed int Div unit verification",
+  v.push_back({"seed000.div.int.scenario", OpId::Div, "seed int Div unit verification",
                "|c.err| <= |a.err/b.int| + |a.int*b.err/b.int^2| + 0", std::string(seed) + ", int, Unit Verification",
                {"[R3]", "[C3]"}, kIntType, ErrorPart::Total, true, false, "b.int != 0, b.int + b.err != 0",
                divisor_keeps_sign, divisor_keeps_sign_at,
@@ -142,7 +125,7 @@ void seed_bounds(std::vector<SpecBound>& v) {
 // The SONNX accuracy digest's bounds: §1.2 (Div), §1.6 / §2.4 (the IEEE rule).
 void digest_bounds(std::vector<SpecBound>& v) {
   const char* digest = "SONNX accuracy digest";
-  v.push_back({"digest.div.propagation", "Div", "digest Div propagation bound (3rd form)",
+  v.push_back({"digest.div.propagation", OpId::Div, "digest Div propagation bound (3rd form)",
                "|C_err^propag| <= 1/(|B|*|B+B_err|) * (|A_err| + |A*B_err/B|)", std::string(digest) + " §1.2",
                {}, kRealType | kFloatType | kIntType, ErrorPart::Propagated, true, false,
                "B != 0 and B does not cross zero under perturbation", divisor_keeps_sign, divisor_keeps_sign_at,
@@ -152,7 +135,7 @@ void digest_bounds(std::vector<SpecBound>& v) {
                [](const ExactPoint& p) {
                  return mpq_class((absq(p.ae) + absq(mpq_class(p.ar * p.be / p.br))) / (absq(p.br) * absq(mpq_class(p.br + p.be))));
                }});
-  v.push_back({"digest.div.float.introduction", "Div", "digest IEEE Div introduction bound",
+  v.push_back({"digest.div.float.introduction", OpId::Div, "digest IEEE Div introduction bound",
                "|C_err^intro| <= u * max(|A|/|B|, min-normalized)  (RNE)", std::string(digest) + " §1.2",
                {}, kFloatType, ErrorPart::Introduced, true, false, "round to nearest even, no overflow", always,
                finite_result_at,
@@ -166,13 +149,13 @@ void digest_bounds(std::vector<SpecBound>& v) {
                },
                [](const Interval& t, const Interval&, const FloatFormat& F) { return unit_roundoff_of_quotient(t, F); },
                {}});
-  v.push_back({"digest.div.int.introduction", "Div", "digest int Div introduction bound",
+  v.push_back({"digest.div.int.introduction", OpId::Div, "digest int Div introduction bound",
                "|C_err^intro| < 0.5", std::string(digest) + " §1.2", {}, kIntType, ErrorPart::Introduced, true, true,
                "divisor != 0", always, [](const ExactPoint& p) { return p.computed_finite; },
                [](auto&, auto&, auto&) { return Interval::point(0.5); },
                [](const ExactPoint&) { return mpq_class(1, 2); }});
   // The guideline's IEEE rule (§1.6, §2.4): for a normal result r, |intro| <= u·|r| (RNE).
-  for (const char* op : {"Add", "Sub", "Mul"}) {
+  for (OpId op : {OpId::Add, OpId::Sub, OpId::Mul}) {
     v.push_back({bound_id("digest", op, "float.introduction"), op, "digest IEEE introduction rule",
                  "|Y_err^intro| <= u * |r| for a normal result r (RNE)", std::string(digest) + " §1.6 / §2.4",
                  {}, kFloatType, ErrorPart::Introduced, true, false, "the exact result r is a normal number",
@@ -197,7 +180,7 @@ void digest_bounds(std::vector<SpecBound>& v) {
 
 // symerr's own rigorous bounds: the exact identities and IEEE 754.
 void symerr_bounds(std::vector<SpecBound>& v) {
-  v.push_back({"symerr.div.propagation", "Div", "exact Div propagation bound",
+  v.push_back({"symerr.div.propagation", OpId::Div, "exact Div propagation bound",
                "|Y_err^propag| <= (|A_err|*|B| + |A|*|B_err|) / (|B| * |B + B_err|)", "symerr (exact identity)",
                {}, kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false,
                "B != 0 and B + B_err != 0 with the same sign", divisor_keeps_sign, divisor_keeps_sign_at,
@@ -207,13 +190,13 @@ void symerr_bounds(std::vector<SpecBound>& v) {
                [](const ExactPoint& p) {
                  return mpq_class((absq(p.ae) * absq(p.br) + absq(p.ar) * absq(p.be)) / (absq(p.br) * absq(mpq_class(p.br + p.be))));
                }});
-  for (const char* op : {"Add", "Sub"})
+  for (OpId op : {OpId::Add, OpId::Sub})
     v.push_back({bound_id("symerr", op, "propagation"), op, "exact Add/Sub propagation bound",
                  "|Y_err^propag| <= |A_err| + |B_err|", "symerr (exact identity)", {},
                  kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false, "always", always, always_at,
                  [](auto& a, auto& b, auto&) { return abs(a.err) + abs(b.err); },
                  [](const ExactPoint& p) { return mpq_class(absq(p.ae) + absq(p.be)); }});
-  v.push_back({bound_id("symerr", "Mul", "propagation"), "Mul", "exact Mul propagation bound",
+  v.push_back({bound_id("symerr", OpId::Mul, "propagation"), OpId::Mul, "exact Mul propagation bound",
                "|Y_err^propag| <= |A|*|B_err| + |B|*|A_err| + |A_err|*|B_err|", "symerr (exact identity)", {},
                kRealType | kFloatType | kIntType, ErrorPart::Propagated, false, false, "always", always, always_at,
                [](auto& a, auto& b, auto&) {
@@ -222,7 +205,7 @@ void symerr_bounds(std::vector<SpecBound>& v) {
                [](const ExactPoint& p) {
                  return mpq_class(absq(p.ar) * absq(p.be) + absq(p.br) * absq(p.ae) + absq(p.ae) * absq(p.be));
                }});
-  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+  for (OpId op : {OpId::Add, OpId::Sub, OpId::Mul, OpId::Div}) {
     v.push_back({bound_id("symerr", op, "float.introduction"), op, "correct rounding (RNE)",
                  "|Y_err^intro| <= ulp(t)/2, t the exact result of the machine inputs", "IEEE 754 §4.3.1", {},
                  kFloatType, ErrorPart::Introduced, false, false, "finite result", always, finite_result_at,
@@ -230,14 +213,14 @@ void symerr_bounds(std::vector<SpecBound>& v) {
                  [](const ExactPoint& p) { return mpq_class(exact_ulp(p.t, *float_of(p)) / 2); },
                  [](const Interval& t, const Interval&, const FloatFormat& F) { return ulp(t, F) * 0.5; }, {}});
     v.push_back({bound_id("symerr", op, "int.introduction"), op,
-                 std::string(op) == "Div" ? "integer quotient rounding" : "exact without wrap-around",
-                 std::string(op) == "Div" ? "|Y_err^intro| <= 1 (floor or truncation; in fact < 1), no wrap-around"
+                 op == OpId::Div ? "integer quotient rounding" : "exact without wrap-around",
+                 op == OpId::Div ? "|Y_err^intro| <= 1 (floor or truncation; in fact < 1), no wrap-around"
                                           : "Y_err^intro = 0 when the result does not wrap",
                  "symerr (integer semantics)", {}, kIntType, ErrorPart::Introduced, false, false,
                  "no wrap-around", always,
                  [](const ExactPoint& p) { return p.computed_finite && !p.overflow; },
-                 [op](auto&, auto&, auto&) { return Interval::point(std::string(op) == "Div" ? 1.0 : 0.0); },
-                 [op](const ExactPoint&) { return mpq_class(std::string(op) == "Div" ? 1 : 0); }});
+                 [op](auto&, auto&, auto&) { return Interval::point(op == OpId::Div ? 1.0 : 0.0); },
+                 [op](const ExactPoint&) { return mpq_class(op == OpId::Div ? 1 : 0); }});
   }
 }
 
@@ -280,7 +263,7 @@ mpq_class exact_ulp(const mpq_class& x, const FloatFormat& F) {
   return exact_value(ulp(std::isfinite(r) ? r : F.max_finite(), F));
 }
 
-ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idiv, const mpq_class& ar, double fa,
+ExactPoint evaluate_point(OpId op, const Format& format, IntegerDivision idiv, const mpq_class& ar, double fa,
                           const mpq_class& br, double fb) {
   ExactPoint p;
   p.op = op;
@@ -292,9 +275,8 @@ ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idi
   p.fb = fb;
   p.ae = exact_value(fa) - ar;
   p.be = exact_value(fb) - br;
-  if (op == Operator::Div && sgn(br) == 0) p.real_defined = false;
-  else p.cr = apply_exact(op, ar, br);
-  (void)arith_of;
+  if (op == OpId::Div && sgn(br) == 0) p.real_defined = false;
+  else p.cr = exact_result(op, ar, br);
   if (const FloatFormat* F = std::get_if<FloatFormat>(&format)) {
     const FloatReference ref = float_reference(OracleKind::Exact, op, fa, fb, *F);
     p.fc = ref.value;
@@ -310,7 +292,7 @@ ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idi
       p.overflow = ref.overflow;
     }
   } else {  // ideal real arithmetic: no rounding
-    p.computed_finite = !(op == Operator::Div && fb == 0);
+    p.computed_finite = !(op == OpId::Div && fb == 0);
     if (p.computed_finite) {
       p.t = exact_result(op, fa, fb);
       p.fc = p.t.get_d();
@@ -342,7 +324,7 @@ void register_bound(SpecBound b) {
   reg.bounds.push_back(std::move(b));
 }
 
-std::vector<const SpecBound*> bounds_for(std::string_view op, const Format& format) {
+std::vector<const SpecBound*> bounds_for(OpId op, const Format& format) {
   Registry& reg = registry();
   std::lock_guard<std::mutex> lock(reg.mutex);
   std::vector<const SpecBound*> r;

@@ -31,9 +31,9 @@ S store(const E& e) {
 
 // Undefined results (integer x/0) are written as 0: the check does not judge them.
 template <class E, class S>
-Kernel generic(Operator op, ElementType type, IntegerDivision d) {
+Kernel generic(OpId op, ElementType type, IntegerDivision d) {
   Kernel k;
-  k.name = std::string("symerr::") + to_string(op);
+  k.name = "symerr::" + std::string(to_string(op));
   k.op = op;
   k.type = type;
   k.form = KernelForm::Elementwise;
@@ -46,10 +46,11 @@ Kernel generic(Operator op, ElementType type, IntegerDivision d) {
       const E x = load<E>(A[i]), z = load<E>(B[i]);
       E r{};
       switch (op) {
-        case Operator::Add: r = add_scalar(x, z); break;
-        case Operator::Sub: r = sub_scalar(x, z); break;
-        case Operator::Mul: r = mul_scalar(x, z); break;
-        case Operator::Div: r = div_scalar(x, z, div).value_or(E{}); break;
+        case OpId::Add: r = add_scalar(x, z); break;
+        case OpId::Sub: r = sub_scalar(x, z); break;
+        case OpId::Mul: r = mul_scalar(x, z); break;
+        case OpId::Div: r = div_scalar(x, z, div).value_or(E{}); break;
+        default: break;  // builtin_kernel accepts the binary-kernel operators only
       }
       Y[i] = store<E, S>(r);
     }
@@ -59,7 +60,7 @@ Kernel generic(Operator op, ElementType type, IntegerDivision d) {
 
 }  // namespace
 
-Kernel builtin_kernel(Operator op, ElementType type, IntegerDivision d) {
+Kernel builtin_kernel(OpId op, ElementType type, IntegerDivision d) {
   switch (type) {
     case ElementType::FP16: return generic<Half, std::uint16_t>(op, type, d);
     case ElementType::BF16: return generic<BFloat16, std::uint16_t>(op, type, d);

@@ -66,11 +66,13 @@ class Reader {
     for (std::size_t i = 0; i < j.size(); ++i) v.push_back(string(j[i], path + "/" + std::to_string(i)));
     return v;
   }
-  Operator op(const json& j, const std::string& path) const {
+  OpId op(const json& j, const std::string& path) const {
     const auto s = string(j, path);
-    const auto o = parse_operator(s);
-    if (!o) fail(path, "unknown operator \"" + s + "\" (Add, Sub, Mul, Div)");
-    return *o;
+    try {
+      return parse_binary_operator(s);
+    } catch (const std::invalid_argument& e) {
+      fail(path, e.what());
+    }
   }
   ElementType type(const json& j, const std::string& path) const {
     const auto s = string(j, path);
@@ -306,11 +308,12 @@ std::string qualified_requirement(const std::string& id, const std::string& op, 
   return op + "/" + kind + "/" + id;
 }
 
-std::vector<std::string> seed_requirements(Operator op, ElementType type) {
+std::vector<std::string> seed_requirements(OpId op, ElementType type) {
   // [R1]: elementwise semantics on identical shapes; [C3]: range and special
   // values of the type (seeds 000/001 Div, 003 Sub; Add and Mul by the same scheme)
   const std::string f = to_string(type);
-  return {qualified_requirement("[R1]", to_string(op), f), qualified_requirement("[C3]", to_string(op), f)};
+  const std::string name(to_string(op));
+  return {qualified_requirement("[R1]", name, f), qualified_requirement("[C3]", name, f)};
 }
 
 }  // namespace symerr::verify

@@ -35,12 +35,12 @@ bool has(const std::vector<std::string>& v, const char* s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-Property property_of(const BoundSpec& b, Operator op) {
+Property property_of(const BoundSpec& b, OpId op) {
   switch (b.kind) {
     case BoundSpec::Kind::CorrectlyRounded: return correct_rounding();
     case BoundSpec::Kind::UnitRoundoff: return unit_roundoff_bound();
     case BoundSpec::Kind::SonnxDivIntroduction:
-      return op == Operator::Div ? sonnx_div_introduction_bound() : unit_roundoff_bound();
+      return op == OpId::Div ? sonnx_div_introduction_bound() : unit_roundoff_bound();
     case BoundSpec::Kind::Ulp: {
       const double k = b.ulp;
       char text[96];
@@ -123,7 +123,7 @@ CheckResult run_job(const Job& job, const CampaignSpec& s, bool exhaustive, unsi
 
 std::vector<Job> jobs_of(const CampaignSpec& s, std::uint64_t seed) {
   std::vector<Job> jobs;
-  for (Operator op : s.operators)
+  for (OpId op : s.operators)
     for (ElementType t : s.formats) {
       Kernel k = builtin_kernel(op, t, s.integer_division);
       CheckOptions o = options_of(s, k, seed);
@@ -252,7 +252,7 @@ std::vector<CheckResult> classified(std::vector<CheckResult> checks) {
 CampaignSpec default_campaign() {
   CampaignSpec s;
   s.name = "default";
-  s.operators = {Operator::Div, Operator::Sub, Operator::Add, Operator::Mul};
+  s.operators = {OpId::Div, OpId::Sub, OpId::Add, OpId::Mul};
   s.formats = {ElementType::FP16, ElementType::BF16,  ElementType::FP32, ElementType::FP64,
                ElementType::INT8, ElementType::UINT8, ElementType::INT32};
   s.random_count = 1000000;  // about 20 s of the few minutes the main job may take on 2 cores

@@ -59,12 +59,12 @@ CheckResult make_check_header(const Kernel& k, const CheckOptions& o) {
     r.semantics["property"] = o.property.kind == Property::Kind::CorrectRounding ? "correct rounding"
                                                                                   : "error bound";
     r.semantics["oracle"] = to_string(o.oracle.value_or(default_oracle(k.op, F)));
-    if (k.op == Operator::Div) r.semantics["division_by_zero"] = "IEEE 754 (±inf, NaN for 0/0)";
+    if (k.op == OpId::Div) r.semantics["division_by_zero"] = "IEEE 754 (±inf, NaN for 0/0)";
   } else {
     r.bound = BoundInfo{"exact", "Y == reference (wrap-around modulo 2^n)", "integer semantics"};
     r.semantics["overflow"] = "wrap-around modulo 2^n";
     r.semantics["property"] = "exact result";
-    if (k.op == Operator::Div) {
+    if (k.op == OpId::Div) {
       r.semantics["integer_division"] = std::string(to_string(o.integer_division));
       r.semantics["division_by_zero"] = o.feed_undefined ? "undefined (run, reported, not judged)"
                                                          : "undefined (not run)";
@@ -263,7 +263,7 @@ CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inpu
   // a poison output pattern: a float kernel that does not write its output is caught
   const std::uint64_t poison = kFloatValues<V> ? encode_float(k.type, NAN) ^ 1 : 0;
   const auto value_of = values_of(k, A.data(), B.data());
-  const bool skip_zero_divisor = !kFloatValues<V> && k.op == Operator::Div && !o.feed_undefined;
+  const bool skip_zero_divisor = !kFloatValues<V> && k.op == OpId::Div && !o.feed_undefined;
   std::uint64_t skipped = 0;
   std::vector<std::array<V, 2>> pairs;  // the batch
   pairs.reserve(batch);

@@ -139,11 +139,11 @@ const Tables16& tables(ElementType t, const FloatFormat& F) {
   throw std::invalid_argument("exhaustive fast path: FP16 and BF16 only");
 }
 
-template <Operator OP>
+template <OpId OP>
 inline double apply(double a, double b) noexcept {
-  if constexpr (OP == Operator::Add) return a + b;
-  else if constexpr (OP == Operator::Sub) return a - b;
-  else if constexpr (OP == Operator::Mul) return a * b;
+  if constexpr (OP == OpId::Add) return a + b;
+  else if constexpr (OP == OpId::Sub) return a - b;
+  else if constexpr (OP == OpId::Mul) return a * b;
   else return a / b;
 }
 
@@ -190,7 +190,7 @@ struct ScanInput {
 };
 
 // Columns [start, n): no calls inside, so every statistic stays in a register.
-template <Operator OP>
+template <OpId OP>
 void scan_scalar(const ScanInput& in, std::size_t start, std::size_t n, Scan& s) {
   double max_abs = s.max_abs, max_rel = s.max_rel;
   std::uint64_t special = 0, overflow = 0;
@@ -232,17 +232,17 @@ void scan_scalar(const ScanInput& in, std::size_t start, std::size_t n, Scan& s)
 #if defined(__x86_64__)
 #define SYMERR_AVX512 __attribute__((target("avx512f")))
 
-template <Operator OP>
+template <OpId OP>
 SYMERR_AVX512 inline __m512d apply8(__m512d a, __m512d b) noexcept {
-  if constexpr (OP == Operator::Add) return _mm512_add_pd(a, b);
-  else if constexpr (OP == Operator::Sub) return _mm512_sub_pd(a, b);
-  else if constexpr (OP == Operator::Mul) return _mm512_mul_pd(a, b);
+  if constexpr (OP == OpId::Add) return _mm512_add_pd(a, b);
+  else if constexpr (OP == OpId::Sub) return _mm512_sub_pd(a, b);
+  else if constexpr (OP == OpId::Mul) return _mm512_mul_pd(a, b);
   else return _mm512_div_pd(a, b);
 }
 
 // The same scan, eight columns at a time; also accepts NaN where NaN is due.
 // Returns the number of columns done (a multiple of 8).
-template <Operator OP>
+template <OpId OP>
 SYMERR_AVX512 std::size_t scan_avx512(const ScanInput& in, std::size_t n, Scan& s) {
   const __m512d vA = _mm512_set1_pd(in.A);
   const __m512d vinf = _mm512_set1_pd(INFINITY);
@@ -417,10 +417,12 @@ class FastFloatWorker {
           throw ChunkFault(f, row, j0, n);
         }
         switch (k_.op) {
-          case Operator::Add: check_chunk<Operator::Add>(row, j0, y.data(), n); break;
-          case Operator::Sub: check_chunk<Operator::Sub>(row, j0, y.data(), n); break;
-          case Operator::Mul: check_chunk<Operator::Mul>(row, j0, y.data(), n); break;
-          case Operator::Div: check_chunk<Operator::Div>(row, j0, y.data(), n); break;
+          case OpId::Add: check_chunk<OpId::Add>(row, j0, y.data(), n); break;
+          case OpId::Sub: check_chunk<OpId::Sub>(row, j0, y.data(), n); break;
+          case OpId::Mul: check_chunk<OpId::Mul>(row, j0, y.data(), n); break;
+          case OpId::Div: check_chunk<OpId::Div>(row, j0, y.data(), n); break;
+          default: throw std::invalid_argument("check_exhaustive: " + std::string(to_string(k_.op)) +
+                                               " has no two-input concrete check");
         }
       }
       count_row(row);
@@ -443,7 +445,7 @@ class FastFloatWorker {
   // The interval test over the chunk (vectorized where possible), then the
   // queued pairs: candidates for the worst input and the scatter sample, and
   // the pairs the interval test could not accept.
-  template <Operator OP>
+  template <OpId OP>
   void check_chunk(std::uint32_t row, std::uint32_t j0, const std::uint16_t* y, std::size_t n) {
     const Entry* E = T_.e.data();
     const double* dec = T_.dec.data() + j0;
@@ -516,7 +518,7 @@ class FastFloatWorker {
 
   // Outside the interval: an exact result or IEEE special case, NaN where NaN
   // is due, or else a tie or a failure, which the oracle decides.
-  template <Operator OP>
+  template <OpId OP>
   [[gnu::noinline]] void other(std::uint32_t row, double A, double B, double q, const Entry& e,
                               std::uint32_t j) {
     const double v = e.v;
@@ -546,7 +548,7 @@ class FastFloatWorker {
       if (kInputClasses[c] == InputClass::Overflow || kInputClasses[c] == InputClass::NearZeroDivisor) continue;
       ev.classes[c].checked += T_.cls[row] == c ? kRow : T_.class_count[c];
     }
-    if (k_.op == Operator::Div) ev[InputClass::NearZeroDivisor].checked += T_.near_zero;
+    if (k_.op == OpId::Div) ev[InputClass::NearZeroDivisor].checked += T_.near_zero;
   }
 
   void finish() {

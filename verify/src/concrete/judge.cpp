@@ -108,21 +108,21 @@ void count_failed(Evidence& ev, ClassMask m) {
     if (has_class(m, kInputClasses[i])) ++ev.classes[i].failed;
 }
 
-std::string call_text(Operator op, const std::string& a, const std::string& b) {
+std::string call_text(OpId op, const std::string& a, const std::string& b) {
   return std::string(to_string(op)) + "(" + a + ", " + b + ")";
 }
 }  // namespace
 
 // ---- float judge ------------------------------------------------------------------------
 
-FloatJudge::FloatJudge(ElementType t, Operator o, const FloatFormat& F, const CheckOptions& opt)
+FloatJudge::FloatJudge(ElementType t, OpId o, const FloatFormat& F, const CheckOptions& opt)
     : JudgeState(opt.max_witnesses), type(t), op(o), format(F), property(&opt.property),
       strict(opt.strict_special_values) {}
 
 ClassMask FloatJudge::classes(double a, double b, const FloatReference& ref) const noexcept {
   ClassMask m = mask_of(operand_class(a, format)) | mask_of(operand_class(b, format));
   if (ref.overflow) m |= mask_of(InputClass::Overflow);
-  if (op == Operator::Div && std::fabs(b) < format.min_normal()) m |= mask_of(InputClass::NearZeroDivisor);
+  if (op == OpId::Div && std::fabs(b) < format.min_normal()) m |= mask_of(InputClass::NearZeroDivisor);
   return m;
 }
 
@@ -290,14 +290,14 @@ void FloatJudge::finish_worst() {
 
 // ---- integer judge ----------------------------------------------------------------------
 
-IntJudge::IntJudge(ElementType t, Operator o, const IntFormat& I, const CheckOptions& opt)
+IntJudge::IntJudge(ElementType t, OpId o, const IntFormat& I, const CheckOptions& opt)
     : JudgeState(opt.max_witnesses), type(t), op(o), format(I), division(opt.integer_division) {}
 
 namespace {
-ClassMask int_classes(Operator op, __int128 a, __int128 b, const IntReference& ref) {
+ClassMask int_classes(OpId op, __int128 a, __int128 b, const IntReference& ref) {
   ClassMask m = mask_of(operand_class(a)) | mask_of(operand_class(b));
   if (ref.overflow) m |= mask_of(InputClass::Overflow);
-  if (op == Operator::Div && b == 0) m |= mask_of(InputClass::NearZeroDivisor);
+  if (op == OpId::Div && b == 0) m |= mask_of(InputClass::NearZeroDivisor);
   return m;
 }
 double int_abs(__int128 x) { return static_cast<double>(x < 0 ? -x : x); }
@@ -362,29 +362,30 @@ Witness IntJudge::make_witness(__int128 a, __int128 b, __int128 out, ClassMask c
   mpz_class za(int_text(a)), zb(int_text(b));
   std::string exact;
   switch (op) {
-    case Operator::Add: exact = mpz_class(za + zb).get_str(); break;
-    case Operator::Sub: exact = mpz_class(za - zb).get_str(); break;
-    case Operator::Mul: exact = mpz_class(za * zb).get_str(); break;
-    case Operator::Div: {
+    case OpId::Add: exact = mpz_class(za + zb).get_str(); break;
+    case OpId::Sub: exact = mpz_class(za - zb).get_str(); break;
+    case OpId::Mul: exact = mpz_class(za * zb).get_str(); break;
+    case OpId::Div: {
       mpq_class q(za, zb);
       q.canonicalize();
       exact = exact_decimal(q);
       break;
     }
+    default: break;  // int_reference rejects the other operators
   }
   w.exact_result = exact;
   const double err = int_abs(out - *ref.value);
   w.abs_error = w.ulp_error = err;
   w.rel_error = *ref.value != 0 ? err / int_abs(*ref.value) : (err == 0 ? 0.0 : INFINITY);
   std::string rule;
-  if (op == Operator::Div)
+  if (op == OpId::Div)
     rule = std::string(division == IntegerDivision::Floor ? "floor" : "truncating") +
            " division of the exact quotient " + exact + " gives " + int_text(*ref.value);
   else
     rule = "the exact result " + exact +
            (ref.overflow ? " wraps modulo 2^" + std::to_string(format.bits) + " to "
                          : " is ") + int_text(*ref.value);
-  if (op == Operator::Div && ref.overflow)
+  if (op == OpId::Div && ref.overflow)
     rule += " (wrapped modulo 2^" + std::to_string(format.bits) + ")";
   w.message = call + " returned " + int_text(out) + "; " + rule;
   return w;

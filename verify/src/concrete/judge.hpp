@@ -161,7 +161,7 @@ struct JudgeState {
 
 class FloatJudge : public JudgeState<double, FloatJudge> {
  public:
-  FloatJudge(ElementType type, Operator op, const FloatFormat& F, const CheckOptions& o);
+  FloatJudge(ElementType type, OpId op, const FloatFormat& F, const CheckOptions& o);
 
   // Classes of the pair from its operands and the reference.
   ClassMask classes(double a, double b, const FloatReference& ref) const noexcept;
@@ -178,7 +178,7 @@ class FloatJudge : public JudgeState<double, FloatJudge> {
   void finish_worst();
 
   const ElementType type;
-  const Operator op;
+  const OpId op;
   const FloatFormat format;
   const Property* property;
   bool strict;
@@ -201,12 +201,12 @@ inline bool same_result(double out, double ref) noexcept {
 
 class IntJudge : public JudgeState<__int128, IntJudge> {
  public:
-  IntJudge(ElementType type, Operator op, const IntFormat& I, const CheckOptions& o);
+  IntJudge(ElementType type, OpId op, const IntFormat& I, const CheckOptions& o);
   bool judge(__int128 a, __int128 b, __int128 out, const IntReference& ref, bool count_inputs = true);
   void finish_worst();
 
   const ElementType type;
-  const Operator op;
+  const OpId op;
   const IntFormat format;
   const IntegerDivision division;
 

@@ -79,7 +79,7 @@ double step(double x, int k, const FloatFormat& F) {
 
 }  // namespace
 
-FloatInputs boundary_inputs(Operator op, const FloatFormat& F, std::size_t count,
+FloatInputs boundary_inputs(OpId op, const FloatFormat& F, std::size_t count,
                             std::uint64_t seed) {
   SplitMix64 g(seed ^ 0xB0B0B0B0ull);
   FloatInputs in{"boundary", {}};
@@ -106,31 +106,35 @@ FloatInputs boundary_inputs(Operator op, const FloatFormat& F, std::size_t count
       const bool big = std::fabs(t) >= 1;
       const mpq_class qt = exact_value(t);
       switch (op) {
-        case Operator::Div:
+        case OpId::Div:
           b = random_sign(g, big ? random_magnitude(g, F, -span, 0) : random_magnitude(g, F, 0, span));
           a = round_q(qt * exact_value(b), F);
           break;
-        case Operator::Mul:
+        case OpId::Mul:
           b = random_sign(g, big ? random_magnitude(g, F, 0, span) : random_magnitude(g, F, -span, 0));
           a = round_q(qt / exact_value(b), F);
           break;
-        case Operator::Add:
-        case Operator::Sub: {
+        case OpId::Add:
+        case OpId::Sub: {
           const double mag = std::fabs(t) >= F.min_normal() ? std::fabs(t) / 4 : F.min_normal();
           b = random_sign(g, round_q(exact_value(mag) * (1 + static_cast<double>(g.below(1024)) / 1024), F));
-          a = round_q(op == Operator::Add ? mpq_class(qt - exact_value(b)) : mpq_class(qt + exact_value(b)), F);
+          a = round_q(op == OpId::Add ? mpq_class(qt - exact_value(b)) : mpq_class(qt + exact_value(b)), F);
           break;
         }
+        default:  // no inverse known: random operands around the target
+          a = t;
+          b = random_sign(g, random_magnitude(g, F, -span, span));
+          break;
       }
       a = step(a, static_cast<int>(g.below(5)) - 2, F);
     } else if (kind == 3) {
-      if (op == Operator::Div) {  // near-zero divisor
+      if (op == OpId::Div) {  // near-zero divisor
         const double subs[] = {0.0, F.min_subnormal(), F.max_subnormal(), 2 * F.min_subnormal()};
         b = random_sign(g, subs[g.below(std::size(subs))]);
         a = (g.next() & 1) ? random_encoding(g, F) : random_sign(g, random_magnitude(g, F, -span, span));
       } else {  // near cancellation: a and ±b within a few ulps
         b = random_sign(g, random_magnitude(g, F, -span, span));
-        const double nb = op == Operator::Add ? -b : b;
+        const double nb = op == OpId::Add ? -b : b;
         a = step(nb, static_cast<int>(g.below(9)) - 4, F);
       }
     } else {  // operands at the edges of the range

@@ -58,7 +58,7 @@ void keep_worst(std::vector<UnaryWitness>& worst, const UnaryWitness& w) {
 }
 
 // Judges one input and its result into r.
-void judge(UnaryResult& r, UnaryOperator op, const FloatFormat& F, std::uint64_t bits, double x, double y,
+void judge(UnaryResult& r, OpId op, const FloatFormat& F, std::uint64_t bits, double x, double y,
            const UnaryOptions& o) {
   ++r.tested;
   if (auto special = unary_special(op, x)) {
@@ -128,16 +128,16 @@ void run_batch(const UnaryKernel& k, const FloatFormat& F, const std::vector<std
   }
 }
 
-std::vector<double> regime_points(UnaryOperator op, const FloatFormat& F) {
+std::vector<double> regime_points(OpId op, const FloatFormat& F) {
   const double lmax = std::log(F.max_finite()), lmin = std::log(F.min_normal()), lsub = std::log(F.min_subnormal());
   const double sat = 0.5 * (F.precision + 1) * std::log(2.0);
   switch (op) {
-    case UnaryOperator::Exp: return {lmax, lmin, lsub, 0, -lmax, 1};
-    case UnaryOperator::Log: return {0, F.min_normal(), 1, F.max_finite()};
-    case UnaryOperator::Tanh:
-    case UnaryOperator::Erf: return {0, sat, -sat, 0.5, -0.5, F.min_normal()};
-    case UnaryOperator::Sigmoid: return {0, 2 * sat, -2 * sat, lsub, lmin, -lmax};
-    case UnaryOperator::Sqrt: return {0, F.min_normal(), 1, F.max_finite()};
+    case OpId::Exp: return {lmax, lmin, lsub, 0, -lmax, 1};
+    case OpId::Log: return {0, F.min_normal(), 1, F.max_finite()};
+    case OpId::Tanh:
+    case OpId::Erf: return {0, sat, -sat, 0.5, -0.5, F.min_normal()};
+    case OpId::Sigmoid: return {0, 2 * sat, -2 * sat, lsub, lmin, -lmax};
+    case OpId::Sqrt: return {0, F.min_normal(), 1, F.max_finite()};
     default: return {0, 1, F.max_finite()};
   }
 }

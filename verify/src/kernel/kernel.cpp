@@ -26,21 +26,24 @@ constexpr ElementType kAllTypes[] = {
     ElementType::INT32, ElementType::UINT32, ElementType::INT64, ElementType::UINT64};
 }  // namespace
 
-const char* to_string(Operator op) noexcept {
-  switch (op) {
-    case Operator::Add: return "Add";
-    case Operator::Sub: return "Sub";
-    case Operator::Mul: return "Mul";
-    case Operator::Div: return "Div";
-  }
-  return "?";
+bool binary_kernel_operator(OpId op) noexcept {
+  return op == OpId::Add || op == OpId::Sub || op == OpId::Mul || op == OpId::Div;
 }
 
-std::optional<Operator> parse_operator(std::string_view s) noexcept {
-  const std::string l = lower(s);
-  for (Operator op : {Operator::Add, Operator::Sub, Operator::Mul, Operator::Div})
-    if (l == lower(to_string(op))) return op;
-  return std::nullopt;
+std::string operator_names(bool (*accepts)(OpId) noexcept) {
+  std::string names;
+  for (const OpInfo& info : operator_table())
+    if (accepts(info.id)) names += (names.empty() ? "" : ", ") + std::string(info.name);
+  return names;
+}
+
+OpId parse_binary_operator(std::string_view name) {
+  const OpInfo* info = find_operator(name);
+  if (!info || !binary_kernel_operator(info->id))
+    throw std::invalid_argument("operator '" + std::string(name) + "'" +
+                                (info ? " has no two-input concrete check" : " is unknown") + " (expected one of " +
+                                operator_names(binary_kernel_operator) + ")");
+  return info->id;
 }
 
 const char* to_string(ElementType t) noexcept {
@@ -128,11 +131,13 @@ KernelSignature parse_signature(std::string_view text) {
   if (words.size() < 2 || words.size() > 3)
     throw std::invalid_argument(where + ": expected \"<Operator> <type> [elementwise|tensor]\"");
   KernelSignature sig;
-  const auto op = parse_operator(words[0]);
-  if (!op) throw std::invalid_argument(where + ": unknown operator \"" + words[0] + "\" (Add, Sub, Mul, Div)");
+  try {
+    sig.op = parse_binary_operator(words[0]);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
   const auto type = parse_element_type(words[1]);
   if (!type) throw std::invalid_argument(where + ": unknown element type \"" + words[1] + "\"");
-  sig.op = *op;
   sig.type = *type;
   if (words.size() == 3) {
     const std::string f = lower(words[2]);

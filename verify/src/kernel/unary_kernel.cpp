@@ -5,7 +5,7 @@ namespace symerr::verify {
 namespace {
 
 template <class T>
-UnaryKernel wrap(std::string name, UnaryOperator op, ElementType type, void* sym, std::shared_ptr<void> lib) {
+UnaryKernel wrap(std::string name, OpId op, ElementType type, void* sym, std::shared_ptr<void> lib) {
   auto f = reinterpret_cast<UnaryFn<T>>(sym);
   UnaryKernel k{std::move(name), op, type, {}};
   k.run = [f, lib](const void* x, void* y, std::size_t n) { f(static_cast<const T*>(x), static_cast<T*>(y), n); };
@@ -14,7 +14,19 @@ UnaryKernel wrap(std::string name, UnaryOperator op, ElementType type, void* sym
 
 }  // namespace
 
-UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, UnaryOperator op,
+// Convert has one operand too, but its target format is a parameter a unary
+// kernel does not have.
+bool unary_kernel_operator(OpId op) noexcept { return operator_info(op).arity == 1 && op != OpId::Convert; }
+
+OpId parse_unary_operator(std::string_view name) {
+  const OpInfo* info = find_operator(name);
+  if (!info || !unary_kernel_operator(info->id))
+    throw std::invalid_argument("operator '" + std::string(name) + "'" + (info ? " is not unary" : " is unknown") +
+                                " (expected one of " + operator_names(unary_kernel_operator) + ")");
+  return info->id;
+}
+
+UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, OpId op,
                               ElementType type) {
   const std::string what = "load_unary_kernel: symbol '" + symbol + "' from '" + path + "'";
   if (!is_float(type)) throw KernelLoadError(what + ": unary kernels take FP16, BF16, FP32 or FP64, not " + to_string(type));

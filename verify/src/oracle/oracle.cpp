@@ -19,14 +19,14 @@ const char* to_string(OracleKind k) noexcept {
   return "?";
 }
 
-std::optional<double> ieee_special_result(Operator op, double a, double b) noexcept {
+std::optional<double> ieee_special_result(OpId op, double a, double b) noexcept {
   if (std::isnan(a) || std::isnan(b)) return NAN;
   const bool ia = std::isinf(a), ib = std::isinf(b);
   const bool sign_xor = std::signbit(a) != std::signbit(b);
   switch (op) {
-    case Operator::Add:
-    case Operator::Sub: {
-      const bool nb = (op == Operator::Sub) ? !std::signbit(b) : std::signbit(b);
+    case OpId::Add:
+    case OpId::Sub: {
+      const bool nb = (op == OpId::Sub) ? !std::signbit(b) : std::signbit(b);
       if (ia && ib) {
         if (std::signbit(a) != nb) return NAN;  // inf - inf
         return a;
@@ -35,44 +35,46 @@ std::optional<double> ieee_special_result(Operator op, double a, double b) noexc
       if (ib) return nb ? -INFINITY : INFINITY;
       return std::nullopt;
     }
-    case Operator::Mul:
+    case OpId::Mul:
       if ((ia && b == 0) || (ib && a == 0)) return NAN;  // 0 * inf
       if (ia || ib) return sign_xor ? -INFINITY : INFINITY;
       return std::nullopt;
-    case Operator::Div:
+    case OpId::Div:
       if (ia && ib) return NAN;                   // inf / inf
       if (a == 0 && b == 0) return NAN;           // 0 / 0
       if (ia) return sign_xor ? -INFINITY : INFINITY;
       if (ib) return sign_xor ? -0.0 : 0.0;       // x / inf
       if (b == 0) return sign_xor ? -INFINITY : INFINITY;  // x / ±0, x != 0
       return std::nullopt;
+    default: return std::nullopt;  // not a binary-kernel operator
   }
-  return std::nullopt;
 }
 
-bool zero_result_negative(Operator op, double a, double b) noexcept {
+bool zero_result_negative(OpId op, double a, double b) noexcept {
   switch (op) {
-    case Operator::Add:  // x + (-x) = +0 in RNE; (-0) + (-0) = -0
+    case OpId::Add:  // x + (-x) = +0 in RNE; (-0) + (-0) = -0
       return std::signbit(a) && std::signbit(b) && a == 0 && b == 0;
-    case Operator::Sub:  // (-0) - (+0) = -0
+    case OpId::Sub:  // (-0) - (+0) = -0
       return std::signbit(a) && !std::signbit(b) && a == 0 && b == 0;
-    case Operator::Mul:
-    case Operator::Div: return std::signbit(a) != std::signbit(b);
+    case OpId::Mul:
+    case OpId::Div: return std::signbit(a) != std::signbit(b);
+    default: return false;  // not a binary-kernel operator
   }
-  return false;
 }
 
-mpq_class exact_result(Operator op, double a, double b) {
-  const mpq_class x = exact_value(a), y = exact_value(b);
+mpq_class exact_result(OpId op, double a, double b) { return exact_result(op, exact_value(a), exact_value(b)); }
+
+mpq_class exact_result(OpId op, const mpq_class& x, const mpq_class& y) {
   switch (op) {
-    case Operator::Add: return x + y;
-    case Operator::Sub: return x - y;
-    case Operator::Mul: return x * y;
-    case Operator::Div:
-      if (b == 0) throw std::domain_error("exact_result: division by zero");
+    case OpId::Add: return x + y;
+    case OpId::Sub: return x - y;
+    case OpId::Mul: return x * y;
+    case OpId::Div:
+      if (sgn(y) == 0) throw std::domain_error("exact_result: division by zero");
       return x / y;
+    default:
+      throw std::invalid_argument("exact_result: " + std::string(to_string(op)) + " has no exact rational result");
   }
-  return 0;
 }
 
 // The Double oracle rounds a op b first to binary64 (p' = 53) and then to F
@@ -85,12 +87,12 @@ mpq_class exact_result(Operator op, double a, double b) {
 // normal range of F the second rounding is onto a coarser fixed grid, which
 // only widens the gap. As a belt and braces, an exact binary64 tie is
 // re-decided by the Exact oracle. Cross-checked against Mpfr in tests.
-bool double_oracle_valid(Operator, const FloatFormat& F) noexcept {
-  return 53 >= 2 * F.precision + 2 && F.subnormals && 2 * (F.emax + 1) < 1000 &&
+bool double_oracle_valid(OpId op, const FloatFormat& F) noexcept {
+  return binary_kernel_operator(op) && 53 >= 2 * F.precision + 2 && F.subnormals && 2 * (F.emax + 1) < 1000 &&
          2 * (F.emin - F.precision + 1) > -1000;
 }
 
-OracleKind default_oracle(Operator op, const FloatFormat& F) noexcept {
+OracleKind default_oracle(OpId op, const FloatFormat& F) noexcept {
   return double_oracle_valid(op, F) ? OracleKind::Double : OracleKind::Mpfr;
 }
 
@@ -104,7 +106,7 @@ FloatReference special_reference(double s) {
   return r;
 }
 
-FloatReference exact_reference(Operator op, double a, double b, const FloatFormat& F) {
+FloatReference exact_reference(OpId op, double a, double b, const FloatFormat& F) {
   if (auto s = ieee_special_result(op, a, b)) return special_reference(*s);
   const mpq_class q = exact_result(op, a, b);
   const Rounded r = round_to(q, F, RoundingMode::NearestEven, zero_result_negative(op, a, b));
@@ -135,14 +137,10 @@ class EmulatedRange {
   mpfr_exp_t emin_, emax_;
 };
 
-int mpfr_apply(Operator op, mpfr_ptr y, mpfr_srcptr a, mpfr_srcptr b, mpfr_rnd_t rnd) {
-  switch (op) {
-    case Operator::Add: return mpfr_add(y, a, b, rnd);
-    case Operator::Sub: return mpfr_sub(y, a, b, rnd);
-    case Operator::Mul: return mpfr_mul(y, a, b, rnd);
-    case Operator::Div: return mpfr_div(y, a, b, rnd);
-  }
-  return 0;
+// op(a, b) rounded in direction rnd: the operator table's exact evaluation.
+int mpfr_apply(OpId op, mpfr_ptr y, mpfr_srcptr a, mpfr_srcptr b, mpfr_rnd_t rnd) {
+  const mpfr_srcptr args[] = {a, b};
+  return evaluate_mpfr(op, y, args, rnd);
 }
 
 // Per-thread MPFR variables: no allocation per call.
@@ -159,7 +157,7 @@ struct MpfrScratch {
   MpfrScratch& operator=(const MpfrScratch&) = delete;
 };
 
-FloatReference mpfr_reference(Operator op, double a, double b, const FloatFormat& F) {
+FloatReference mpfr_reference(OpId op, double a, double b, const FloatFormat& F) {
   if (!F.subnormals)
     throw std::invalid_argument("the MPFR oracle emulates formats with subnormals only");
   thread_local MpfrScratch s;
@@ -186,20 +184,20 @@ FloatReference mpfr_reference(Operator op, double a, double b, const FloatFormat
   return ref;
 }
 
-double apply(Operator op, double a, double b) noexcept {
+double apply(OpId op, double a, double b) noexcept {
   switch (op) {
-    case Operator::Add: return a + b;
-    case Operator::Sub: return a - b;
-    case Operator::Mul: return a * b;
-    case Operator::Div: return a / b;
+    case OpId::Add: return a + b;
+    case OpId::Sub: return a - b;
+    case OpId::Mul: return a * b;
+    case OpId::Div: return a / b;
+    default: return NAN;
   }
-  return NAN;
 }
 
-FloatReference double_reference(Operator op, double a, double b, const FloatFormat& F) {
+FloatReference double_reference(OpId op, double a, double b, const FloatFormat& F) {
   if (!double_oracle_valid(op, F))
-    throw std::invalid_argument(std::string("the binary64 oracle is not exact for ") +
-                                to_string(op) + " in " + std::string(F.name));
+    throw std::invalid_argument("the binary64 oracle is not exact for " + std::string(to_string(op)) + " in " +
+                                std::string(F.name));
   if (auto s = ieee_special_result(op, a, b)) return special_reference(*s);
   const double d = apply(op, a, b);  // RN53 of the exact result: no overflow/underflow in F's range
   FloatReference ref;
@@ -222,7 +220,7 @@ FloatReference double_reference(Operator op, double a, double b, const FloatForm
 
 }  // namespace
 
-FloatReference float_reference(OracleKind k, Operator op, double a, double b,
+FloatReference float_reference(OracleKind k, OpId op, double a, double b,
                                const FloatFormat& F) {
   switch (k) {
     case OracleKind::Exact: return exact_reference(op, a, b, F);
@@ -234,21 +232,23 @@ FloatReference float_reference(OracleKind k, Operator op, double a, double b,
 
 // ---- integers ---------------------------------------------------------------
 
-IntReference int_reference(Operator op, __int128 a, __int128 b, const IntFormat& I,
+IntReference int_reference(OpId op, __int128 a, __int128 b, const IntFormat& I,
                            IntegerDivision division) {
   IntReference r;
   __int128 exact = 0;
   bool out_of_int128 = false;
   switch (op) {
-    case Operator::Add: exact = a + b; break;  // |a|, |b| <= 2^64: no overflow
-    case Operator::Sub: exact = a - b; break;
-    case Operator::Mul: out_of_int128 = __builtin_mul_overflow(a, b, &exact); break;
-    case Operator::Div: {
+    case OpId::Add: exact = a + b; break;  // |a|, |b| <= 2^64: no overflow
+    case OpId::Sub: exact = a - b; break;
+    case OpId::Mul: out_of_int128 = __builtin_mul_overflow(a, b, &exact); break;
+    case OpId::Div: {
       if (b == 0) return r;  // undefined
       exact = a / b;         // truncated
       if (division == IntegerDivision::Floor && a % b != 0 && ((a < 0) != (b < 0))) exact -= 1;
       break;
     }
+    default:
+      throw std::invalid_argument("int_reference: " + std::string(to_string(op)) + " is not integer arithmetic");
   }
   if (out_of_int128) {  // only UINT64 * UINT64: reduce modulo 2^128 first (2^64 divides it)
     const auto u = static_cast<unsigned __int128>(a) * static_cast<unsigned __int128>(b);

@@ -19,25 +19,10 @@ struct Mp {
   Mp& operator=(const Mp&) = delete;
 };
 
-void eval(UnaryOperator op, mpfr_ptr out, mpfr_srcptr x, mpfr_rnd_t d) {
-  const mpfr_rnd_t opp = d == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
-  switch (op) {
-    case UnaryOperator::Exp: mpfr_exp(out, x, d); return;
-    case UnaryOperator::Log: mpfr_log(out, x, d); return;
-    case UnaryOperator::Tanh: mpfr_tanh(out, x, d); return;
-    case UnaryOperator::Erf: mpfr_erf(out, x, d); return;
-    case UnaryOperator::Sqrt: mpfr_sqrt(out, x, d); return;
-    case UnaryOperator::Abs: mpfr_abs(out, x, d); return;
-    case UnaryOperator::Neg: mpfr_neg(out, x, d); return;
-    case UnaryOperator::Sigmoid: {
-      Mp t(mpfr_get_prec(out) + 16);
-      mpfr_neg(t.v, x, MPFR_RNDN);
-      mpfr_exp(t.v, t.v, opp);
-      mpfr_add_ui(t.v, t.v, 1, opp);
-      mpfr_ui_div(out, 1, t.v, d);
-      return;
-    }
-  }
+// op(x) rounded in direction d: the operator table's exact evaluation.
+void eval(OpId op, mpfr_ptr out, mpfr_srcptr x, mpfr_rnd_t d) {
+  const mpfr_srcptr args[] = {x};
+  evaluate_mpfr(op, out, args, d);
 }
 
 // round(v) into F (RNE), guarding MPFR values far outside F's range.
@@ -61,7 +46,7 @@ double ulp_distance(double y, mpfr_srcptr v, const FloatFormat& F) {
   return mpfr_get_d(d.v, MPFR_RNDN) / ulp(near, F);
 }
 
-UnaryTruth mpfr_truth(UnaryOperator op, double x, double y, const FloatFormat& F) {
+UnaryTruth mpfr_truth(OpId op, double x, double y, const FloatFormat& F) {
   UnaryTruth t;
   t.used_mpfr = true;
   for (mpfr_prec_t p = 2 * F.precision + 32;; p *= 2) {
@@ -81,74 +66,65 @@ UnaryTruth mpfr_truth(UnaryOperator op, double x, double y, const FloatFormat& F
 }
 
 // op(x) in binary64 (glibc's double functions; error <= 2 ulps by its table).
-double fast_value(UnaryOperator op, double x) {
+double fast_value(OpId op, double x) {
   switch (op) {
-    case UnaryOperator::Exp: return std::exp(x);
-    case UnaryOperator::Log: return std::log(x);
-    case UnaryOperator::Tanh: return std::tanh(x);
-    case UnaryOperator::Erf: return std::erf(x);
-    case UnaryOperator::Sqrt: return std::sqrt(x);
-    case UnaryOperator::Abs: return std::fabs(x);
-    case UnaryOperator::Neg: return -x;
-    case UnaryOperator::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+    case OpId::Exp: return std::exp(x);
+    case OpId::Log: return std::log(x);
+    case OpId::Tanh: return std::tanh(x);
+    case OpId::Erf: return std::erf(x);
+    case OpId::Sqrt: return std::sqrt(x);
+    case OpId::Abs: return std::fabs(x);
+    case OpId::Neg: return -x;
+    case OpId::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+    default: return NAN;  // no binary64 function known: MPFR decides
   }
-  return NAN;
+}
+
+// The special result of an operator without a rule above, as MPFR defines it
+// (IEEE 754 / C Annex F conventions): at ±inf every result, at ±0 a zero,
+// infinite or NaN result (the sign of a zero kept), and a NaN (outside the
+// domain) or infinite (pole) result anywhere.
+std::optional<double> mpfr_special(OpId op, double x) {
+  Mp a(64), r(64);
+  mpfr_set_d(a.v, x, MPFR_RNDN);
+  eval(op, r.v, a.v, MPFR_RNDN);
+  const double v = mpfr_get_d(r.v, MPFR_RNDN);
+  if (std::isinf(x) || std::isnan(v) || mpfr_inf_p(r.v)) return v;
+  if (x == 0 && mpfr_zero_p(r.v)) return v;
+  return std::nullopt;
 }
 
 }  // namespace
 
-const char* to_string(UnaryOperator op) noexcept {
-  switch (op) {
-    case UnaryOperator::Exp: return "Exp";
-    case UnaryOperator::Log: return "Log";
-    case UnaryOperator::Tanh: return "Tanh";
-    case UnaryOperator::Sigmoid: return "Sigmoid";
-    case UnaryOperator::Sqrt: return "Sqrt";
-    case UnaryOperator::Erf: return "Erf";
-    case UnaryOperator::Abs: return "Abs";
-    case UnaryOperator::Neg: return "Neg";
-  }
-  return "?";
-}
-
-std::optional<UnaryOperator> parse_unary_operator(std::string_view s) noexcept {
-  for (UnaryOperator op : {UnaryOperator::Exp, UnaryOperator::Log, UnaryOperator::Tanh, UnaryOperator::Sigmoid,
-                           UnaryOperator::Sqrt, UnaryOperator::Erf, UnaryOperator::Abs, UnaryOperator::Neg}) {
-    const std::string_view name = to_string(op);
-    if (name.size() == s.size() && strncasecmp(name.data(), s.data(), s.size()) == 0) return op;
-  }
-  return std::nullopt;
-}
-
-std::optional<double> unary_special(UnaryOperator op, double x) {
+std::optional<double> unary_special(OpId op, double x) {
   if (std::isnan(x)) return NAN;
   const bool neg = std::signbit(x);
   switch (op) {
-    case UnaryOperator::Abs: return std::fabs(x);
-    case UnaryOperator::Neg: return -x;
-    case UnaryOperator::Exp:
+    case OpId::Abs: return std::fabs(x);
+    case OpId::Neg: return -x;
+    case OpId::Exp:
       if (std::isinf(x)) return neg ? 0.0 : INFINITY;
       return std::nullopt;
-    case UnaryOperator::Log:
+    case OpId::Log:
       if (x == 0) return -INFINITY;
       if (x < 0) return NAN;
       if (std::isinf(x)) return INFINITY;
       return std::nullopt;
-    case UnaryOperator::Tanh:
-    case UnaryOperator::Erf:
+    case OpId::Tanh:
+    case OpId::Erf:
       if (std::isinf(x)) return neg ? -1.0 : 1.0;
       if (x == 0) return x;
       return std::nullopt;
-    case UnaryOperator::Sigmoid:
+    case OpId::Sigmoid:
       if (std::isinf(x)) return neg ? 0.0 : 1.0;
       return std::nullopt;
-    case UnaryOperator::Sqrt:
+    case OpId::Sqrt:
       if (x == 0) return x;
       if (x < 0) return NAN;
       if (std::isinf(x)) return INFINITY;
       return std::nullopt;
+    default: return mpfr_special(op, x);
   }
-  return std::nullopt;
 }
 
 // 2^e for a normal binary64 exponent e.
@@ -166,7 +142,7 @@ inline int exponent_of(double v) {
   return static_cast<int>((b >> 52) & 0x7ff) - 1023;
 }
 
-UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& F, bool fast, double decide_near) {
+UnaryTruth unary_truth(OpId op, double x, double y, const FloatFormat& F, bool fast, double decide_near) {
   if (!fast || !(F == FP32)) return mpfr_truth(op, x, y, F);
   const double v = fast_value(op, x);
   if (std::isnan(v)) return mpfr_truth(op, x, y, F);
@@ -177,7 +153,7 @@ UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& 
     return t;
   }
   if (std::fabs(v) < 0x1p-1000) {  // |f(x)| < 2^−999: far below FP32's subnormals (exp, sigmoid: +0)
-    if (!(op == UnaryOperator::Exp || op == UnaryOperator::Sigmoid) || !(y == 0 && !std::signbit(y)))
+    if (!(op == OpId::Exp || op == OpId::Sigmoid) || !(y == 0 && !std::signbit(y)))
       return mpfr_truth(op, x, y, F);
     t.rounded = 0.0;
     return t;

@@ -12,7 +12,7 @@ namespace symerr::verify {
 namespace {
 
 const Format kCampaignFormats[] = {FP16, BF16, FP32, FP64, INT8, UINT8, INT32};
-constexpr Operator kOps[] = {Operator::Div, Operator::Sub, Operator::Add, Operator::Mul};
+constexpr OpId kOps[] = {OpId::Div, OpId::Sub, OpId::Add, OpId::Mul};
 
 void say(const Progress& p, const std::string& s) {
   if (p) p(s);
@@ -20,19 +20,19 @@ void say(const Progress& p, const std::string& s) {
 
 // The default domains: normal-range operands, error-free for introduction
 // bounds; with small relative input errors (2^-12) for propagation bounds.
-std::pair<InputBox, InputBox> default_boxes(Operator op, const Format& f, ErrorPart part) {
+std::pair<InputBox, InputBox> default_boxes(OpId op, const Format& f, ErrorPart part) {
   if (const IntFormat* I = std::get_if<IntFormat>(&f)) {
     const double max = static_cast<double>(I->max_value()), min = static_cast<double>(I->min_value());
     // without wrap-around: half ranges for Add/Sub, square-root ranges for Mul
-    double h = op == Operator::Mul ? std::floor(std::sqrt(max)) : std::floor(max / 2);
+    double h = op == OpId::Mul ? std::floor(std::sqrt(max)) : std::floor(max / 2);
     const double lo = I->is_signed ? -h : 0;
-    if (op == Operator::Div) return {{std::max(min + 1, -max), max, 0, 0}, {1, max, 0, 0}};
-    if (op == Operator::Sub && !I->is_signed) return {{h, max, 0, 0}, {0, h, 0, 0}};
+    if (op == OpId::Div) return {{std::max(min + 1, -max), max, 0, 0}, {1, max, 0, 0}};
+    if (op == OpId::Sub && !I->is_signed) return {{h, max, 0, 0}, {0, h, 0, 0}};
     return {{lo, h, 0, 0}, {lo, h, 0, 0}};
   }
   const double e = part == ErrorPart::Introduced ? 0 : std::ldexp(1.0, -12);
   InputBox a{0.5, 64, -e * 64, e * 64}, b{0.25, 16, -e * 16, e * 16};
-  if (op == Operator::Sub || op == Operator::Add) b = {-16, 16, -e * 16, e * 16};
+  if (op == OpId::Sub || op == OpId::Add) b = {-16, 16, -e * 16, e * 16};
   return {a, b};
 }
 
@@ -42,9 +42,9 @@ std::vector<CheckResult> run_default_symbolic_checks(const Progress& progress) {
   std::vector<CheckResult> out;
   SymbolicCheckOptions opt;
   opt.max_cells = 1500;
-  for (Operator op : kOps)
+  for (OpId op : kOps)
     for (const Format& f : kCampaignFormats)
-      for (const SpecBound* bound : bounds_for(to_string(op), f)) {
+      for (const SpecBound* bound : bounds_for(op, f)) {
         // the default campaign checks bounds that the operators are expected
         // to meet; the audit (run_seed_audit) searches the spec bounds for violations
         if (bound->part == ErrorPart::Total) continue;
@@ -126,7 +126,7 @@ void audit_stated_bounds(std::vector<CheckResult>& out, const Progress& progress
     if (!b) continue;
     say(progress, "audit " + t.bound + " on " + format_name(t.format));
     opt.int_division = IntegerDivision::Floor;
-    CheckResult r = symbolic_check(parse_operator(b->op).value(), t.format, t.a, t.b, *b, opt);
+    CheckResult r = symbolic_check(b->op, t.format, t.a, t.b, *b, opt);
     r.kind = "audit";
     r.id = "audit/bound/" + t.bound + "/" + format_name(t.format);
     if (r.verdict == Verdict::Proven) r.reason = "sound on the domain checked: " + r.reason;
@@ -150,7 +150,7 @@ CheckResult audit_propagation_threshold(const Progress& progress) {
   const double rho = std::ldexp(1.0, -k);
   // at 2 rho the corner A = 2, B = 1, A_err = 2 rho, B_err = -2 rho violates it (exact check)
   const double r2 = 2 * rho;
-  const ExactPoint p = evaluate_point(Operator::Div, Format{}, IntegerDivision::Floor, 2, 2 + r2, 1, 1 - r2);
+  const ExactPoint p = evaluate_point(OpId::Div, Format{}, IntegerDivision::Floor, 2, 2 + r2, 1, 1 - r2);
   const SpecBound* b = find_bound("seed000.div.real.scenario");
   const mpq_class e = p.err();
   const bool violated_above = b && (sgn(e) < 0 ? mpq_class(-e) : e) > b->exact(p);
@@ -187,7 +187,7 @@ CheckResult audit_special_values(const Progress& progress) {
       {0.0, 0.0, NAN, "agrees"},
   };
   for (const Case& c : cases) {
-    const FloatReference ref = float_reference(OracleKind::Exact, Operator::Div, c.a, c.b, FP32);
+    const FloatReference ref = float_reference(OracleKind::Exact, OpId::Div, c.a, c.b, FP32);
     ++r.evidence.special.checked;
     const bool same = (std::isnan(ref.value) && std::isnan(c.spec)) ||
                       (ref.value == c.spec && std::signbit(ref.value) == std::signbit(c.spec));
@@ -208,22 +208,22 @@ CheckResult audit_integer_examples(const Progress& progress) {
                                {"seed integer examples", "Y = A - B with wrap-around; Y = floor(A / B)",
                                 "SONNX Sub specification (seed 003, int), SONNX Div specifications (seeds 000 and 001, int)"},
                                {"[R1]", "[R2]"});
-  struct Ex { Operator op; IntFormat f; long a, b, stated; const char* doc; };
+  struct Ex { OpId op; IntFormat f; long a, b, stated; const char* doc; };
   const Ex ex[] = {
-      {Operator::Sub, UINT8, 6, 3, 3, "seed 003 Sub UINT8 example"},
-      {Operator::Sub, UINT8, 100, 200, 44, "seed 003 Sub UINT8 example"},
-      {Operator::Sub, INT8, -6, -3, -9, "seed 003 Sub INT8 example"},
-      {Operator::Sub, INT8, 10, 100, -90, "seed 003 Sub INT8 example"},
-      {Operator::Sub, INT8, 10, -120, -126, "seed 003 Sub INT8 example"},
-      {Operator::Div, INT32, 6, 3, 2, "seed 000 Div int example 1"},
-      {Operator::Div, INT32, 9, 3, 3, "seed 000 Div int example 1"},
-      {Operator::Div, INT32, 35, 5, 7, "seed 000 Div int example 1"},
-      {Operator::Div, INT32, 10, 3, 3, "seed 000 Div int example 2"},
-      {Operator::Div, INT32, 10, 2, 5, "seed 000 Div int example 2"},
-      {Operator::Div, INT32, 21, 4, 5, "seed 000 Div int example 2"},
-      {Operator::Div, INT32, 1, 1, 1, "seed 000 Div int example 2"},
-      {Operator::Div, INT32, 30, 5, 6, "seed 000 Div int example 2"},
-      {Operator::Div, INT32, 9, 4, 2, "seed 000 Div int example 2"},
+      {OpId::Sub, UINT8, 6, 3, 3, "seed 003 Sub UINT8 example"},
+      {OpId::Sub, UINT8, 100, 200, 44, "seed 003 Sub UINT8 example"},
+      {OpId::Sub, INT8, -6, -3, -9, "seed 003 Sub INT8 example"},
+      {OpId::Sub, INT8, 10, 100, -90, "seed 003 Sub INT8 example"},
+      {OpId::Sub, INT8, 10, -120, -126, "seed 003 Sub INT8 example"},
+      {OpId::Div, INT32, 6, 3, 2, "seed 000 Div int example 1"},
+      {OpId::Div, INT32, 9, 3, 3, "seed 000 Div int example 1"},
+      {OpId::Div, INT32, 35, 5, 7, "seed 000 Div int example 1"},
+      {OpId::Div, INT32, 10, 3, 3, "seed 000 Div int example 2"},
+      {OpId::Div, INT32, 10, 2, 5, "seed 000 Div int example 2"},
+      {OpId::Div, INT32, 21, 4, 5, "seed 000 Div int example 2"},
+      {OpId::Div, INT32, 1, 1, 1, "seed 000 Div int example 2"},
+      {OpId::Div, INT32, 30, 5, 6, "seed 000 Div int example 2"},
+      {OpId::Div, INT32, 9, 4, 2, "seed 000 Div int example 2"},
   };
   for (const Ex& e : ex) {
     const IntReference ref = int_reference(e.op, e.a, e.b, e.f, IntegerDivision::Floor);
@@ -232,7 +232,7 @@ CheckResult audit_integer_examples(const Progress& progress) {
     if (semantic == static_cast<double>(e.stated)) continue;
     ++r.evidence.failures;
     std::ostringstream m;
-    m << e.doc << " (" << e.f.name << "): " << e.a << (e.op == Operator::Sub ? " - " : " / ") << e.b << " is stated as "
+    m << e.doc << " (" << e.f.name << "): " << e.a << (e.op == OpId::Sub ? " - " : " / ") << e.b << " is stated as "
       << e.stated << "; the seed's own semantics give " << semantic;
     r.witnesses.push_back(disagreement({double(e.a), double(e.b)}, double(e.stated), semantic, m.str(), Format{e.f}));
   }

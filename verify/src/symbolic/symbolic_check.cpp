@@ -4,20 +4,21 @@
 #include <cmath>
 #include <deque>
 #include <random>
+#include <stdexcept>
 #include <sstream>
 
 namespace symerr::verify {
 
 namespace {
 
-ArithOp arith_of(Operator op) {
+ArithOp arith_of(OpId op) {
   switch (op) {
-    case Operator::Add: return ArithOp::Add;
-    case Operator::Sub: return ArithOp::Sub;
-    case Operator::Mul: return ArithOp::Mul;
-    case Operator::Div: return ArithOp::Div;
+    case OpId::Add: return ArithOp::Add;
+    case OpId::Sub: return ArithOp::Sub;
+    case OpId::Mul: return ArithOp::Mul;
+    case OpId::Div: return ArithOp::Div;
+    default: throw std::invalid_argument("symbolic_check: " + std::string(to_string(op)) + " is not binary arithmetic");
   }
-  return ArithOp::Add;
 }
 
 struct Cell {
@@ -93,7 +94,7 @@ ClassMask classify(const ExactPoint& p) {
     else m |= mask_of(InputClass::Normal);
   }
   if (p.overflow) m |= mask_of(InputClass::Overflow);
-  if (p.op == Operator::Div) {
+  if (p.op == OpId::Div) {
     const FloatFormat* F = std::get_if<FloatFormat>(&p.format);
     if (p.fb == 0 || (F && std::fabs(p.fb) < F->min_normal())) m |= mask_of(InputClass::NearZeroDivisor);
   }
@@ -129,13 +130,13 @@ std::optional<std::vector<Interval>> binade_pieces(const Interval& t, const Floa
 }
 
 // Decide an introduction bound that depends on t only, binade by binade.
-bool decided_in_t(Operator op, const Interval& t, const FloatFormat& F, const SpecBound& bound) {
+bool decided_in_t(OpId op, const Interval& t, const FloatFormat& F, const SpecBound& bound) {
   const auto pieces = binade_pieces(t, F, 2200);  // FP64 has 2046 binades
   if (!pieces) return false;
   for (const Interval& piece : *pieces) {
     // A sum or difference of two values of F below 2^(emin+1) is a multiple of
     // the subnormal spacing with at most p bits: exact (Hauser 1996).
-    if ((op == Operator::Add || op == Operator::Sub) && mag(piece) <= 2 * F.min_normal()) continue;
+    if ((op == OpId::Add || op == OpId::Sub) && mag(piece) <= 2 * F.min_normal()) continue;
     const Tri valid = bound.valid_t ? bound.valid_t(piece, F) : Tri::True;
     if (valid == Tri::False) continue;
     // The subnormal piece [0, min normal] meets a "normal result" condition
@@ -155,7 +156,7 @@ bool decided_in_t(Operator op, const Interval& t, const FloatFormat& F, const Sp
 
 }  // namespace
 
-CheckResult symbolic_check(Operator op, const Format& format, const InputBox& a, const InputBox& b,
+CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, const InputBox& b,
                            const SpecBound& bound, const SymbolicCheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   CheckResult r;
@@ -165,7 +166,7 @@ CheckResult symbolic_check(Operator op, const Format& format, const InputBox& a,
   r.format = format_name(format);
   r.id = "symbolic/" + r.operator_name + "/" + r.format + "/" + bound.id;
   r.semantics["rounding"] = "RNE";
-  if (std::holds_alternative<IntFormat>(format) && op == Operator::Div)
+  if (std::holds_alternative<IntFormat>(format) && op == OpId::Div)
     r.semantics["integer_division"] = std::string(to_string(options.int_division));
   r.semantics["error_part"] = to_string(bound.part);
   r.semantics["domain"] = "A: " + box_text(a) + "; B: " + box_text(b);

@@ -21,7 +21,7 @@ namespace symerr::verify {
 // ideal values, fa = ar + ae and fb = br + be values of the format), and the
 // outcome of the operation.
 struct ExactPoint {
-  Operator op{};
+  OpId op{};
   Format format{};
   IntegerDivision int_division = IntegerDivision::Floor;
   mpq_class ar, ae, br, be;
@@ -39,7 +39,7 @@ struct ExactPoint {
 };
 
 // Evaluate one execution; fa, fb must be values of the format.
-ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idiv, const mpq_class& ar,
+ExactPoint evaluate_point(OpId op, const Format& format, IntegerDivision idiv, const mpq_class& ar,
                           double fa, const mpq_class& br, double fb);
 
 // ulp of an exact value in F (spacing of its binade; min subnormal below).
@@ -53,7 +53,7 @@ enum TypeClass : unsigned { kRealType = 1, kFloatType = 2, kIntType = 4 };
 
 struct SpecBound {
   std::string id;        // stable, lower-case: "seed000.div.propagation", "symerr.div.float.introduction"
-  std::string op;        // ONNX name
+  OpId op{};             // the operator (lib's operator table)
   std::string name;      // short human name
   std::string formula;   // as the source states it
   std::string source;    // document and section
@@ -88,7 +88,7 @@ std::vector<const SpecBound*> bound_registry();
 // and it needs `enclose` and `exact` (throws std::invalid_argument otherwise).
 void register_bound(SpecBound b);
 // The bounds applicable to an operator and a format.
-std::vector<const SpecBound*> bounds_for(std::string_view op, const Format& format);
+std::vector<const SpecBound*> bounds_for(OpId op, const Format& format);
 const SpecBound* find_bound(std::string_view id);
 
 }  // namespace symerr::verify

@@ -38,7 +38,7 @@ namespace symerr::verify {
 
 // What a bound sees for one input with a finite exact result.
 struct BoundContext {
-  Operator op;
+  OpId op;
   const FloatFormat& format;
   double a, b;
   double exact;      // the exact result rounded to the nearest double

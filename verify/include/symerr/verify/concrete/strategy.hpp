@@ -32,7 +32,7 @@ FloatInputs special_grid(const FloatFormat& F);
 // finite value, the smallest normal, the subnormal range and half the smallest
 // subnormal (targets scaled by random operands), near-zero divisors for Div,
 // and near-cancellations for Add/Sub. `count` pairs, seeded.
-FloatInputs boundary_inputs(Operator op, const FloatFormat& F, std::size_t count,
+FloatInputs boundary_inputs(OpId op, const FloatFormat& F, std::size_t count,
                             std::uint64_t seed);
 // Half uniform over encodings (every binade, NaN and inf included), half with
 // magnitudes in [2^-8, 2^8) and random signs. Seeded.

@@ -35,22 +35,28 @@
 
 namespace symerr::verify {
 
-enum class UnaryOperator : unsigned char { Exp, Log, Tanh, Sigmoid, Sqrt, Erf, Abs, Neg };
-const char* to_string(UnaryOperator op) noexcept;                          // ONNX names
-std::optional<UnaryOperator> parse_unary_operator(std::string_view s) noexcept;  // case-insensitive
+// The operators of unary kernels: every one-operand operator of lib's table
+// (<symerr/operators.hpp>). The oracle evaluates it with the table's exact
+// MPFR evaluator; the IEEE special values, the binary64 fast path and the
+// regime boundaries below know Exp, Log, Tanh, Sigmoid, Sqrt, Erf, Abs, Neg
+// and take MPFR's answers for any other operator.
+bool unary_kernel_operator(OpId op) noexcept;
+// The unary operator named `name` (case-insensitive); throws
+// std::invalid_argument naming `name` and the operators available.
+OpId parse_unary_operator(std::string_view name);
 
 template <class T>
 using UnaryFn = void (*)(const T* x, T* y, std::size_t n);
 
 struct UnaryKernel {
   std::string name;
-  UnaryOperator op = UnaryOperator::Exp;
+  OpId op = OpId::Exp;
   ElementType type = ElementType::FP32;  // FP16, BF16, FP32 or FP64
   std::function<void(const void* x, void* y, std::size_t n)> run;  // must be callable from several threads
 };
 
 template <class T>
-UnaryKernel make_unary_kernel(std::string name, UnaryOperator op, ElementType type, UnaryFn<T> f) {
+UnaryKernel make_unary_kernel(std::string name, OpId op, ElementType type, UnaryFn<T> f) {
   if (!is_float(type) || !is_storage_of<T>(type))
     throw std::invalid_argument("make_unary_kernel(" + name + "): C element type does not store " + to_string(type));
   UnaryKernel k{std::move(name), op, type, {}};
@@ -60,14 +66,14 @@ UnaryKernel make_unary_kernel(std::string name, UnaryOperator op, ElementType ty
 
 // dlopen(path) + dlsym(symbol) of a unary kernel; throws KernelLoadError naming
 // the file and the symbol.
-UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, UnaryOperator op,
+UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, OpId op,
                               ElementType type);
 
 // ---- the oracle ------------------------------------------------------------
 
 // IEEE 754 / Annex F result of op at a special argument x (±0, ±inf, NaN,
 // outside the domain, pole); nullopt for an ordinary argument.
-std::optional<double> unary_special(UnaryOperator op, double x);
+std::optional<double> unary_special(OpId op, double x);
 
 // The correctly rounded (RNE) value of op(x) in F (±inf on overflow), and
 // |y − op(x)| / ulp(op(x)) for a finite y (+inf if y is infinite and op(x)
@@ -79,7 +85,7 @@ struct UnaryTruth {
   double ulp_error = 0;   // of the y passed in
   bool used_mpfr = false;
 };
-UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& F, bool fast,
+UnaryTruth unary_truth(OpId op, double x, double y, const FloatFormat& F, bool fast,
                        double decide_near = 0.5);
 
 // ---- the check ------------------------------------------------------------
@@ -106,7 +112,7 @@ struct UnaryWitness {
 
 struct UnaryResult {
   std::string kernel;
-  UnaryOperator op{};
+  OpId op{};
   ElementType type{};
   UnaryStrategy strategy{};
   double ulp_bound = 0.5;

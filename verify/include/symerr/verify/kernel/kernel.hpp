@@ -19,13 +19,21 @@
 #include <vector>
 
 #include <symerr/format.hpp>
+#include <symerr/operators.hpp>
 #include <symerr/verify/kernel/sandbox.hpp>
 
 namespace symerr::verify {
 
-enum class Operator : unsigned char { Add, Sub, Mul, Div };
-const char* to_string(Operator op) noexcept;  // ONNX names: "Add", "Sub", "Mul", "Div"
-std::optional<Operator> parse_operator(std::string_view s) noexcept;  // case-insensitive
+// Operators are lib's (<symerr/operators.hpp>): OpId, to_string(OpId) (the
+// ONNX name), find_operator(name). The two-input concrete check judges
+// against exact rational results, so its kernels compute an operator whose
+// exact result is rational: Add, Sub, Mul, Div.
+bool binary_kernel_operator(OpId op) noexcept;
+// The binary-kernel operator named `name` (case-insensitive); throws
+// std::invalid_argument naming `name` and the operators available.
+OpId parse_binary_operator(std::string_view name);
+// "Add, Sub, Mul, Div": the names of the operators `accepts` keeps, in table order.
+std::string operator_names(bool (*accepts)(OpId) noexcept);
 
 enum class ElementType : unsigned char {
   FP16, BF16, FP32, FP64, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, UINT64,
@@ -84,7 +92,7 @@ const char* to_string(KernelForm f) noexcept;  // "elementwise" | "tensor"
 // the storage type of `type`.
 struct Kernel {
   std::string name;
-  Operator op = Operator::Div;
+  OpId op = OpId::Div;
   ElementType type = ElementType::FP32;
   KernelForm form = KernelForm::Elementwise;
   std::function<void(const void* a, const void* b, void* y, std::size_t n)> run;
@@ -107,7 +115,7 @@ Kernel harnessed(Kernel k, std::optional<SandboxOptions> isolation);
 namespace detail {
 // The kernel's identity, after checking that T stores `type`.
 template <class T>
-Kernel typed_kernel(const char* maker, std::string name, Operator op, ElementType type, KernelForm form) {
+Kernel typed_kernel(const char* maker, std::string name, OpId op, ElementType type, KernelForm form) {
   if (!is_storage_of<T>(type))
     throw std::invalid_argument(std::string(maker) + "(" + name + "): C element type does not store " +
                                 to_string(type));
@@ -121,7 +129,7 @@ Kernel typed_kernel(const char* maker, std::string name, Operator op, ElementTyp
 }  // namespace detail
 
 template <class T>
-Kernel make_kernel(std::string name, Operator op, ElementType type, ElementwiseFn<T> f) {
+Kernel make_kernel(std::string name, OpId op, ElementType type, ElementwiseFn<T> f) {
   Kernel k = detail::typed_kernel<T>("make_kernel", std::move(name), op, type, KernelForm::Elementwise);
   k.run = [f](const void* a, const void* b, void* y, std::size_t n) {
     f(static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), n);
@@ -132,7 +140,7 @@ Kernel make_kernel(std::string name, Operator op, ElementType type, ElementwiseF
 // The tensor form is called with a batch of n elements laid out as a tensor
 // of shape {n / cols, cols} when cols divides n and cols > 0, else {n}.
 template <class T>
-Kernel make_tensor_kernel(std::string name, Operator op, ElementType type, TensorFn<T> f,
+Kernel make_tensor_kernel(std::string name, OpId op, ElementType type, TensorFn<T> f,
                           std::int64_t cols = 0) {
   Kernel k = detail::typed_kernel<T>("make_tensor_kernel", std::move(name), op, type, KernelForm::Tensor);
   k.run = [f, cols](const void* a, const void* b, void* y, std::size_t n) {
@@ -152,7 +160,7 @@ Kernel make_tensor_kernel(std::string name, Operator op, ElementType type, Tenso
 
 // What a symbol in a shared library is: "Div FP16", "Sub INT8 tensor".
 struct KernelSignature {
-  Operator op = Operator::Div;
+  OpId op = OpId::Div;
   ElementType type = ElementType::FP32;
   KernelForm form = KernelForm::Elementwise;
 };

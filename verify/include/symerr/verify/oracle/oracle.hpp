@@ -39,25 +39,26 @@ struct FloatReference {
 // IEEE 754 special-case rules: the result of a op b when an operand is NaN or
 // infinite, or for x/0; std::nullopt when the result is the rounding of the
 // finite exact value.
-std::optional<double> ieee_special_result(Operator op, double a, double b) noexcept;
+std::optional<double> ieee_special_result(OpId op, double a, double b) noexcept;
 
 // The sign of a zero result when the exact value of a op b is 0 (a, b finite),
 // under round-to-nearest: true for -0.
-bool zero_result_negative(Operator op, double a, double b) noexcept;
+bool zero_result_negative(OpId op, double a, double b) noexcept;
 
 // The exact value of a op b. Precondition: a, b finite, and b != 0 for Div
 // (throws std::domain_error otherwise).
-mpq_class exact_result(Operator op, double a, double b);
+mpq_class exact_result(OpId op, double a, double b);
+mpq_class exact_result(OpId op, const mpq_class& a, const mpq_class& b);  // the same over rationals
 
 // True when the Double oracle is exact for op in F (the theorem's conditions).
-bool double_oracle_valid(Operator op, const FloatFormat& F) noexcept;
+bool double_oracle_valid(OpId op, const FloatFormat& F) noexcept;
 
 // The oracle to use by default: Double where valid, else Mpfr.
-OracleKind default_oracle(Operator op, const FloatFormat& F) noexcept;
+OracleKind default_oracle(OpId op, const FloatFormat& F) noexcept;
 
 // The reference of a op b in F. a and b must be values of F (or NaN / ±inf).
 // Throws std::invalid_argument for OracleKind::Double where !double_oracle_valid.
-FloatReference float_reference(OracleKind k, Operator op, double a, double b,
+FloatReference float_reference(OracleKind k, OpId op, double a, double b,
                                const FloatFormat& F);
 
 // ---- integers ---------------------------------------------------------------
@@ -68,7 +69,7 @@ struct IntReference {
 };
 
 // a, b must be values of I.
-IntReference int_reference(Operator op, __int128 a, __int128 b, const IntFormat& I,
+IntReference int_reference(OpId op, __int128 a, __int128 b, const IntFormat& I,
                            IntegerDivision division);
 
 }  // namespace symerr::verify

@@ -27,7 +27,7 @@ struct SymbolicCheckOptions {
 // Check `bound` for `op` in `format` over a × b. The verdict is Proven when
 // every box is decided, Violated with re-checked witnesses, or Inconclusive
 // with the number of undecided boxes and one of them in the reason.
-CheckResult symbolic_check(Operator op, const Format& format, const InputBox& a, const InputBox& b,
+CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, const InputBox& b,
                            const SpecBound& bound, const SymbolicCheckOptions& options = {});
 
 }  // namespace symerr::verify
