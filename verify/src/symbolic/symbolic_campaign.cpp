@@ -38,7 +38,7 @@ std::pair<InputBox, InputBox> default_boxes(OpId op, const Format& f, ErrorPart 
 
 }  // namespace
 
-std::vector<CheckResult> run_default_symbolic_checks(const Progress& progress) {
+std::vector<CheckResult> run_default_symbolic_checks(const Progress& progress, const SymbolicCheckFn& check) {
   std::vector<CheckResult> out;
   SymbolicCheckOptions opt;
   opt.max_cells = 1500;
@@ -55,7 +55,7 @@ std::vector<CheckResult> run_default_symbolic_checks(const Progress& progress) {
         if (!bound->from_spec && bound->part == ErrorPart::Propagated && !std::holds_alternative<IntFormat>(f)) continue;
         const auto [a, b] = default_boxes(op, f, bound->part);
         say(progress, "symbolic " + std::string(to_string(op)) + " " + format_name(f) + " " + bound->id);
-        out.push_back(symbolic_check(op, f, a, b, *bound, opt));
+        out.push_back(check(op, f, a, b, *bound, opt));
       }
   return out;
 }
@@ -92,17 +92,19 @@ Witness disagreement(const std::vector<double>& in, double spec_value, double se
 // |A| <= amax, |B| in [bmin, bmax], |A_err|, |B_err| <= rho, by the lemma
 // |Y_err^propag| <= bound · |B| / |B + B_err|, so the excess over the bound is
 // at most bound · |B_err| / |B + B_err| — evaluated here in interval arithmetic.
+// Any domain serves (Interval by default).
+template <RealDomain D = Interval>
 bool propagation_threshold_holds(double rho, double amax, double bmin, double bmax, double slack) {
-  const Interval A = Interval::between(-amax, amax), B = Interval::between(bmin, bmax);
-  const Interval Ae = Interval::between(-rho, rho), Be = Interval::between(-rho, rho);
-  const Interval bound = abs(Ae / B) + abs(A * Be / (B * B));
-  const Interval excess = bound * abs(Be) / abs(B + Be);
+  const D A = D::between(-amax, amax), B = D::between(bmin, bmax);
+  const D Ae = D::between(-rho, rho), Be = D::between(-rho, rho);
+  const D bound = abs(Ae / B) + abs(A * Be / (B * B));
+  const D excess = bound * abs(Be) / abs(B + Be);
   return excess.upper() <= slack;
 }
 
 // every stated bound, searched on a wide domain (large relative input
 // errors, results across binades, subnormal quotients)
-void audit_stated_bounds(std::vector<CheckResult>& out, const Progress& progress) {
+void audit_stated_bounds(std::vector<CheckResult>& out, const Progress& progress, const SymbolicCheckFn& check) {
   SymbolicCheckOptions opt;
   opt.max_cells = 800;
   opt.samples_per_cell = 8;
@@ -126,7 +128,7 @@ void audit_stated_bounds(std::vector<CheckResult>& out, const Progress& progress
     if (!b) continue;
     say(progress, "audit " + t.bound + " on " + format_name(t.format));
     opt.int_division = IntegerDivision::Floor;
-    CheckResult r = symbolic_check(b->op, t.format, t.a, t.b, *b, opt);
+    CheckResult r = check(b->op, t.format, t.a, t.b, *b, opt);
     r.kind = "audit";
     r.id = "audit/bound/" + t.bound + "/" + format_name(t.format);
     if (r.verdict == Verdict::Proven) r.reason = "sound on the domain checked: " + r.reason;
@@ -244,9 +246,9 @@ CheckResult audit_integer_examples(const Progress& progress) {
 
 }  // namespace
 
-std::vector<CheckResult> run_seed_audit(const Progress& progress) {
+std::vector<CheckResult> run_seed_audit(const Progress& progress, const SymbolicCheckFn& check) {
   std::vector<CheckResult> out;
-  audit_stated_bounds(out, progress);
+  audit_stated_bounds(out, progress, check);
   out.push_back(audit_propagation_threshold(progress));
   out.push_back(audit_special_values(progress));
   out.push_back(audit_integer_examples(progress));

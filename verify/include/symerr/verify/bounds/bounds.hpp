@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <gmpxx.h>
@@ -79,6 +80,32 @@ struct SpecBound {
   std::function<Interval(const Interval& t, const Interval& fc, const FloatFormat& F)> enclose_t;
   std::function<Tri(const Interval& t, const FloatFormat& F)> valid_t;
 };
+
+// The bounds are stated over Interval enclosures (SymbolicError). A check
+// over another domain D (MpfrInterval, RationalInterval, Affine) evaluates
+// them on the interval hull of its values: sound, since every enclosure of D
+// lies in its hull; D's correlations count in the values, not in the bound.
+template <RealDomain D>
+SymbolicError interval_hull(const SymbolicDomainError<D>& x) {
+  if constexpr (std::is_same_v<D, Interval>) {
+    return x;
+  } else {
+    const auto hull = [](const D& d) { return Interval::between(d.lower(), d.upper()); };
+    SymbolicError h;
+    h.real = hull(x.real);
+    h.fp = hull(x.fp);
+    h.err = hull(x.err);
+    h.rel_err = hull(x.rel_err);
+    h.propagated = hull(x.propagated);
+    h.introduced = hull(x.introduced);
+    h.format = x.format;
+    h.mode = x.mode;
+    h.int_division = x.int_division;
+    h.specials = x.specials;
+    h.origin = x.origin;
+    return h;
+  }
+}
 
 // Every registered bound (seed bounds, digest bounds, symerr's own, user's), in
 // registration order. The pointers (also those of bounds_for and find_bound)
