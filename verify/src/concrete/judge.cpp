@@ -108,6 +108,19 @@ void count_failed(Evidence& ev, ClassMask m) {
     if (has_class(m, kInputClasses[i])) ++ev.classes[i].failed;
 }
 
+// One judged input: with count_inputs, the input and its classes are counted
+// here; else the caller counts them (the exhaustive sweep, per row) and only
+// the Overflow class (it depends on the result) and the failure are.
+void count_outcome(Evidence& ev, ClassMask m, bool fail, bool overflow, bool count_inputs) {
+  if (count_inputs) {
+    ++ev.inputs_checked;
+    count_classes(ev, m, fail);
+  } else {
+    if (overflow) ++ev[InputClass::Overflow].checked;
+    if (fail) count_failed(ev, m);
+  }
+}
+
 std::string call_text(OpId op, const std::string& a, const std::string& b) {
   return std::string(to_string(op)) + "(" + a + ", " + b + ")";
 }
@@ -172,13 +185,7 @@ bool FloatJudge::judge(double a, double b, double out, const FloatReference& ref
   } else {
     fail = !bound_holds(a, b, out, ref, err_d);
   }
-  if (count_inputs) {
-    ++evidence.inputs_checked;
-    count_classes(evidence, m, fail);
-  } else {
-    if (ref.overflow) ++evidence[InputClass::Overflow].checked;
-    if (fail) count_failed(evidence, m);
-  }
+  count_outcome(evidence, m, fail, ref.overflow, count_inputs);
   if (special) {
     ++evidence.special.checked;
     if (same) ++evidence.special.matched;
@@ -306,13 +313,7 @@ double int_abs(__int128 x) { return static_cast<double>(x < 0 ? -x : x); }
 bool IntJudge::judge(__int128 a, __int128 b, __int128 out, const IntReference& ref, bool count_inputs) {
   const ClassMask m = int_classes(op, a, b, ref);
   const bool fail = ref.value.has_value() && out != *ref.value;
-  if (count_inputs) {
-    ++evidence.inputs_checked;
-    count_classes(evidence, m, fail);
-  } else {
-    if (ref.overflow) ++evidence[InputClass::Overflow].checked;
-    if (fail) count_failed(evidence, m);
-  }
+  count_outcome(evidence, m, fail, ref.overflow, count_inputs);
   if (!ref.value) {  // undefined (x / 0): run, not judged
     ++evidence.undefined;
     return true;

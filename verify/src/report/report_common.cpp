@@ -44,6 +44,16 @@ void append_sep(std::string& s, std::string_view sep, std::string_view x) {
   s.append(x);
 }
 
+std::string semantics_text(const CheckResult& c) {
+  std::string s;
+  for (const auto& [k, v] : c.semantics) {
+    append_sep(s, ", ", k);
+    s += " = ";
+    s += v;
+  }
+  return s;
+}
+
 LineColumn line_column(const std::string& text, std::size_t offset) {
   LineColumn lc;
   const std::size_t end = offset < text.size() ? offset : text.size();

@@ -249,15 +249,7 @@ void check_section(std::ostringstream& out, const CheckResult& c, std::size_t i)
     out << "</li>";
   }
   if (!c.fp_environment.empty()) out << "<li class=\"fp\">FP environment: " << esc(c.fp_environment) << "</li>";
-  if (!c.semantics.empty()) {
-    std::string s;
-    for (const auto& [k, v] : c.semantics) {
-      detail::append_sep(s, ", ", k);
-      s += " = ";
-      s += v;
-    }
-    out << "<li>semantics: " << esc(s) << "</li>";
-  }
+  if (!c.semantics.empty()) out << "<li>semantics: " << esc(detail::semantics_text(c)) << "</li>";
   out << "<li>bound: " << esc(c.bound.name);
   if (!c.bound.formula.empty()) out << " <code>" << esc(c.bound.formula) << "</code>";
   if (!c.bound.source.empty()) out << " (" << esc(c.bound.source) << ")";

@@ -149,15 +149,7 @@ void check_section(std::ostringstream& out, const CheckResult& c) {
     out << "\n";
   }
   if (!c.fp_environment.empty()) out << "- FP environment: " << c.fp_environment << "\n";
-  if (!c.semantics.empty()) {
-    std::string s;
-    for (const auto& [k, v] : c.semantics) {
-      detail::append_sep(s, ", ", k);
-      s += " = ";
-      s += v;
-    }
-    out << "- semantics: " << s << "\n";
-  }
+  if (!c.semantics.empty()) out << "- semantics: " << detail::semantics_text(c) << "\n";
   out << "- bound: " << (c.bound.name.empty() ? "-" : c.bound.name);
   if (!c.bound.formula.empty()) out << " — `" << c.bound.formula << "`";
   if (!c.bound.source.empty()) out << " (" << c.bound.source << ")";

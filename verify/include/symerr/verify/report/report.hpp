@@ -58,6 +58,8 @@ std::string format_number(double x);          // "%.6g"; "inf", "-inf", "nan"
 std::string format_count(std::uint64_t n);    // 1234567 -> "1,234,567"
 // s += (s.empty() ? "" : sep) + x, without temporaries.
 void append_sep(std::string& s, std::string_view sep, std::string_view x);
+// A check's semantics as "key = value, key = value" (unescaped).
+std::string semantics_text(const CheckResult& c);
 // 1-based line and column of byte `offset` in `text` (column counts bytes).
 struct LineColumn {
   std::size_t line = 1, column = 1;

@@ -8,7 +8,7 @@
 
 #include <symerr/verify/concrete/concrete.hpp>
 
-#include "zoo/zoo.hpp"
+#include "verify/zoo/zoo.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;

@@ -9,7 +9,7 @@
 #include <symerr/verify/concrete/concrete.hpp>
 
 #include "formats/mpfr_emulation.hpp"
-#include "zoo/zoo.hpp"
+#include "verify/zoo/zoo.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;

@@ -22,7 +22,7 @@ SpecBound user_bound(const std::string& id) {
   b.op = symerr::OpId::Add;
   b.name = "test bound " + id;
   b.formula = "|err| <= 1";
-  b.source = "tests/verify/test_bounds_registry.cpp";
+  b.source = "tests/verify/bounds/test_bounds_registry.cpp";
   b.enclose = [](const SymbolicError&, const SymbolicError&, const SymbolicError&) { return Interval::point(1); };
   b.exact = [](const ExactPoint&) { return mpq_class(1); };
   return b;

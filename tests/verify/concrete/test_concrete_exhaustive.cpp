@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <symerr/verify/concrete/exhaustive.hpp>
 
-#include "zoo/zoo.hpp"
+#include "verify/zoo/zoo.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
