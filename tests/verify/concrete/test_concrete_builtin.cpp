@@ -32,3 +32,15 @@ TEST_CASE("builtin kernels: Add, Sub, Mul, Div over the default formats", "[conc
       }
     }
 }
+
+TEST_CASE("builtin kernels exist for the two-input operators of the table only", "[concrete][builtin]") {
+  for (const OpInfo& info : operator_table()) {
+    CAPTURE(info.name);
+    if (binary_kernel_operator(info.id)) {
+      CHECK(builtin_kernel(info.id, ElementType::FP32).op == info.id);
+    } else {
+      CHECK_THROWS_WITH(builtin_kernel(info.id, ElementType::FP32),
+                        Catch::Contains(std::string(info.name) + " has no two-input concrete check"));
+    }
+  }
+}

@@ -61,6 +61,8 @@ Kernel generic(OpId op, ElementType type, IntegerDivision d) {
 }  // namespace
 
 Kernel builtin_kernel(OpId op, ElementType type, IntegerDivision d) {
+  if (!binary_kernel_operator(op))
+    throw std::invalid_argument("builtin_kernel: " + std::string(to_string(op)) + " has no two-input concrete check");
   switch (type) {
     case ElementType::FP16: return generic<Half, std::uint16_t>(op, type, d);
     case ElementType::BF16: return generic<BFloat16, std::uint16_t>(op, type, d);
