@@ -14,6 +14,13 @@ namespace {
 const Format kCampaignFormats[] = {FP16, BF16, FP32, FP64, INT8, UINT8, INT32};
 constexpr OpId kOps[] = {OpId::Div, OpId::Sub, OpId::Add, OpId::Mul};
 
+// The check to run: the caller's, or symbolic_check over Interval.
+SymbolicCheckFn check_or_default(const SymbolicCheckFn& check) {
+  if (check) return check;
+  return [](OpId op, const Format& f, const InputBox& a, const InputBox& b, const SpecBound& bound,
+            const SymbolicCheckOptions& o) { return symbolic_check(op, f, a, b, bound, o); };
+}
+
 void say(const Progress& p, const std::string& s) {
   if (p) p(s);
 }
@@ -38,7 +45,8 @@ std::pair<InputBox, InputBox> default_boxes(OpId op, const Format& f, ErrorPart 
 
 }  // namespace
 
-std::vector<CheckResult> run_default_symbolic_checks(const Progress& progress, const SymbolicCheckFn& check) {
+std::vector<CheckResult> run_default_symbolic_checks(const Progress& progress, const SymbolicCheckFn& given) {
+  const SymbolicCheckFn check = check_or_default(given);
   std::vector<CheckResult> out;
   SymbolicCheckOptions opt;
   opt.max_cells = 1500;
@@ -248,7 +256,7 @@ CheckResult audit_integer_examples(const Progress& progress) {
 
 std::vector<CheckResult> run_seed_audit(const Progress& progress, const SymbolicCheckFn& check) {
   std::vector<CheckResult> out;
-  audit_stated_bounds(out, progress, check);
+  audit_stated_bounds(out, progress, check_or_default(check));
   out.push_back(audit_propagation_threshold(progress));
   out.push_back(audit_special_values(progress));
   out.push_back(audit_integer_examples(progress));

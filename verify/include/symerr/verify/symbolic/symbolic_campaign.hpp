@@ -15,7 +15,7 @@ namespace symerr::verify {
 using Progress = std::function<void(std::string_view)>;
 
 // The symbolic check a campaign runs, type-erased over the abstract domain:
-// symbolic_check (Interval) by default; any check of the same signature over
+// empty means symbolic_check (Interval); any check of the same signature over
 // another domain (its bounds evaluated through interval_hull) serves.
 using SymbolicCheckFn = std::function<CheckResult(OpId, const Format&, const InputBox&, const InputBox&,
                                                   const SpecBound&, const SymbolicCheckOptions&)>;
@@ -23,11 +23,11 @@ using SymbolicCheckFn = std::function<CheckResult(OpId, const Format&, const Inp
 // Symbolic checks of Div/Sub/Add/Mul for FP16, BF16, FP32, FP64, INT8, UINT8,
 // INT32 against the seed bounds (propagation and introduction).
 std::vector<CheckResult> run_default_symbolic_checks(const Progress& progress = {},
-                                                     const SymbolicCheckFn& check = symbolic_check);
+                                                     const SymbolicCheckFn& check = {});
 
 // The spec audit of the seeds: each stated bound searched for violations, the
 // special-value rules checked against IEEE 754, the examples against the
 // operator semantics.
-std::vector<CheckResult> run_seed_audit(const Progress& progress = {}, const SymbolicCheckFn& check = symbolic_check);
+std::vector<CheckResult> run_seed_audit(const Progress& progress = {}, const SymbolicCheckFn& check = {});
 
 }  // namespace symerr::verify
