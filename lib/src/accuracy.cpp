@@ -7,18 +7,7 @@
 namespace symerr {
 
 std::string_view elementary_name(ElementaryFunction f) noexcept {
-  switch (f) {
-    case ElementaryFunction::Exp: return "exp";
-    case ElementaryFunction::Expm1: return "expm1";
-    case ElementaryFunction::Log: return "log";
-    case ElementaryFunction::Log1p: return "log1p";
-    case ElementaryFunction::Tanh: return "tanh";
-    case ElementaryFunction::Sigmoid: return "sigmoid";
-    case ElementaryFunction::Pow: return "pow";
-    case ElementaryFunction::Erf: return "erf";
-    case ElementaryFunction::Sqrt: return "sqrt";
-  }
-  return "?";
+  return static_cast<std::size_t>(f) < operator_table().size() ? operator_info(f).function_name : "?";
 }
 
 namespace {

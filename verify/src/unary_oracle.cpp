@@ -8,36 +8,18 @@
 
 #include <mpfr.h>
 
+#include <symerr/mpfr_state.hpp>
+#include <symerr/operators.hpp>
+
 namespace symerr::verify {
 namespace {
 
-struct Mp {
-  mpfr_t v;
-  explicit Mp(mpfr_prec_t p) { mpfr_init2(v, p); }
-  ~Mp() { mpfr_clear(v); }
-  Mp(const Mp&) = delete;
-  Mp& operator=(const Mp&) = delete;
-};
+using Mp = detail::MpfrNumber;
 
+// op(x) at out's precision, rounded in direction d (the operator table's exact evaluation).
 void eval(UnaryOperator op, mpfr_ptr out, mpfr_srcptr x, mpfr_rnd_t d) {
-  const mpfr_rnd_t opp = d == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
-  switch (op) {
-    case UnaryOperator::Exp: mpfr_exp(out, x, d); return;
-    case UnaryOperator::Log: mpfr_log(out, x, d); return;
-    case UnaryOperator::Tanh: mpfr_tanh(out, x, d); return;
-    case UnaryOperator::Erf: mpfr_erf(out, x, d); return;
-    case UnaryOperator::Sqrt: mpfr_sqrt(out, x, d); return;
-    case UnaryOperator::Abs: mpfr_abs(out, x, d); return;
-    case UnaryOperator::Neg: mpfr_neg(out, x, d); return;
-    case UnaryOperator::Sigmoid: {
-      Mp t(mpfr_get_prec(out) + 16);
-      mpfr_neg(t.v, x, MPFR_RNDN);
-      mpfr_exp(t.v, t.v, opp);
-      mpfr_add_ui(t.v, t.v, 1, opp);
-      mpfr_ui_div(out, 1, t.v, d);
-      return;
-    }
-  }
+  const mpfr_srcptr args[1] = {x};
+  evaluate_mpfr(find_operator(to_string(op))->id, out, args, d);
 }
 
 // round(v) into F (RNE), guarding MPFR values far outside F's range.
