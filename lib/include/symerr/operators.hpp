@@ -32,6 +32,7 @@ enum class OpId : std::uint8_t {
   Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Erf,  // elementary functions
   Pow,                          // x^c, real exponent
   Powi,                         // x^n, integer exponent (repeated multiplication)
+  Exp2,                         // 2^x
 };
 
 // Properties of an operator (bit set).
@@ -93,6 +94,7 @@ inline constexpr OpInfo kOperatorRows[] = {
      mpfr_erf},
     {OpId::Pow, "Pow", 2, kAccuracyModel, "real_x^c * expm1(c * log1p(e_x / real_x))", "pow", nullptr, mpfr_pow},
     {OpId::Powi, "Powi", 2, kIntegerExponent, "repeated Mul (n - 1 roundings; n < 0: one Div)", "powi"},
+    {OpId::Exp2, "Exp2", 1, kElementary, "2^real_x * expm1(e_x * ln 2)", "exp2", mpfr_exp2},
 };
 }  // namespace detail
 
