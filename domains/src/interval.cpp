@@ -13,22 +13,17 @@
 #include <ostream>
 #include <stdexcept>
 
-#include <boost/numeric/interval/arith.hpp>
-#include <boost/numeric/interval/utility.hpp>
-
 #include <symerr/domains/mpfr_support.hpp>
 
+#include "interval_algorithms.hpp"
 #include "interval_rounding.hpp"
 
-namespace bn = boost::numeric;
 namespace bil = boost::numeric::interval_lib;
 
 namespace symerr {
 namespace {
 
 using detail::IntervalAccess;
-constexpr double inf = std::numeric_limits<double>::infinity();
-
 // Boost's C99 rounding control (fegetround/fesetround), renamed locally; its
 // force_rounding is a volatile store and reload.
 struct LocalControl : bil::rounding_control<double> {};
@@ -39,23 +34,9 @@ struct LocalArith : UpwardOppArith<LocalControl> {
 };
 
 using LocalRounding = bil::save_state<LocalArith>;
-using LocalInterval = bn::interval<double, bil::policies<LocalRounding, IntervalChecking>>;
+using LocalInterval = boost::numeric::interval<double, bil::policies<LocalRounding, IntervalChecking>>;
 
-LocalInterval local(const Interval& a) noexcept { return LocalInterval(a.lower(), a.upper(), true); }
-
-// NaN endpoints of + - / come from inf - inf or inf / inf, i.e. from a
-// degenerate operand [+inf, +inf] or [-inf, -inf]: widen outward.
-Interval outward(const LocalInterval& r) noexcept {
-  const double lo = std::isnan(r.lower()) ? -inf : r.lower();
-  const double hi = std::isnan(r.upper()) ? inf : r.upper();
-  return IntervalAccess::make(lo, hi);
-}
-
-// Sign of d - q for a double d (possibly infinite, not NaN) and a rational q.
-int compare(double d, const mpq_class& q) {
-  if (std::isinf(d)) return d > 0 ? 1 : -1;
-  return cmp(mpq_class(d), q);
-}
+using Algorithms = IntervalAlgorithms<Interval, LocalInterval, &IntervalAccess::make>;
 
 }  // namespace
 
@@ -75,57 +56,18 @@ Interval Interval::from_boost(const BoostInterval& iv) {
   return between(iv.lower(), iv.upper());
 }
 
-Interval operator+(const Interval& a, const Interval& b) { return outward(local(a) + local(b)); }
-Interval operator-(const Interval& a, const Interval& b) { return outward(local(a) - local(b)); }
-
-Interval operator*(const Interval& a, const Interval& b) {
-  // Boost's sign-case table multiplies endpoints only; a NaN endpoint is an
-  // endpoint product 0 * inf (operand [+inf, +inf] or [-inf, -inf] against
-  // an endpoint 0), which the interval convention takes as 0.
-  const LocalInterval r = local(a) * local(b);
-  return IntervalAccess::make(std::isnan(r.lower()) ? 0.0 : r.lower(),
-                              std::isnan(r.upper()) ? 0.0 : r.upper());
-}
-
-Interval operator/(const Interval& a, const Interval& b) {
-  if (contains(b, 0.0)) return Interval::whole();
-  return outward(bil::detail::div_non_zero(local(a), local(b)));
-}
-
-Interval operator-(const Interval& a) { return IntervalAccess::make(-a.upper(), -a.lower()); }
-
-Interval abs(const Interval& a) {
-  if (a.lower() >= 0) return a;
-  if (a.upper() <= 0) return -a;
-  return IntervalAccess::make(0.0, std::fmax(-a.lower(), a.upper()));
-}
-
-Interval sqrt(const Interval& a) {
-  if (a.upper() <= 0) return IntervalAccess::make(0.0, 0.0);
-  LocalRounding rnd;
-  const double lo = a.lower() > 0 ? rnd.sqrt_down(a.lower()) : 0.0;
-  return IntervalAccess::make(lo, rnd.sqrt_up(a.upper()));
-}
-
-Interval hull(const Interval& a, const Interval& b) {
-  return IntervalAccess::make(std::fmin(a.lower(), b.lower()), std::fmax(a.upper(), b.upper()));
-}
-
-std::optional<Interval> intersect(const Interval& a, const Interval& b) {
-  const double lo = std::fmax(a.lower(), b.lower());
-  const double hi = std::fmin(a.upper(), b.upper());
-  if (lo > hi) return std::nullopt;
-  return IntervalAccess::make(lo, hi);
-}
-
-double width(const Interval& a) {
-  const double w = bn::width(local(a));
-  return std::isnan(w) ? inf : w;  // [+inf, +inf]: unbounded
-}
-
-bool contains(const Interval& a, const mpq_class& q) {
-  return compare(a.lower(), q) <= 0 && compare(a.upper(), q) >= 0;
-}
+// The algorithms are interval_algorithms.hpp's, shared with the one-scope path.
+Interval operator+(const Interval& a, const Interval& b) { return Algorithms::add(a, b); }
+Interval operator-(const Interval& a, const Interval& b) { return Algorithms::sub(a, b); }
+Interval operator*(const Interval& a, const Interval& b) { return Algorithms::mul(a, b); }
+Interval operator/(const Interval& a, const Interval& b) { return Algorithms::div(a, b); }
+Interval operator-(const Interval& a) { return Algorithms::neg(a); }
+Interval abs(const Interval& a) { return Algorithms::abs(a); }
+Interval sqrt(const Interval& a) { return Algorithms::sqrt(a); }
+Interval hull(const Interval& a, const Interval& b) { return Algorithms::hull(a, b); }
+std::optional<Interval> intersect(const Interval& a, const Interval& b) { return Algorithms::intersect(a, b); }
+double width(const Interval& a) { return Algorithms::width(a); }
+bool contains(const Interval& a, const mpq_class& q) { return Algorithms::contains(a, q); }
 
 std::string to_string(const Interval& a) { return detail::format_interval(a.lower(), a.upper()); }
 

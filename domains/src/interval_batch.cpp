@@ -5,16 +5,15 @@
 // restore the mode: three mode calls per interval operation, about a dozen
 // operations per SymbolicDomainError operation. Here the generic arithmetic()
 // template is instantiated over ScopedInterval, a domain local to this
-// translation unit whose operations are Interval's algorithms (the same
-// Boost.Interval code and the same rounded_arith_opp scheme, from
-// interval_rounding.hpp) but assume FE_UPWARD is already set.
-// arithmetic_one_scope() sets it once, runs the operation, and restores the
+// translation unit whose operations are Interval's algorithms — the same
+// text, interval_algorithms.hpp and endpoint_queries.hpp, instantiated with a
+// rounding policy (interval_rounding.hpp) that assumes FE_UPWARD is already set.
+// FastArithmetic<Interval>::apply() sets it once, runs the operation, and restores the
 // caller's mode (also on exceptions).
 //
-// Results equal the per-operation Interval path's, up to the sign of zero
-// endpoints (min/max here are comparisons, Interval's are fmin/fmax; [-0, x]
-// and [+0, x] are the same set): tests/core/test_symbolic_one_scope.cpp
-// compares the two under every caller mode. The template code between the
+// Results equal the per-operation Interval path's (the same algorithms):
+// tests/core/test_symbolic_one_scope.cpp compares the two under every
+// caller mode. The template code between the
 // interval operations also runs in upward mode; all of its own floating-point
 // operations on doubles are exact (comparisons, negations, fabs/fmin/fmax,
 // floor/trunc, frexp/ldexp, scaling by powers of two, round_to's integer
@@ -31,17 +30,16 @@
 #include <stdexcept>
 #include <string>
 
-#if defined(__x86_64__) && defined(__SSE2_MATH__)
-#include <xmmintrin.h>
-#endif
 
 #include <boost/numeric/interval/arith.hpp>
 #include <boost/numeric/interval/utility.hpp>
 
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_support.hpp>
+#include <symerr/fp_environment.hpp>
 #include <symerr/symbolic.hpp>
 
+#include "interval_algorithms.hpp"
 #include "interval_rounding.hpp"
 
 namespace bn = boost::numeric;
@@ -62,20 +60,12 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // conversions work on SSE registers or integers), only MXCSR's rounding-control
 // field is switched, here and by UpwardScope below: fesetround also reloads the
 // x87 control word, which costs more than the arithmetic it brackets.
-#if defined(__x86_64__) && defined(__SSE2_MATH__)
-constexpr unsigned kRoundingBits = 0x6000u;  // MXCSR.RC, bits 13-14
-constexpr unsigned kRoundUp = 0x4000u;       // RC = 10b: toward +inf
-constexpr unsigned kRoundDown = 0x2000u;     // RC = 01b: toward -inf
-// Only the RC field changes: exception flags raised so far stay raised.
-inline void set_sse_rounding(unsigned rc) noexcept { _mm_setcsr((_mm_getcsr() & ~kRoundingBits) | rc); }
-#endif
-
 struct ScopeControl : bil::rounding_control<double> {
   static double force_rounding(double r) noexcept { return opaque(r); }
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
   // sqrt_down's switch to FE_DOWNWARD and back (the only other mode changes).
-  static void upward() noexcept { set_sse_rounding(kRoundUp); }
-  static void downward() noexcept { set_sse_rounding(kRoundDown); }
+  static void upward() noexcept { detail::set_mxcsr_rounding(detail::kMxcsrRoundUp); }
+  static void downward() noexcept { detail::set_mxcsr_rounding(detail::kMxcsrRoundDown); }
 #endif
 };
 using ScopeArith = UpwardOppArith<ScopeControl>;
@@ -115,7 +105,6 @@ class ScopedInterval {
 
   double lower() const noexcept { return lo_; }
   double upper() const noexcept { return hi_; }
-  ScopeBoost boost() const noexcept { return ScopeBoost(lo_, hi_, true); }
 
  private:
   ScopedInterval(double lo, double hi) noexcept : lo_(lo), hi_(hi) {}
@@ -123,88 +112,21 @@ class ScopedInterval {
 };
 
 using SI = ScopedInterval;
+// Interval's algorithms (interval_algorithms.hpp) under the scope's policy.
+using Algorithms = IntervalAlgorithms<SI, ScopeBoost, &SI::make>;
 
-SI outward(const ScopeBoost& r) noexcept {
-  return SI::make(std::isnan(r.lower()) ? -inf : r.lower(), std::isnan(r.upper()) ? inf : r.upper());
-}
-
-int compare(double d, const mpq_class& q) {
-  if (std::isinf(d)) return d > 0 ? 1 : -1;
-  return cmp(mpq_class(d), q);
-}
-
-inline bool contains(const SI& a, double v) { return a.lower() <= v && v <= a.upper(); }
-[[maybe_unused]] bool contains(const SI& a, const mpq_class& q) {
-  return compare(a.lower(), q) <= 0 && compare(a.upper(), q) >= 0;
-}
-SI operator+(const SI& a, const SI& b) { return outward(a.boost() + b.boost()); }
-SI operator-(const SI& a, const SI& b) { return outward(a.boost() - b.boost()); }
-[[gnu::always_inline]] inline SI operator*(const SI& a, const SI& b) {
-  const ScopeBoost r = a.boost() * b.boost();
-  return SI::make(std::isnan(r.lower()) ? 0.0 : r.lower(), std::isnan(r.upper()) ? 0.0 : r.upper());
-}
-[[gnu::always_inline]] inline SI operator/(const SI& a, const SI& b) {
-  if (contains(b, 0.0)) return SI::whole();
-  return outward(bil::detail::div_non_zero(a.boost(), b.boost()));
-}
-SI operator-(const SI& a) { return SI::make(-a.upper(), -a.lower()); }
-[[maybe_unused]] SI abs(const SI& a) {
-  if (a.lower() >= 0) return a;
-  if (a.upper() <= 0) return -a;
-  return SI::make(0.0, std::fmax(-a.lower(), a.upper()));
-}
-[[maybe_unused]] SI sqrt(const SI& a) {
-  if (a.upper() <= 0) return SI::make(0.0, 0.0);
-  ScopeArith rnd;
-  const double lo = a.lower() > 0 ? rnd.sqrt_down(a.lower()) : 0.0;
-  return SI::make(lo, rnd.sqrt_up(a.upper()));
-}
-// Endpoints are never NaN, so plain comparisons replace fmin/fmax (library
-// calls without -ffinite-math-only); they may differ only in the sign of a
-// zero endpoint, which is the same bound.
-inline double min2(double a, double b) noexcept { return b < a ? b : a; }
-inline double max2(double a, double b) noexcept { return a < b ? b : a; }
-SI hull(const SI& a, const SI& b) {
-  return SI::make(min2(a.lower(), b.lower()), max2(a.upper(), b.upper()));
-}
-std::optional<SI> intersect(const SI& a, const SI& b) {
-  const double lo = max2(a.lower(), b.lower());
-  const double hi = min2(a.upper(), b.upper());
-  if (lo > hi) return std::nullopt;
-  return SI::make(lo, hi);
-}
-[[maybe_unused]] double width(const SI& a) {
-  const double w = bn::width(a.boost());
-  return std::isnan(w) ? inf : w;
-}
-[[maybe_unused]] inline bool subset(const SI& a, const SI& b) {
-  return b.lower() <= a.lower() && a.upper() <= b.upper();
-}
-inline bool is_bounded(const SI& a) { return std::isfinite(a.lower()) && std::isfinite(a.upper()); }
-inline bool is_point(const SI& a) { return a.lower() == a.upper() && is_bounded(a); }
-inline double mag(const SI& a) { return max2(std::fabs(a.lower()), std::fabs(a.upper())); }
-inline double mig(const SI& a) {
-  if (a.lower() <= 0 && 0 <= a.upper()) return 0.0;
-  return min2(std::fabs(a.lower()), std::fabs(a.upper()));
-}
-inline Tri cmp_lt(const SI& a, const SI& b) {
-  if (a.upper() < b.lower()) return Tri::True;
-  if (a.lower() >= b.upper()) return Tri::False;
-  return Tri::Unknown;
-}
-inline Tri cmp_le(const SI& a, const SI& b) {
-  if (a.upper() <= b.lower()) return Tri::True;
-  if (a.lower() > b.upper()) return Tri::False;
-  return Tri::Unknown;
-}
-[[maybe_unused]] inline Tri cmp_gt(const SI& a, const SI& b) { return cmp_lt(b, a); }
-[[maybe_unused]] inline Tri cmp_ge(const SI& a, const SI& b) { return cmp_le(b, a); }
-inline Tri cmp_eq(const SI& a, const SI& b) {
-  if (a.upper() < b.lower() || b.upper() < a.lower()) return Tri::False;
-  if (is_point(a) && is_point(b)) return Tri::True;
-  return Tri::Unknown;
-}
-inline Tri cmp_ne(const SI& a, const SI& b) { return !cmp_eq(a, b); }
+SI operator+(const SI& a, const SI& b) { return Algorithms::add(a, b); }
+SI operator-(const SI& a, const SI& b) { return Algorithms::sub(a, b); }
+[[gnu::always_inline]] inline SI operator*(const SI& a, const SI& b) { return Algorithms::mul(a, b); }
+[[gnu::always_inline]] inline SI operator/(const SI& a, const SI& b) { return Algorithms::div(a, b); }
+SI operator-(const SI& a) { return Algorithms::neg(a); }
+[[maybe_unused]] SI abs(const SI& a) { return Algorithms::abs(a); }
+[[maybe_unused]] SI sqrt(const SI& a) { return Algorithms::sqrt(a); }
+SI hull(const SI& a, const SI& b) { return Algorithms::hull(a, b); }
+std::optional<SI> intersect(const SI& a, const SI& b) { return Algorithms::intersect(a, b); }
+[[maybe_unused]] double width(const SI& a) { return Algorithms::width(a); }
+[[maybe_unused]] bool contains(const SI& a, const mpq_class& q) { return Algorithms::contains(a, q); }
+SYMERR_ENDPOINT_QUERIES(ScopedInterval)
 
 static_assert(RealDomain<ScopedInterval>);
 
@@ -226,15 +148,12 @@ namespace {
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
 class UpwardScope {
  public:
-  UpwardScope() : saved_(_mm_getcsr() & detail::kMxcsrControl) {
-    _mm_setcsr((_mm_getcsr() & detail::kMxcsrFlags) | detail::kMxcsrLibrary | kRoundUp);
-  }
-  ~UpwardScope() { _mm_setcsr((_mm_getcsr() & detail::kMxcsrFlags) | saved_); }
+  UpwardScope() noexcept = default;
   UpwardScope(const UpwardScope&) = delete;
   UpwardScope& operator=(const UpwardScope&) = delete;
 
  private:
-  unsigned saved_;
+  detail::MxcsrControlScope scope_{detail::kMxcsrLibrary | detail::kMxcsrRoundUp};
 };
 #else
 class UpwardScope {
@@ -288,13 +207,9 @@ SymbolicDomainError<Interval> result(const SymbolicDomainError<ScopedInterval>& 
 
 }  // namespace
 
-namespace detail {
-
-template <RealDomain D>
-SymbolicDomainError<D> arithmetic_one_scope(ArithOp op, const SymbolicDomainError<D>& x,
-                                            const SymbolicDomainError<D>& y,
-                                            std::optional<IntegerDivision> int_division) {
-  static_assert(std::is_same_v<D, Interval>);
+SymbolicDomainError<Interval> FastArithmetic<Interval>::apply(ArithOp op, const SymbolicDomainError<Interval>& x,
+                                                             const SymbolicDomainError<Interval>& y,
+                                                             std::optional<IntegerDivision> int_division) {
   const SymbolicDomainError<ScopedInterval> sx = operand(x);
   const SymbolicDomainError<ScopedInterval> sy = operand(y);
   const SymbolicDomainError<ScopedInterval> z = [&] {
@@ -304,9 +219,4 @@ SymbolicDomainError<D> arithmetic_one_scope(ArithOp op, const SymbolicDomainErro
   return result(z);
 }
 
-template SymbolicDomainError<Interval> arithmetic_one_scope<Interval>(
-    ArithOp, const SymbolicDomainError<Interval>&, const SymbolicDomainError<Interval>&,
-    std::optional<IntegerDivision>);
-
-}  // namespace detail
 }  // namespace symerr

@@ -16,7 +16,7 @@ std::string both_shapes(const Shape& a, const Shape& b) {
   return "A has shape " + to_string(a) + ", B has shape " + to_string(b);
 }
 
-std::string prefix(const OpMessageInfo& op, const BroadcastRule& rule) {
+std::string prefix(const OpConstraints& op, const BroadcastRule& rule) {
   return std::string(op.name) + " (" + to_string(rule) + ")";
 }
 
@@ -25,7 +25,7 @@ BroadcastPlan identical(const Shape& a) {
   return {a, st, st};
 }
 
-BroadcastPlan numpy(const Shape& a, const Shape& b, const OpMessageInfo& op, const BroadcastRule& rule) {
+BroadcastPlan numpy(const Shape& a, const Shape& b, const OpConstraints& op, const BroadcastRule& rule) {
   const std::size_t r = std::max(a.size(), b.size());
   const Shape sa = row_major_strides(a), sb = row_major_strides(b);
   BroadcastPlan p{Shape(r, 0), Shape(r, 0), Shape(r, 0)};
@@ -44,7 +44,7 @@ BroadcastPlan numpy(const Shape& a, const Shape& b, const OpMessageInfo& op, con
   return p;
 }
 
-BroadcastPlan legacy(const Shape& a, const Shape& b, const OnnxLegacy& l, const OpMessageInfo& op,
+BroadcastPlan legacy(const Shape& a, const Shape& b, const OnnxLegacy& l, const OpConstraints& op,
                      const BroadcastRule& rule) {
   if (!l.broadcast) {
     if (a != b)
@@ -104,7 +104,7 @@ std::string to_string(const BroadcastRule& rule) {
 }
 
 BroadcastPlan broadcast_plan(const Shape& a, const Shape& b, const BroadcastRule& rule,
-                             const OpMessageInfo& op) {
+                             const OpConstraints& op) {
   element_count(a, std::string(op.name) + " input A");
   element_count(b, std::string(op.name) + " input B");
   BroadcastPlan p = std::visit(
@@ -131,7 +131,7 @@ BroadcastPlan broadcast_plan(const Shape& a, const Shape& b, const BroadcastRule
 }
 
 void check_same_element_type(std::string_view type_a, std::string_view type_b,
-                             const BroadcastRule& rule, const OpMessageInfo& op) {
+                             const BroadcastRule& rule, const OpConstraints& op) {
   if (type_a == type_b) return;
   const std::string types =
       "A has type " + std::string(type_a) + ", B has type " + std::string(type_b);

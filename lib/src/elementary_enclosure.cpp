@@ -80,30 +80,18 @@ double erf_slope_d(double m, Dir d) {
   return mpfr_get_d(r.v, rnd(d));
 }
 
-namespace {
-
-OpId operator_of(ElementaryFunction f) {
-  switch (f) {
-    case ElementaryFunction::Exp: return OpId::Exp;
-    case ElementaryFunction::Expm1: return OpId::Expm1;
-    case ElementaryFunction::Log: return OpId::Log;
-    case ElementaryFunction::Log1p: return OpId::Log1p;
-    case ElementaryFunction::Tanh: return OpId::Tanh;
-    case ElementaryFunction::Sigmoid: return OpId::Sigmoid;
-    case ElementaryFunction::Pow: return OpId::Pow;
-    case ElementaryFunction::Erf: return OpId::Erf;
-    case ElementaryFunction::Sqrt: return OpId::Sqrt;
-  }
-  return OpId::Exp;
+double directed(OpId op, double x, Dir d) {
+  Scope s;
+  Num a(x), r;
+  const mpfr_srcptr args[1] = {a.v};
+  evaluate_mpfr(op, r.v, args, rnd(d));
+  return mpfr_get_d(r.v, rnd(d));
 }
-
-}  // namespace
 
 bool correctly_rounded_value(ElementaryFunction f, double t, double c, const FloatFormat& F, RoundingMode mode,
                              double& out) {
-  const OpId op = operator_of(f);
   const double args[2] = {t, c};
-  const auto r = correctly_rounded(op, std::span<const double>(args, operator_info(op).arity), F, mode);
+  const auto r = correctly_rounded(f, std::span<const double>(args, operator_info(f).arity), F, mode);
   if (r) out = *r;
   return r.has_value();
 }

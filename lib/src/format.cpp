@@ -430,17 +430,17 @@ bool fp_environment_guard_works() {
   };
   bool ok = true;
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
-  const unsigned saved = _mm_getcsr();
-  const unsigned hostile = (saved & detail::kMxcsrFlags) | detail::kMxcsrMasks | detail::kMxcsrRounding |
-                           detail::kMxcsrFtz | detail::kMxcsrDaz;  // RC = toward zero
-  _mm_setcsr(hostile);
+  const unsigned saved = detail::read_mxcsr();
+  const unsigned hostile = detail::kMxcsrMasks | detail::kMxcsrRounding | detail::kMxcsrFtz |
+                           detail::kMxcsrDaz;  // RC = toward zero
+  detail::set_mxcsr_control(hostile);
   ok = checks();
   {
     const FpEnvironmentGuard guard;
-    ok = ok && (_mm_getcsr() & detail::kMxcsrControl) == detail::kMxcsrLibrary;
+    ok = ok && (detail::read_mxcsr() & detail::kMxcsrControl) == detail::kMxcsrLibrary;
   }
-  ok = ok && (_mm_getcsr() & detail::kMxcsrControl) == (hostile & detail::kMxcsrControl);
-  _mm_setcsr((_mm_getcsr() & detail::kMxcsrFlags) | (saved & detail::kMxcsrControl));
+  ok = ok && (detail::read_mxcsr() & detail::kMxcsrControl) == hostile;
+  detail::set_mxcsr_control(saved);
 #else
   const int saved = std::fegetround();
   std::fesetround(FE_TOWARDZERO);

@@ -1,5 +1,6 @@
-// The operator table (<symerr/operators.hpp>): one row per operator, and its
-// exact MPFR evaluation.
+// The operator table's functions (<symerr/operators.hpp>, where the rows
+// are): lookup by name, and the exact MPFR evaluation of the operators MPFR
+// has no single function for.
 #include <symerr/operators.hpp>
 
 #include <array>
@@ -13,34 +14,6 @@
 
 namespace symerr {
 namespace {
-
-constexpr OpProperties kUnaryElementary = kAccuracyModel;
-
-// The table. Order = OpId order (checked by tests/core/test_operators.cpp).
-constexpr std::array kTable{
-    OpInfo{OpId::Add, "Add", 2, kCommutative | kCorrectlyRounded | kIntegerFormats, "e_x + e_y"},
-    OpInfo{OpId::Sub, "Sub", 2, kCorrectlyRounded | kIntegerFormats, "e_x - e_y"},
-    OpInfo{OpId::Mul, "Mul", 2, kCommutative | kCorrectlyRounded | kIntegerFormats,
-           "real_x*e_y + e_x*fp_y  (= real_y*e_x + e_y*fp_x)"},
-    OpInfo{OpId::Div, "Div", 2, kCorrectlyRounded | kIntegerFormats, "(e_x - real_z*e_y) / fp_y"},
-    OpInfo{OpId::Neg, "Neg", 1, kCorrectlyRounded | kExactResult | kIntegerFormats | kOdd, "-e_x"},
-    OpInfo{OpId::Abs, "Abs", 1, kCorrectlyRounded | kExactResult | kIntegerFormats,
-           "|fp_x| - |real_x|  (in [-|e_x|, |e_x|])"},
-    OpInfo{OpId::Sqrt, "Sqrt", 1, kCorrectlyRounded | kMonotoneIncreasing, "e_x / (sqrt(fp_x) + sqrt(real_x))"},
-    OpInfo{OpId::Convert, "Convert", 1, kCorrectlyRounded | kIntegerFormats | kMonotoneIncreasing, "e_x"},
-    OpInfo{OpId::Exp, "Exp", 1, kUnaryElementary | kMonotoneIncreasing, "exp(real_x) * expm1(e_x)"},
-    OpInfo{OpId::Expm1, "Expm1", 1, kUnaryElementary | kMonotoneIncreasing, "exp(real_x) * expm1(e_x)"},
-    OpInfo{OpId::Log, "Log", 1, kUnaryElementary | kMonotoneIncreasing, "log1p(e_x / real_x)"},
-    OpInfo{OpId::Log1p, "Log1p", 1, kUnaryElementary | kMonotoneIncreasing, "log1p(e_x / (1 + real_x))"},
-    OpInfo{OpId::Tanh, "Tanh", 1, kUnaryElementary | kMonotoneIncreasing | kOdd,
-           "sinh(e_x) / (cosh(real_x) * cosh(fp_x))"},
-    OpInfo{OpId::Sigmoid, "Sigmoid", 1, kUnaryElementary | kMonotoneIncreasing,
-           "sinh(e_x/2) / (2 * cosh(real_x/2) * cosh(fp_x/2))"},
-    OpInfo{OpId::Erf, "Erf", 1, kUnaryElementary | kMonotoneIncreasing | kOdd,
-           "erf'(xi) * e_x, xi in hull(real_x, fp_x)  (mean value)"},
-    OpInfo{OpId::Pow, "Pow", 2, kAccuracyModel, "real_x^c * expm1(c * log1p(e_x / real_x))"},
-    OpInfo{OpId::Powi, "Powi", 2, kIntegerExponent, "repeated Mul (n - 1 roundings; n < 0: one Div)"},
-};
 
 bool same_ignoring_case(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
@@ -99,63 +72,39 @@ int power_integer(mpfr_ptr out, mpfr_srcptr x, mpfr_srcptr n, mpfr_rnd_t rnd) {
   return mpfr_pow_si(out, x, mpfr_get_si(n, MPFR_RNDN), rnd);
 }
 
-int evaluate_unary(OpId op, mpfr_ptr out, mpfr_srcptr x, mpfr_rnd_t rnd) {
+// The operators MPFR has no single function for.
+int evaluate_composed(OpId op, mpfr_ptr out, std::span<const mpfr_srcptr> args, mpfr_rnd_t rnd) {
   switch (op) {
-    case OpId::Neg: return mpfr_neg(out, x, rnd);
-    case OpId::Abs: return mpfr_abs(out, x, rnd);
-    case OpId::Sqrt: return mpfr_sqrt(out, x, rnd);
-    case OpId::Convert: return mpfr_set(out, x, rnd);
-    case OpId::Exp: return mpfr_exp(out, x, rnd);
-    case OpId::Expm1: return mpfr_expm1(out, x, rnd);
-    case OpId::Log: return mpfr_log(out, x, rnd);
-    case OpId::Log1p: return mpfr_log1p(out, x, rnd);
-    case OpId::Tanh: return mpfr_tanh(out, x, rnd);
-    case OpId::Sigmoid: return sigmoid_rounded(out, x, rnd);
-    case OpId::Erf: return mpfr_erf(out, x, rnd);
+    case OpId::Sigmoid: return sigmoid_rounded(out, args[0], rnd);
+    case OpId::Powi: return power_integer(out, args[0], args[1], rnd);
     default: break;
   }
-  throw std::invalid_argument("evaluate_mpfr: " + std::string(to_string(op)) + " is not unary");
-}
-
-int evaluate_binary(OpId op, mpfr_ptr out, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd) {
-  switch (op) {
-    case OpId::Add: return mpfr_add(out, x, y, rnd);
-    case OpId::Sub: return mpfr_sub(out, x, y, rnd);
-    case OpId::Mul: return mpfr_mul(out, x, y, rnd);
-    case OpId::Div: return mpfr_div(out, x, y, rnd);
-    case OpId::Pow: return mpfr_pow(out, x, y, rnd);
-    case OpId::Powi: return power_integer(out, x, y, rnd);
-    default: break;
-  }
-  throw std::invalid_argument("evaluate_mpfr: " + std::string(to_string(op)) + " is not binary");
+  throw std::logic_error("evaluate_mpfr: no MPFR evaluation registered for " + std::string(to_string(op)));
 }
 
 }  // namespace
 
-std::span<const OpInfo> operator_table() noexcept { return kTable; }
-
-const OpInfo& operator_info(OpId op) noexcept { return kTable[static_cast<std::size_t>(op)]; }
-
 std::string_view to_string(OpId op) noexcept {
-  const auto i = static_cast<std::size_t>(op);
-  return i < kTable.size() ? kTable[i].name : std::string_view("?");
+  return static_cast<std::size_t>(op) < operator_table().size() ? operator_info(op).name : std::string_view("?");
 }
 
 const OpInfo* find_operator(std::string_view name) noexcept {
-  for (const OpInfo& info : kTable)
+  for (const OpInfo& info : operator_table())
     if (same_ignoring_case(info.name, name)) return &info;
   return nullptr;
 }
 
 int evaluate_mpfr(OpId op, mpfr_ptr out, std::span<const mpfr_srcptr> args, mpfr_rnd_t rnd) {
-  if (static_cast<std::size_t>(op) >= kTable.size())
+  if (static_cast<std::size_t>(op) >= operator_table().size())
     throw std::invalid_argument("evaluate_mpfr: unknown operator id " + std::to_string(static_cast<int>(op)));
   const OpInfo& info = operator_info(op);
   if (args.size() != info.arity)
     throw std::invalid_argument("evaluate_mpfr(" + std::string(info.name) + "): " + std::to_string(args.size()) +
                                 " operands, expected " + std::to_string(info.arity));
   const detail::MpfrStateGuard state;
-  return info.arity == 1 ? evaluate_unary(op, out, args[0], rnd) : evaluate_binary(op, out, args[0], args[1], rnd);
+  if (info.mpfr_unary) return info.mpfr_unary(out, args[0], rnd);
+  if (info.mpfr_binary) return info.mpfr_binary(out, args[0], args[1], rnd);
+  return evaluate_composed(op, out, args, rnd);
 }
 
 namespace {

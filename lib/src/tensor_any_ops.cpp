@@ -35,7 +35,7 @@ bool same_encoding(const T& x, const T& y) {
 
 template <class Op>
 AnyTensor dispatch(const AnyTensor& A, const AnyTensor& B, const BroadcastRule& rule,
-                   const OpMessageInfo& info, Op op) {
+                   const OpConstraints& info, Op op) {
   return std::visit(
       [&](const auto& a, const auto& b) -> AnyTensor {
         using TA = std::decay_t<decltype(a)>;

@@ -19,7 +19,7 @@ using namespace symerr;
 
 namespace {
 
-constexpr std::size_t kOperatorCount = static_cast<std::size_t>(OpId::Powi) + 1;
+constexpr std::size_t kOperatorCount = static_cast<std::size_t>(OpId::Exp2) + 1;
 
 // The arity each operator's symbolic rule takes (an independent statement:
 // the rule headers' signatures).
@@ -51,6 +51,9 @@ std::vector<std::string> table_defects(std::span<const OpInfo> table, std::size_
     if (row.name.empty() || !names.insert(lowercase(row.name)).second) defects.push_back(name + ": name not unique");
     if (row.arity != expected_arity(row.id)) defects.push_back(name + ": arity " + std::to_string(row.arity));
     if (row.error_identity.empty()) defects.push_back(name + ": no error identity");
+    if (row.function_name.empty()) defects.push_back(name + ": no function name");
+    if ((row.mpfr_unary && row.arity != 1) || (row.mpfr_binary && row.arity != 2))
+      defects.push_back(name + ": MPFR function of another arity");
   }
   return defects;
 }
@@ -82,6 +85,11 @@ TEST_CASE("operator table: the consistency check catches planted defects", "[cor
   }
   SECTION("a name differing only in case") {
     rows[1].name = "add";
+    CHECK(!table_defects(rows, kOperatorCount).empty());
+  }
+  SECTION("an MPFR function of the wrong arity") {
+    rows[static_cast<std::size_t>(OpId::Exp)].mpfr_binary = mpfr_add;
+    rows[static_cast<std::size_t>(OpId::Exp)].mpfr_unary = nullptr;
     CHECK(!table_defects(rows, kOperatorCount).empty());
   }
   SECTION("a wrong arity") {
@@ -141,6 +149,14 @@ TEST_CASE("evaluate_mpfr: exact values, directed bounds and arity errors", "[cor
   CHECK_THROWS_AS(eval53(OpId::Add, {1}, MPFR_RNDN), std::invalid_argument);
   CHECK_THROWS_AS(eval53(OpId::Exp, {1, 2}, MPFR_RNDN), std::invalid_argument);
   CHECK_THROWS_AS(eval53(OpId::Powi, {2, 0.5}, MPFR_RNDN), std::invalid_argument);
+}
+
+TEST_CASE("evaluate_mpfr: every registered operator has an evaluation", "[core][operators]") {
+  for (const OpInfo& row : operator_table()) {
+    INFO(row.name);
+    std::vector<double> args(row.arity, 2.0);
+    CHECK_NOTHROW(eval53(row.id, args, MPFR_RNDN));
+  }
 }
 
 TEST_CASE("evaluate_mpfr: Sigmoid correctly rounded in every direction (vs 1024-bit reference)", "[core][operators]") {

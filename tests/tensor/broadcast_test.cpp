@@ -7,7 +7,7 @@
 using namespace symerr;
 
 namespace {
-const OpMessageInfo kDiv{"Div", "[R1]/[C1]", "[R2]/[C2]"};
+const OpConstraints kDiv{"Div", "[R1]/[C1]", "[R2]/[C2]"};
 }
 
 TEST_CASE("SONNX rule: identical shapes only, error names [R1]/[C1] and both shapes",

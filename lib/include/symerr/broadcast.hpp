@@ -44,8 +44,9 @@ using BroadcastRule = std::variant<Sonnx, OnnxMultidirectional, OnnxLegacy, Open
 // "OpenVINO auto_broadcast=numpy".
 std::string to_string(const BroadcastRule& rule);
 
-// How an operator names itself and its requirement IDs in error messages.
-struct OpMessageInfo {
+// How a tensor operator names itself and its requirement IDs in error messages
+// (renamed from OpInfo: that name is the operator table's, <symerr/operators.hpp>).
+struct OpConstraints {
   std::string_view name = "Elementwise";
   std::string_view shape_constraint = "[R1]/[C1]";  // SONNX shape consistency
   std::string_view type_constraint = "[R2]/[C2]";   // SONNX type consistency
@@ -60,16 +61,16 @@ struct BroadcastPlan {
 };
 
 BroadcastPlan broadcast_plan(const Shape& a, const Shape& b, const BroadcastRule& rule,
-                             const OpMessageInfo& op = {});
+                             const OpConstraints& op = {});
 
 inline Shape broadcast_shape(const Shape& a, const Shape& b, const BroadcastRule& rule,
-                             const OpMessageInfo& op = {}) {
+                             const OpConstraints& op = {}) {
   return broadcast_plan(a, b, rule, op).out;
 }
 
 // Throws TypeError unless the two element-type names are equal; the message
 // names the constraint of the rule (SONNX [R2]/[C2], ONNX/OpenVINO type T).
 void check_same_element_type(std::string_view type_a, std::string_view type_b,
-                             const BroadcastRule& rule, const OpMessageInfo& op = {});
+                             const BroadcastRule& rule, const OpConstraints& op = {});
 
 }  // namespace symerr

@@ -1,13 +1,14 @@
 // The elementary functions on SymbolicDomainError, one header per function
 // (each opens with its propagated-error identity), and the accuracy model
 // that bounds their introduced error. Found by unqualified lookup (ADL):
-// exp, expm1, log, log1p, tanh, sigmoid, erf, pow(x, c), powi(x, n).
+// exp, expm1, exp2, log, log1p, tanh, sigmoid, erf, pow(x, c), powi(x, n).
 #pragma once
 
 #include <symerr/symbolic.hpp>
 #include <symerr/symbolic/accuracy.hpp>
 #include <symerr/symbolic/elementary/erf.hpp>
 #include <symerr/symbolic/elementary/exp.hpp>
+#include <symerr/symbolic/elementary/exp2.hpp>
 #include <symerr/symbolic/elementary/log.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/sigmoid.hpp>

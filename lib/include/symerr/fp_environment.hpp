@@ -21,6 +21,9 @@
 namespace symerr {
 
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
+// The one place that reads and writes MXCSR (x86-64 SSE control and status):
+// the guard below, Interval's one-scope path (domains/src/interval_batch.cpp),
+// the self-test (lib/src/format.cpp) and verify's unary workers use these.
 namespace detail {
 // MXCSR fields: exception flags 0-5, DAZ 6, exception masks 7-12, rounding
 // control 13-14, FTZ 15.
@@ -29,26 +32,50 @@ inline constexpr unsigned kMxcsrControl = 0xFFC0u;  // DAZ, masks, RC, FTZ
 inline constexpr unsigned kMxcsrDaz = 0x0040u;
 inline constexpr unsigned kMxcsrMasks = 0x1F80u;
 inline constexpr unsigned kMxcsrRounding = 0x6000u;
+inline constexpr unsigned kMxcsrRoundDown = 0x2000u;  // RC = 01b: toward -inf
+inline constexpr unsigned kMxcsrRoundUp = 0x4000u;    // RC = 10b: toward +inf
 inline constexpr unsigned kMxcsrFtz = 0x8000u;
 // The library's control settings: all exceptions masked, RC = nearest, no FTZ/DAZ.
 inline constexpr unsigned kMxcsrLibrary = kMxcsrMasks;
+
+inline unsigned read_mxcsr() noexcept { return _mm_getcsr(); }
+inline void write_mxcsr(unsigned value) noexcept { _mm_setcsr(value); }
+// Sets the control fields (DAZ, masks, RC, FTZ) to `control`; raised flags stay raised.
+inline void set_mxcsr_control(unsigned control) noexcept {
+  _mm_setcsr((_mm_getcsr() & kMxcsrFlags) | (control & kMxcsrControl));
+}
+// Sets the rounding-control field only (kMxcsrRoundUp, kMxcsrRoundDown, 0 = nearest).
+inline void set_mxcsr_rounding(unsigned rc) noexcept { _mm_setcsr((_mm_getcsr() & ~kMxcsrRounding) | rc); }
+
+// Holds MXCSR's control fields at `control` for its lifetime (writing only
+// when the caller's differ) and restores the caller's control fields; flags
+// raised meanwhile stay raised (they are status, not control).
+class MxcsrControlScope {
+ public:
+  explicit MxcsrControlScope(unsigned control) noexcept
+      : saved_(_mm_getcsr() & kMxcsrControl), changed_(saved_ != control) {
+    if (changed_) set_mxcsr_control(control);
+  }
+  ~MxcsrControlScope() {
+    if (changed_) set_mxcsr_control(saved_);
+  }
+  MxcsrControlScope(const MxcsrControlScope&) = delete;
+  MxcsrControlScope& operator=(const MxcsrControlScope&) = delete;
+
+ private:
+  unsigned saved_;
+  bool changed_;
+};
 }  // namespace detail
 
 class FpEnvironmentGuard {
  public:
-  FpEnvironmentGuard() noexcept : saved_(_mm_getcsr()) {
-    if ((saved_ & detail::kMxcsrControl) != detail::kMxcsrLibrary)
-      _mm_setcsr((saved_ & detail::kMxcsrFlags) | detail::kMxcsrLibrary);
-  }
-  ~FpEnvironmentGuard() {
-    if ((saved_ & detail::kMxcsrControl) != detail::kMxcsrLibrary)
-      _mm_setcsr((_mm_getcsr() & detail::kMxcsrFlags) | (saved_ & detail::kMxcsrControl));
-  }
+  FpEnvironmentGuard() noexcept = default;
   FpEnvironmentGuard(const FpEnvironmentGuard&) = delete;
   FpEnvironmentGuard& operator=(const FpEnvironmentGuard&) = delete;
 
  private:
-  unsigned saved_;
+  detail::MxcsrControlScope scope_{detail::kMxcsrLibrary};
 };
 #else
 // Portable fallback: the rounding direction only (FTZ/DAZ and trap controls

@@ -8,10 +8,13 @@
 // table, exactness conditions and scalar rule) lives in its own header under
 // <symerr/symbolic/rules/> (arithmetic, unary) and
 // <symerr/symbolic/elementary/> (elementary functions); the table is the
-// index of them. Adding an operator: one OpId value, one row of the table
-// (lib/src/operators.cpp), its MPFR evaluation there, its rule header, tests.
+// index of them. Adding an operator: one OpId value and one row of the table
+// below (with its MPFR function), its rule header, tests (README,
+// "Architecture"); an operator MPFR has no function for also gets its
+// evaluation in lib/src/operators.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -29,6 +32,7 @@ enum class OpId : std::uint8_t {
   Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Erf,  // elementary functions
   Pow,                          // x^c, real exponent
   Powi,                         // x^n, integer exponent (repeated multiplication)
+  Exp2,                         // 2^x
 };
 
 // Properties of an operator (bit set).
@@ -44,22 +48,62 @@ enum OpProperty : std::uint32_t {
 };
 using OpProperties = std::uint32_t;
 
+using MpfrUnaryFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+using MpfrBinaryFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+
 struct OpInfo {
   OpId id;
   std::string_view name;  // ONNX spelling ("Add", "Exp"); Expm1, Log1p, Powi, Convert are symerr's
   unsigned arity;         // number of operands (Convert: 1, its target format is a parameter)
   OpProperties properties;
   std::string_view error_identity;  // err_z in terms of the operands (e = fp − real), as the rule evaluates it
+  std::string_view function_name;   // C / libm spelling ("exp", "expm1"; "add" for the arithmetic)
+  // The MPFR function computing the exact value correctly rounded, when MPFR
+  // has one (else null, and evaluate_mpfr composes it: Sigmoid, Powi).
+  MpfrUnaryFn mpfr_unary = nullptr;
+  MpfrBinaryFn mpfr_binary = nullptr;
 
   constexpr bool has(OpProperty p) const noexcept { return (properties & p) != 0; }
 };
 
-// Every operator, in OpId order (operator_table()[i].id == OpId(i)).
-std::span<const OpInfo> operator_table() noexcept;
+namespace detail {
+inline constexpr OpProperties kElementary = kAccuracyModel | kMonotoneIncreasing;
 
-// The entry of op (never null for a valid OpId).
-const OpInfo& operator_info(OpId op) noexcept;
-std::string_view to_string(OpId op) noexcept;  // operator_info(op).name
+// The table: one row per operator, in OpId order (checked by
+// tests/core/test_operators.cpp). Registering an operator is one row here.
+inline constexpr OpInfo kOperatorRows[] = {
+    {OpId::Add, "Add", 2, kCommutative | kCorrectlyRounded | kIntegerFormats, "e_x + e_y", "add", nullptr, mpfr_add},
+    {OpId::Sub, "Sub", 2, kCorrectlyRounded | kIntegerFormats, "e_x - e_y", "sub", nullptr, mpfr_sub},
+    {OpId::Mul, "Mul", 2, kCommutative | kCorrectlyRounded | kIntegerFormats,
+     "real_x*e_y + e_x*fp_y  (= real_y*e_x + e_y*fp_x)", "mul", nullptr, mpfr_mul},
+    {OpId::Div, "Div", 2, kCorrectlyRounded | kIntegerFormats, "(e_x - real_z*e_y) / fp_y", "div", nullptr, mpfr_div},
+    {OpId::Neg, "Neg", 1, kCorrectlyRounded | kExactResult | kIntegerFormats | kOdd, "-e_x", "neg", mpfr_neg},
+    {OpId::Abs, "Abs", 1, kCorrectlyRounded | kExactResult | kIntegerFormats, "|fp_x| - |real_x|  (in [-|e_x|, |e_x|])",
+     "fabs", mpfr_abs},
+    {OpId::Sqrt, "Sqrt", 1, kCorrectlyRounded | kMonotoneIncreasing, "e_x / (sqrt(fp_x) + sqrt(real_x))", "sqrt",
+     mpfr_sqrt},
+    {OpId::Convert, "Convert", 1, kCorrectlyRounded | kIntegerFormats | kMonotoneIncreasing, "e_x", "convert",
+     mpfr_set},
+    {OpId::Exp, "Exp", 1, kElementary, "exp(real_x) * expm1(e_x)", "exp", mpfr_exp},
+    {OpId::Expm1, "Expm1", 1, kElementary, "exp(real_x) * expm1(e_x)", "expm1", mpfr_expm1},
+    {OpId::Log, "Log", 1, kElementary, "log1p(e_x / real_x)", "log", mpfr_log},
+    {OpId::Log1p, "Log1p", 1, kElementary, "log1p(e_x / (1 + real_x))", "log1p", mpfr_log1p},
+    {OpId::Tanh, "Tanh", 1, kElementary | kOdd, "sinh(e_x) / (cosh(real_x) * cosh(fp_x))", "tanh", mpfr_tanh},
+    {OpId::Sigmoid, "Sigmoid", 1, kElementary, "sinh(e_x/2) / (2 * cosh(real_x/2) * cosh(fp_x/2))", "sigmoid"},
+    {OpId::Erf, "Erf", 1, kElementary | kOdd, "erf'(xi) * e_x, xi in hull(real_x, fp_x)  (mean value)", "erf",
+     mpfr_erf},
+    {OpId::Pow, "Pow", 2, kAccuracyModel, "real_x^c * expm1(c * log1p(e_x / real_x))", "pow", nullptr, mpfr_pow},
+    {OpId::Powi, "Powi", 2, kIntegerExponent, "repeated Mul (n - 1 roundings; n < 0: one Div)", "powi"},
+    {OpId::Exp2, "Exp2", 1, kElementary, "2^real_x * expm1(e_x * ln 2)", "exp2", mpfr_exp2},
+};
+}  // namespace detail
+
+// Every operator, in OpId order (operator_table()[i].id == OpId(i)).
+constexpr std::span<const OpInfo> operator_table() noexcept { return detail::kOperatorRows; }
+
+// The entry of op (precondition: a valid OpId).
+constexpr const OpInfo& operator_info(OpId op) noexcept { return detail::kOperatorRows[static_cast<std::size_t>(op)]; }
+std::string_view to_string(OpId op) noexcept;  // operator_info(op).name; "?" for an invalid id
 
 // The entry named `name`, compared case-insensitively ("add", "EXP"); null if none.
 const OpInfo* find_operator(std::string_view name) noexcept;

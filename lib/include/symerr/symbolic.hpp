@@ -22,8 +22,8 @@
 #include <string>
 #include <variant>
 
-#include <symerr/domains/concept.hpp>
-#include <symerr/domains/domain_ops.hpp>
+#include <symerr/domain/concept.hpp>
+#include <symerr/domain/mixed_ops.hpp>
 #include <symerr/format.hpp>
 #include <symerr/ops/semantics.hpp>
 #include <symerr/symbolic/specials.hpp>

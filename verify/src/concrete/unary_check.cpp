@@ -12,35 +12,24 @@
 
 #include <mpfr.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-#endif
+#include <symerr/fp_environment.hpp>
 
 namespace symerr::verify {
 namespace {
 
 constexpr std::size_t kBatch = 1 << 14;
 
-// The worker's floating-point environment: round to nearest, no FTZ/DAZ
-// (the fast oracle's double -> float conversion relies on it).
+// The worker's floating-point environment: the library's (round to nearest,
+// no FTZ/DAZ, traps masked: <symerr/fp_environment.hpp>), and round to
+// nearest in the x87 unit too (the fast oracle's double -> float conversion
+// relies on it).
 struct DefaultFpEnvironment {
-  int round;
-#if defined(__x86_64__) || defined(__i386__)
-  unsigned csr;
-#endif
-  DefaultFpEnvironment() : round(std::fegetround()) {
-#if defined(__x86_64__) || defined(__i386__)
-    csr = _mm_getcsr();
-    _mm_setcsr(0x1f80);
-#endif
-    std::fesetround(FE_TONEAREST);
-  }
-  ~DefaultFpEnvironment() {
-    std::fesetround(round);
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_setcsr(csr);
-#endif
-  }
+  FpEnvironmentGuard guard;
+  int round = std::fegetround();
+  DefaultFpEnvironment() { std::fesetround(FE_TONEAREST); }
+  ~DefaultFpEnvironment() { std::fesetround(round); }
+  DefaultFpEnvironment(const DefaultFpEnvironment&) = delete;
+  DefaultFpEnvironment& operator=(const DefaultFpEnvironment&) = delete;
 };
 
 bool same_value(double a, double b) {

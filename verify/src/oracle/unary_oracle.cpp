@@ -8,16 +8,13 @@
 
 #include <mpfr.h>
 
+#include <symerr/mpfr_state.hpp>
+#include <symerr/operators.hpp>
+
 namespace symerr::verify {
 namespace {
 
-struct Mp {
-  mpfr_t v;
-  explicit Mp(mpfr_prec_t p) { mpfr_init2(v, p); }
-  ~Mp() { mpfr_clear(v); }
-  Mp(const Mp&) = delete;
-  Mp& operator=(const Mp&) = delete;
-};
+using Mp = symerr::detail::MpfrNumber;
 
 // op(x) rounded in direction d: the operator table's exact evaluation.
 void eval(OpId op, mpfr_ptr out, mpfr_srcptr x, mpfr_rnd_t d) {

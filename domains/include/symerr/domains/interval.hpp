@@ -23,7 +23,9 @@
 #include <gmpxx.h>
 
 #include <symerr/config.hpp>
-#include <symerr/domains/concept.hpp>
+#include <symerr/domain/concept.hpp>
+#include <symerr/domains/endpoint_queries.hpp>
+#include <symerr/symbolic/fast_arithmetic.hpp>
 #include <symerr/tribool.hpp>
 
 namespace symerr {
@@ -121,39 +123,9 @@ std::optional<Interval> intersect(const Interval& a, const Interval& b);
 double width(const Interval& a);  // upper - lower rounded up; +inf if unbounded
 bool contains(const Interval& a, const mpq_class& q);
 
-inline bool contains(const Interval& a, double v) { return a.lower() <= v && v <= a.upper(); }
-inline bool subset(const Interval& a, const Interval& b) {
-  return b.lower() <= a.lower() && a.upper() <= b.upper();
-}
-inline bool is_bounded(const Interval& a) {
-  return std::isfinite(a.lower()) && std::isfinite(a.upper());
-}
-inline bool is_point(const Interval& a) { return a.lower() == a.upper() && is_bounded(a); }
-inline double mag(const Interval& a) { return std::fmax(std::fabs(a.lower()), std::fabs(a.upper())); }
-inline double mig(const Interval& a) {
-  if (a.lower() <= 0 && 0 <= a.upper()) return 0.0;
-  return std::fmin(std::fabs(a.lower()), std::fabs(a.upper()));
-}
-
-// Tri::True if the relation holds for all x in a, y in b; False if for none.
-inline Tri cmp_lt(const Interval& a, const Interval& b) {
-  if (a.upper() < b.lower()) return Tri::True;
-  if (a.lower() >= b.upper()) return Tri::False;
-  return Tri::Unknown;
-}
-inline Tri cmp_le(const Interval& a, const Interval& b) {
-  if (a.upper() <= b.lower()) return Tri::True;
-  if (a.lower() > b.upper()) return Tri::False;
-  return Tri::Unknown;
-}
-inline Tri cmp_gt(const Interval& a, const Interval& b) { return cmp_lt(b, a); }
-inline Tri cmp_ge(const Interval& a, const Interval& b) { return cmp_le(b, a); }
-inline Tri cmp_eq(const Interval& a, const Interval& b) {
-  if (a.upper() < b.lower() || b.upper() < a.lower()) return Tri::False;
-  if (is_point(a) && is_point(b)) return Tri::True;  // equal points: not disjoint
-  return Tri::Unknown;
-}
-inline Tri cmp_ne(const Interval& a, const Interval& b) { return !cmp_eq(a, b); }
+// contains(a, v), subset, is_bounded, is_point, mag, mig, cmp_lt/le/gt/ge/eq/ne:
+// the endpoint queries shared with the one-scope path (endpoint_queries.hpp).
+SYMERR_ENDPOINT_QUERIES(Interval)
 
 // "[lo, hi]", 17 significant digits, lo rounded down and hi rounded up.
 std::string to_string(const Interval& a);
@@ -165,5 +137,17 @@ std::ostream& operator<<(std::ostream& os, const Interval& a);
 bool directed_rounding_works();
 
 static_assert(RealDomain<Interval>);
+
+// arithmetic() over Interval with the whole operation in one upward-rounding
+// scope instead of a mode save/set/restore per interval operation; defined in
+// domains/src/interval_batch.cpp (compiled with -frounding-math). Results are
+// those of the generic path (tests/core/test_symbolic_one_scope.cpp).
+template <>
+struct FastArithmetic<Interval> {
+  static constexpr bool enabled = true;
+  static SymbolicDomainError<Interval> apply(ArithOp op, const SymbolicDomainError<Interval>& x,
+                                             const SymbolicDomainError<Interval>& y,
+                                             std::optional<IntegerDivision> int_division);
+};
 
 }  // namespace symerr

@@ -15,7 +15,7 @@
 
 namespace symerr {
 
-inline constexpr OpMessageInfo kAddInfo{"Add", "[R1]/[C1]", "[R2]/[C2]"};
+inline constexpr OpConstraints kAddInfo{"Add", "[R1]/[C1]", "[R2]/[C2]"};
 
 template <class T>
 T add_scalar(const T& a, const T& b) {

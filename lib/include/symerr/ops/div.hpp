@@ -46,7 +46,7 @@ struct DivOptions {
   }
 };
 
-inline constexpr OpMessageInfo kDivInfo{"Div", "[R1]/[C1]", "[R2]/[C2]"};
+inline constexpr OpConstraints kDivInfo{"Div", "[R1]/[C1]", "[R2]/[C2]"};
 
 // The scalar rule; std::nullopt where the quotient is undefined.
 template <class T>

@@ -69,7 +69,7 @@ struct RuleResult<false, F, A, B> {
 // rule(a_elem, b_elem) or, if it accepts it, rule(a_elem, b_elem, out_flat).
 template <class A, class B, class F>
 auto elementwise(const Tensor<A>& a, const Tensor<B>& b, const BroadcastRule& rule,
-                 F&& scalar_rule, const OpMessageInfo& op = {}) {
+                 F&& scalar_rule, const OpConstraints& op = {}) {
   constexpr bool indexed = std::invocable<F&, const A&, const B&, std::size_t>;
   using R = std::remove_cvref_t<typename detail::RuleResult<indexed, F, A, B>::type>;
   const BroadcastPlan plan = broadcast_plan(a.shape(), b.shape(), rule, op);

@@ -15,7 +15,7 @@
 
 namespace symerr {
 
-inline constexpr OpMessageInfo kMulInfo{"Mul", "[R1]/[C1]", "[R2]/[C2]"};
+inline constexpr OpConstraints kMulInfo{"Mul", "[R1]/[C1]", "[R2]/[C2]"};
 
 template <class T>
 T mul_scalar(const T& a, const T& b) {

@@ -15,7 +15,7 @@
 
 namespace symerr {
 
-inline constexpr OpMessageInfo kSubInfo{"Sub", "[C1]", "[R2]/[C2]"};
+inline constexpr OpConstraints kSubInfo{"Sub", "[C1]", "[R2]/[C2]"};
 
 template <class T>
 T sub_scalar(const T& a, const T& b) {

@@ -26,11 +26,15 @@
 #include <string_view>
 
 #include <symerr/format.hpp>
+#include <symerr/operators.hpp>
 
 namespace symerr {
 
-enum class ElementaryFunction { Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Pow, Erf, Sqrt };
+// The functions a model has entries for are operators of the table
+// (<symerr/operators.hpp>): Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Pow, Erf, Sqrt, ...
+using ElementaryFunction = OpId;
 
+// The C / libm name ("exp"): the operator table's function_name.
 std::string_view elementary_name(ElementaryFunction f) noexcept;
 
 // One entry of a model: the bound in ulps of the exact result, or correct rounding.

@@ -9,7 +9,7 @@
 
 #include <gmpxx.h>
 
-#include <symerr/domains/concept.hpp>
+#include <symerr/domain/concept.hpp>
 #include <symerr/format.hpp>
 #include <symerr/fp_environment.hpp>
 #include <symerr/symbolic/fast_format.hpp>

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <symerr/format.hpp>
+#include <symerr/operators.hpp>
 #include <symerr/symbolic/accuracy.hpp>
 
 
@@ -28,6 +29,15 @@ double erf_d(double x, Dir d);
 double sigmoid_d(double x, Dir d);    // 1 / (1 + exp(−x))
 double pow_d(double x, double c, Dir d);  // x^c for x >= 0 (0^c = +inf for c < 0)
 double erf_slope_d(double m, Dir d);  // erf'(m) = 2/√π · exp(−m²), m >= 0
+
+// Any unary operator of the table (evaluate_mpfr at 64 bits, then a double
+// in the same direction), and the same as a function of (x, d) for the image
+// helpers of common.hpp: directed_d<OpId::Exp> is exp_d.
+double directed(OpId op, double x, Dir d);
+template <OpId op>
+double directed_d(double x, Dir d) {
+  return directed(op, x, d);
+}
 
 // The correctly rounded value of f(t) in F under `mode` (c: pow's exponent),
 // by Ziv's strategy: evaluate f(t) rounded down and up at increasing
