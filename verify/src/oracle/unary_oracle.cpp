@@ -14,7 +14,7 @@
 namespace symerr::verify {
 namespace {
 
-using Mp = symerr::detail::MpfrNumber;
+using Mp = detail::MpfrNumber;
 
 // op(x) rounded in direction d: the operator table's exact evaluation.
 void eval(OpId op, mpfr_ptr out, mpfr_srcptr x, mpfr_rnd_t d) {

@@ -112,8 +112,8 @@ struct Kernel {
 // FP state restored after each call. Idempotent.
 Kernel harnessed(Kernel k, std::optional<SandboxOptions> isolation);
 
-namespace detail {
-// The kernel's identity, after checking that T stores `type`.
+// The kernel's identity (no run yet), after checking that T stores `type`;
+// `maker` names the caller in the error.
 template <class T>
 Kernel typed_kernel(const char* maker, std::string name, OpId op, ElementType type, KernelForm form) {
   if (!is_storage_of<T>(type))
@@ -126,11 +126,10 @@ Kernel typed_kernel(const char* maker, std::string name, OpId op, ElementType ty
   k.form = form;
   return k;
 }
-}  // namespace detail
 
 template <class T>
 Kernel make_kernel(std::string name, OpId op, ElementType type, ElementwiseFn<T> f) {
-  Kernel k = detail::typed_kernel<T>("make_kernel", std::move(name), op, type, KernelForm::Elementwise);
+  Kernel k = typed_kernel<T>("make_kernel", std::move(name), op, type, KernelForm::Elementwise);
   k.run = [f](const void* a, const void* b, void* y, std::size_t n) {
     f(static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(y), n);
   };
@@ -142,7 +141,7 @@ Kernel make_kernel(std::string name, OpId op, ElementType type, ElementwiseFn<T>
 template <class T>
 Kernel make_tensor_kernel(std::string name, OpId op, ElementType type, TensorFn<T> f,
                           std::int64_t cols = 0) {
-  Kernel k = detail::typed_kernel<T>("make_tensor_kernel", std::move(name), op, type, KernelForm::Tensor);
+  Kernel k = typed_kernel<T>("make_tensor_kernel", std::move(name), op, type, KernelForm::Tensor);
   k.run = [f, cols](const void* a, const void* b, void* y, std::size_t n) {
     const auto nn = static_cast<std::int64_t>(n);
     std::int64_t shape[2] = {nn, 1};
