@@ -1,0 +1,57 @@
+// Sqrt: z = √x, correctly rounded in x's format and mode (IEEE 754).
+//
+// Error identity (exact where f, r >= 0): err_z = e_x / (√fp_x + √real_x)
+// + (round(√t) − √t); propagated √pr − √r = p / (√pr + √r), introduced
+// √f − √pr = i / (√f + √pr) plus the rounding.
+// Special values: √(±0) = ±0, √(+inf) = +inf, √(x < 0) = NaN; the real
+// square root of r < 0 is undefined.
+#pragma once
+
+#include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
+
+namespace symerr {
+
+// sqrt, correctly rounded in the format. Propagated: √pr − √r = p / (√pr + √r);
+// introduced: √f − √pr = i / (√f + √pr), plus the rounding.
+template <RealDomain D>
+SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
+  if (x.is_integer()) throw std::invalid_argument("sqrt: not defined on integer format " + format_name(x.format));
+  [[maybe_unused]] const detail::FpGuardFor<D> guard;
+  using detail::meet;
+  SymbolicDomainError<D> z = x;
+  SpecialStates& s = z.specials;
+  s.may_be_undefined = x.specials.may_be_undefined || x.real.lower() < 0;
+  s.may_be_defined = x.specials.may_be_defined && x.real.upper() >= 0;
+  z.real = sqrt(x.real);
+  s.may_be_nan = x.specials.may_be_nan || x.specials.may_be_neg_inf ||
+                 (x.specials.may_be_finite && x.fp.lower() < 0);
+  s.may_be_neg_inf = false;
+  s.may_be_finite = x.specials.may_be_finite && x.fp.upper() >= 0;
+  if (s.may_be_finite) {
+    const D t = sqrt(x.fp);
+    const D spr = sqrt(detail::actual_real(x));
+    D total = t - z.real, prop = spr - z.real, intro = t - spr;
+    if (certainly(cmp_gt(t + z.real, D::point(0)))) total = meet(total, x.err / (t + z.real));
+    if (certainly(cmp_gt(spr + z.real, D::point(0)))) prop = meet(prop, x.propagated / (spr + z.real));
+    if (certainly(cmp_gt(t + spr, D::point(0)))) intro = meet(intro, x.introduced / (t + spr));
+    D rounding = D::point(0);
+    if (const FloatFormat* F = std::get_if<FloatFormat>(&x.format)) {
+      const auto r = detail::round_enclosure(t, *F, x.mode);
+      z.fp = r.fp;
+      rounding = detail::introduced_float(t, z.fp, *F, x.mode);
+    } else {
+      z.fp = t;
+    }
+    z.propagated = prop;
+    z.introduced = intro + rounding;
+    z.err = meet(total + rounding, z.propagated + z.introduced);
+    // sqrt(−0) = −0, sqrt(+0) = +0
+  } else {
+    z.fp = z.err = z.propagated = z.introduced = D::whole();
+  }
+  z.rel_err = D::whole();
+  z.reduce();
+  return z;
+}
+
+}  // namespace symerr
