@@ -44,6 +44,23 @@ std::atomic<std::uint32_t> next_context_id{0};
                          " is current (handles are valid only in the live context that created them)");
 }
 
+// Products (divide = false) and quotients (0 not in y) of bounded ranges,
+// outward (the caller's scope rounds upward): the hull of the four corners.
+struct Clip {
+  double lo, hi;
+};
+Clip clip_product(Clip x, Clip y, bool divide) {
+  R r;
+  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
+  Clip out{kInf, -kInf};
+  for (const auto& p : c) {
+    out.lo = std::min(out.lo, divide ? r.div_down(p[0], p[1]) : r.mul_down(p[0], p[1]));
+    out.hi = std::max(out.hi, divide ? r.div_up(p[0], p[1]) : r.mul_up(p[0], p[1]));
+  }
+  return out;
+}
+Clip clip_of(const Header& h) { return {h.lo, h.hi}; }
+
 // The form builder: terms (sorted by symbol), the chosen center, and the
 // total rounding error `err` (>= 0) of everything chosen so far.
 struct Builder {
@@ -288,29 +305,72 @@ double Engine::cross_terms(const Header& a, const Header& b) {
   return total;
 }
 
+// The per-symbol part of a product's range: li·e + di·e² over e ∈ [−1, 1] lies
+// in [min(−|li| + di, −|li|/2), max(|li| + di, |li|/2)] (the vertex of the
+// parabola, when inside, is at most |li|/2 from 0 on the side of the
+// extremum), with |li| <= l_mag and di ∈ [d_dn, d_up].
+struct SymbolRange {
+  double lo = 0, hi = 0;
+  void add(double l_mag, double d_dn, double d_up) {
+    R r;
+    hi = r.add_up(hi, std::max(r.add_up(l_mag, d_up), l_mag / 2));
+    lo = r.add_down(lo, std::min(r.sub_down(d_dn, l_mag), -(l_mag / 2)));
+  }
+};
+
+// Sums over the symbols of a·b: Σ of the diagonal ai·bi by sign (s_pos,
+// s_neg), Σ|ai·bi| rounded down, and the joint range of the linear and
+// diagonal part Σ (a0·bi + b0·ai)·εi + ai·bi·εi².
+struct ProductSums {
+  double s_pos = 0, s_neg = 0, diag_abs = 0;
+  SymbolRange joint;
+};
+ProductSums product_sums(const Header& a, const double* ca, const std::uint32_t* sa, const Header& b,
+                         const double* cb, const std::uint32_t* sb) {
+  R r;
+  ProductSums out;
+  const auto mag_of = [&](double v, double s) { return std::fabs(r.mul_up(std::fabs(v), std::fabs(s))); };
+  for (std::uint32_t i = 0, j = 0; i < a.len || j < b.len;) {
+    if (j >= b.len || (i < a.len && sa[i] < sb[j])) { out.joint.add(mag_of(ca[i++], b.center), 0, 0); continue; }
+    if (i >= a.len || sb[j] < sa[i]) { out.joint.add(mag_of(cb[j++], a.center), 0, 0); continue; }
+    const double p_up = r.mul_up(ca[i], cb[j]), p_dn = r.mul_down(ca[i], cb[j]);
+    if (p_up > 0) out.s_pos = r.add_up(out.s_pos, p_up);
+    if (p_dn < 0) out.s_neg = r.add_down(out.s_neg, p_dn);
+    out.diag_abs = r.add_down(out.diag_abs, std::min(std::fabs(p_up), std::fabs(p_dn)));  // |ai·bi| rounded down
+    out.joint.add(r.add_up(mag_of(ca[i], b.center), mag_of(cb[j], a.center)), p_dn, p_up);
+    ++i, ++j;
+  }
+  return out;
+}
+
 // a·b = a0·b0 + Σ(a0·bi + b0·ai)εi + Q, Q = Σi ai·bi·εi² + Σi≠j ai·bj·εi·εj
 // ∈ [S−, S+] ± (ra·rb − Σ|ai·bi|), S± the sums of the positive / negative ai·bi.
+// The range of a·b is also clipped by the joint range of the linear and
+// diagonal parts (± the off-diagonal bound), which is tighter where a
+// linear and a diagonal term of one symbol partly cancel.
 std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo, double clip_hi) {
   if (a.len == 0) return linear(b, a.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
   if (b.len == 0) return linear(a, b.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
   R r;
-  const std::uint32_t* sa = c_.syms.data() + a.offset;
-  const double* ca = c_.coefs.data() + a.offset;
-  const std::uint32_t* sb = c_.syms.data() + b.offset;
-  const double* cb = c_.coefs.data() + b.offset;
-  double s_pos = 0, s_neg = 0, diag_abs = 0;
-  for (std::uint32_t i = 0, j = 0; i < a.len && j < b.len;) {
-    if (sa[i] < sb[j]) { ++i; continue; }
-    if (sb[j] < sa[i]) { ++j; continue; }
-    const double p_up = r.mul_up(ca[i], cb[j]), p_dn = r.mul_down(ca[i], cb[j]);
-    if (p_up > 0) s_pos = r.add_up(s_pos, p_up);
-    if (p_dn < 0) s_neg = r.add_down(s_neg, p_dn);
-    diag_abs = r.add_down(diag_abs, std::min(std::fabs(p_up), std::fabs(p_dn)));  // |ai·bi| rounded down
-    ++i, ++j;
-  }
-  double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), diag_abs));
+  const ProductSums sums = product_sums(a, c_.coefs.data() + a.offset, c_.syms.data() + a.offset, b,
+                                        c_.coefs.data() + b.offset, c_.syms.data() + b.offset);
+  double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), sums.diag_abs));
   if (a.len <= 16 && b.len <= 16) off = std::min(off, cross_terms(a, b));
-  double q_dn = r.sub_down(s_neg, off), q_up = r.add_up(s_pos, off);
+  double q_dn = r.sub_down(sums.s_neg, off), q_up = r.add_up(sums.s_pos, off);
+  // Q = (a − a0)·(b − b0) exactly, and a − a0 ∈ [lo − a0, hi − a0] (the
+  // quantity lies in the form's interval): the interval product bounds Q too.
+  const Clip q = clip_product({r.sub_down(a.lo, a.center), r.sub_up(a.hi, a.center)},
+                              {r.sub_down(b.lo, b.center), r.sub_up(b.hi, b.center)}, false);
+  if (std::max(q_dn, q.lo) <= std::min(q_up, q.hi)) {  // disjoint only if no execution reaches here
+    q_dn = std::max(q_dn, q.lo);
+    q_up = std::min(q_up, q.hi);
+  }
+  const double joint_hi = r.add_up(r.add_up(r.mul_up(a.center, b.center), sums.joint.hi), off);
+  const double joint_lo = r.sub_down(r.add_down(r.mul_down(a.center, b.center), sums.joint.lo), off);
+  if (std::max(clip_lo, joint_lo) <= std::min(clip_hi, joint_hi)) {
+    clip_lo = std::max(clip_lo, joint_lo);
+    clip_hi = std::min(clip_hi, joint_hi);
+  }
   // center a0·b0 enters through the shift, b0·a and a0·b through linear():
   // linear(a, b0, b, a0) counts a0·b0 twice, so subtract it once.
   q_dn = r.sub_down(q_dn, r.mul_up(a.center, b.center));
@@ -473,31 +533,6 @@ std::uint32_t from_interval(Engine& e, const Interval& r) {
   return e.interval_form(r.lower(), r.upper(), Kind::Fresh);
 }
 
-// Products and quotients of bounded ranges, outward (the scope rounds upward).
-struct Clip {
-  double lo, hi;
-};
-Clip clip_mul(const Header& x, const Header& y) {
-  R r;
-  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
-  Clip out{kInf, -kInf};
-  for (const auto& p : c) {
-    out.lo = std::min(out.lo, r.mul_down(p[0], p[1]));
-    out.hi = std::max(out.hi, r.mul_up(p[0], p[1]));
-  }
-  return out;
-}
-Clip clip_div(const Header& x, const Header& y) {  // 0 not in y
-  R r;
-  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
-  Clip out{kInf, -kInf};
-  for (const auto& p : c) {
-    out.lo = std::min(out.lo, r.div_down(p[0], p[1]));
-    out.hi = std::max(out.hi, r.div_up(p[0], p[1]));
-  }
-  return out;
-}
-
 Affine add_sub(const Affine& a, const Affine& b, bool subtract) {
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
@@ -544,7 +579,7 @@ Affine operator*(const Affine& a, const Affine& b) {
   const std::uint32_t lo_i = std::min(a.index(), b.index()), hi_i = std::max(a.index(), b.index());
   return e.memoised(Op::Mul, lo_i, hi_i, 0, [&] {
     if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) * range(y));
-    const Clip clip = clip_mul(x, y);
+    const Clip clip = clip_product(clip_of(x), clip_of(y), false);
     return e.multiply(x, y, clip.lo, clip.hi);
   });
 }
@@ -557,7 +592,7 @@ Affine operator/(const Affine& a, const Affine& b) {
   UpwardScope scope;
   return e.memoised(Op::Div, a.index(), b.index(), 0, [&] {
     if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) / range(y));
-    const Clip clip = clip_div(x, y);
+    const Clip clip = clip_product(clip_of(x), clip_of(y), true);
     const double c = y.center;
     std::uint32_t inv;
     if (y.len == 0 && detail::is_power_of_two(c) && std::fabs(c) >= 0x1p-1022) {
@@ -569,7 +604,7 @@ Affine operator/(const Affine& a, const Affine& b) {
     const Header xc = x, yc = e.c_.forms[inv];
     if (unbounded(yc)) return e.interval_form(clip.lo, clip.hi, Kind::Fresh);  // 1/y overflows
     const std::uint32_t p = e.memoised(Op::Mul, std::min(a.index(), inv), std::max(a.index(), inv), 0, [&] {
-      const Clip pc = clip_mul(xc, yc);
+      const Clip pc = clip_product(clip_of(xc), clip_of(yc), false);
       return e.multiply(xc, yc, pc.lo, pc.hi);
     }).index();
     return e.restrict(p, clip.lo, clip.hi);
