@@ -508,6 +508,8 @@ Affine Affine::from_rational(const mpq_class& q) {
   return between(lo, hi);
 }
 
+// A fresh form each time: handles name quantities, and two unknown quantities
+// are not the same (whole() − whole() is not 0).
 Affine Affine::whole() { return between(-kInf, kInf); }
 
 double Affine::lower() const {
@@ -670,14 +672,29 @@ std::optional<Affine> intersect(const Affine& a, const Affine& b) {
 
 Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound) {
   Engine e = engine();
-  e.at(of);
   const Header& bd = e.at(bound);
   if (bd.lo == bd.hi) return bound;
+  return function_of(of, tag, bd.lo, bd.hi);
+}
+
+Affine function_of(const Affine& of, std::uint64_t tag, double lo, double hi) {
+  if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "function_of");
+  if (lo == hi) return Affine::point(lo);
+  Engine e = engine();
+  e.at(of);
   UpwardScope scope;
-  const double lo = bd.lo, hi = bd.hi;
   return e.memoised(Op::FunctionOf, of.index(), 0, tag, [&] {
     return e.interval_form(lo, hi, std::isfinite(lo) && std::isfinite(hi) ? Kind::Bounded : Kind::Unbounded);
   });
+}
+
+Affine clip(const Affine& a, double lo, double hi) {
+  if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "clip");
+  if (a.index() == 0) return a;
+  Engine e = engine();
+  const Header& x = e.at(a);
+  if (lo <= x.lo && x.hi <= hi) return a;
+  return e.handle(e.restrict(a.index(), lo, hi));
 }
 
 // ---- queries ---------------------------------------------------------------

@@ -190,16 +190,28 @@ std::optional<Affine> intersect(const Affine& a, const Affine& b);
 // (<symerr/domains/affine_symbolic.hpp>).
 Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound);
 
+// The same with the bound given as [lo, hi] (lo <= hi; no form is built for it).
+Affine function_of(const Affine& of, std::uint64_t tag, double lo, double hi);
+
+// The form of `a` with its interval intersected with [lo, hi] (a superset of
+// a's quantity): the same terms, so correlations are kept; the same handle
+// when [lo, hi] does not tighten (or is disjoint: no execution reaches here).
+Affine clip(const Affine& a, double lo, double hi);
+
+// The tag naming the rounding into (F, mode) for function_of.
+inline std::uint64_t rounding_tag(const FloatFormat& F, RoundingMode mode) {
+  const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
+  return (u(F.precision) << 48) ^ (u(F.emin + 60000) << 30) ^ (u(F.emax + 60000) << 12) ^ (u(F.subnormals) << 8) ^
+         u(static_cast<long>(mode));
+}
+
 // The customisation point of SymbolicDomainError (detail::introduced_float):
 // the rounding error round(t) − t of the exact result t into F under `mode`
 // is a function of t, so it is named by one symbol per (t, F, mode), and
 // identical operations on identical operands share it.
 inline Affine name_rounding_error(const Affine& t, const FloatFormat& F, RoundingMode mode,
                                   const Affine& bound) {
-  const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
-  const std::uint64_t tag = (u(F.precision) << 48) ^ (u(F.emin + 60000) << 30) ^ (u(F.emax + 60000) << 12) ^
-                            (u(F.subnormals) << 8) ^ u(static_cast<long>(mode));
-  return function_of(t, tag, bound);
+  return function_of(t, rounding_tag(F, mode), bound);
 }
 
 bool contains(const Affine& a, double v);
@@ -229,5 +241,30 @@ std::ostream& operator<<(std::ostream& os, const Affine& a);
 bool affine_self_test();
 
 static_assert(RealDomain<Affine>);
+
+// ---- the SymbolicDomainError fast path (domains/src/affine_symbolic.cpp) ----
+// Declared here (the primary template, enabled = false, is in
+// <symerr/symbolic/arith.hpp>) so that every use of SymbolicDomainError<Affine>
+// sees it. arithmetic() on SymbolicDomainError<Affine> calls apply(), which
+// runs the operation once over the Interval domain on the operands' ranges
+// (every flag and an interval for every field) and builds only the affine
+// forms that carry correlations — real, t = fp_x ∘ fp_y, the rounding symbol,
+// err, fp = t + rounding, propagated, introduced = err − propagated — each
+// intersected with the interval result, so never wider than it. Operands
+// outside its scope (non-float formats, possible specials, a divisor that
+// may be 0) take the generic path.
+enum class ArithOp;
+enum class IntegerDivision;
+template <RealDomain D>
+class SymbolicDomainError;
+template <class D>
+struct FastArithmetic;
+template <>
+struct FastArithmetic<Affine> {
+  static constexpr bool enabled = true;
+  static SymbolicDomainError<Affine> apply(ArithOp op, const SymbolicDomainError<Affine>& x,
+                                           const SymbolicDomainError<Affine>& y,
+                                           std::optional<IntegerDivision> int_division);
+};
 
 }  // namespace symerr
