@@ -61,6 +61,36 @@ Clip clip_product(Clip x, Clip y, bool divide) {
 }
 Clip clip_of(const Header& h) { return {h.lo, h.hi}; }
 
+// A form's terms as two arrays: in place when it has no parent, else
+// gathered into scratch `slot` (0 or 1; valid until the next gather into it).
+struct TermView {
+  const std::uint32_t* sym = nullptr;
+  const double* coef = nullptr;
+  std::uint32_t len = 0;
+};
+TermView gather(AffineContext::Impl& c_, const Header& h, int slot) {
+  if (h.len == 0) return {};
+  if (h.parent == 0) return {c_.terms.symbols(h.offset), c_.terms.coefficients(h.offset), h.len};
+  const Header* chain[affine_detail::kMaxDepth + 1];
+  int n = 0;
+  for (const Header* f = &h;; f = &c_.forms[f->parent]) {
+    chain[n++] = f;
+    if (f->parent == 0) break;
+  }
+  auto& sym = c_.g_sym[slot];
+  auto& coef = c_.g_coef[slot];
+  sym.clear();
+  coef.clear();
+  for (int k = n - 1; k >= 0; --k) {
+    const Header& f = *chain[k];
+    const std::uint32_t* fs = c_.terms.symbols(f.offset);
+    const double* fc = c_.terms.coefficients(f.offset);
+    sym.insert(sym.end(), fs, fs + f.own);
+    coef.insert(coef.end(), fc, fc + f.own);
+  }
+  return {sym.data(), coef.data(), h.len};
+}
+
 // The form builder: terms (sorted by symbol), the chosen center, and the
 // total rounding error `err` (>= 0) of everything chosen so far.
 struct Builder {
@@ -133,7 +163,10 @@ class Engine {
     return handle(r);
   }
 
-  std::uint32_t finish(Builder& b, double clip_lo, double clip_hi, Kind kind = Kind::Bounded);
+  using View = TermView;
+  View view(const Header& h, int slot) { return gather(c_, h, slot); }
+  std::uint32_t finish(Builder& b, double clip_lo, double clip_hi, Kind kind = Kind::Bounded,
+                       const Header* extends = nullptr, View extends_view = {});
   std::uint32_t interval_form(double lo, double hi, Kind kind);
   std::uint32_t constant(double v);
   std::uint32_t restrict(std::uint32_t h, double lo, double hi);
@@ -150,18 +183,23 @@ class Engine {
 
  private:
   void condense(Builder& b);
-  std::uint32_t push_header(const Header& h) {
+  std::uint32_t push_header(Header h) {
+    h.self = static_cast<std::uint32_t>(c_.forms.size());
     c_.forms.push_back(h);
-    return static_cast<std::uint32_t>(c_.forms.size() - 1);
+    return h.self;
   }
 };
 
-// Keeps the max_terms − 1 largest coefficients (one slot stays for the error
-// symbol); the others' magnitudes go into err.
+// Beyond max_terms symbols, keeps the largest max_terms − max_terms/4 − 1
+// coefficients (one slot stays for the error symbol); the others' magnitudes
+// go into err. Condensing to three quarters leaves room for the next
+// operations of a sum chain to extend the form (stored as an extension of
+// their operand, see Header) instead of condensing again at every step.
 void Engine::condense(Builder& b) {
-  const std::size_t keep = std::max<std::size_t>(1, ctx_.options().max_terms - 1);
+  const std::size_t max_terms = ctx_.options().max_terms;
   const std::size_t n = c_.s_sym.size();
-  if (n <= keep) return;
+  if (n + (b.err > 0 ? 1 : 0) <= max_terms) return;
+  const std::size_t keep = std::max<std::size_t>(1, max_terms - max_terms / 4 - 1);
   auto& order = c_.s_order;
   order.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
@@ -183,7 +221,8 @@ void Engine::condense(Builder& b) {
 
 // Stores the built form: the error symbol appended, the range computed and
 // intersected with [clip_lo, clip_hi]; a point range becomes a constant.
-std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind kind) {
+std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind kind, const Header* extends,
+                             View extends_view) {
   condense(b);
   R r;
   if (b.err > 0) {
@@ -199,11 +238,23 @@ std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind ki
     hi = std::min(hi, clip_hi);
   }
   if (lo == hi) return constant(lo);
-  const auto offset = static_cast<std::uint32_t>(c_.syms.size());
-  c_.syms.insert(c_.syms.end(), c_.s_sym.begin(), c_.s_sym.end());
-  c_.coefs.insert(c_.coefs.end(), c_.s_coef.begin(), c_.s_coef.end());
-  return push_header({b.center, lo, hi, radius, offset, static_cast<std::uint32_t>(c_.s_sym.size()), kind});
+  const auto n = static_cast<std::uint32_t>(c_.s_sym.size());
+  Header h{b.center, lo, hi, radius, 0, n, kind};
+  std::uint32_t skip = 0;  // terms shared with the parent
+  if (extends && extends->self != 0 && extends->kind != Kind::Unbounded && extends->len > 0 &&
+      extends->len < n && extends->depth < affine_detail::kMaxDepth &&
+      std::equal(extends_view.sym, extends_view.sym + extends->len, c_.s_sym.begin()) &&
+      std::equal(extends_view.coef, extends_view.coef + extends->len, c_.s_coef.begin(),
+                 [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); })) {
+    skip = extends->len;
+    h.parent = extends->self;
+    h.depth = static_cast<std::uint8_t>(extends->depth + 1);
+  }
+  h.own = n - skip;
+  h.offset = c_.terms.append(c_.s_sym.data() + skip, c_.s_coef.data() + skip, h.own);
+  return push_header(h);
 }
+
 
 std::uint32_t Engine::constant(double v) {
   if (v == 0) return 0;
@@ -255,11 +306,10 @@ std::uint32_t Engine::linear(const Header& a, double alpha, const Header* b, dou
     out.shift(dn, up);
   }
   out.shift(shift_dn, shift_up);
-  const std::uint32_t* sa = c_.syms.data() + a.offset;
-  const double* ca = c_.coefs.data() + a.offset;
-  std::uint32_t i = 0, j = 0, na = a.len, nb = b ? b->len : 0;
-  const std::uint32_t* sb = b ? c_.syms.data() + b->offset : nullptr;
-  const double* cb = b ? c_.coefs.data() + b->offset : nullptr;
+  const View va = view(a, 0), vb = b ? view(*b, 1) : View{};
+  const std::uint32_t *sa = va.sym, *sb = vb.sym;
+  const double *ca = va.coef, *cb = vb.coef;
+  std::uint32_t i = 0, j = 0, na = va.len, nb = vb.len;
   while (i < na || j < nb) {
     if (j >= nb || (i < na && sa[i] < sb[j])) {
       scaled(ca[i], alpha, dn, up);
@@ -274,6 +324,8 @@ std::uint32_t Engine::linear(const Header& a, double alpha, const Header* b, dou
       ++i, ++j;
     }
   }
+  // a sum chain's c + p (p's symbols all newer) extends c: stored as such
+  if (alpha == 1) return finish(out, clip_lo, clip_hi, Kind::Bounded, &a, va);
   return finish(out, clip_lo, clip_hi);
 }
 
@@ -286,10 +338,9 @@ double Engine::cross_terms(const Header& a, const Header& b) {
   sym.clear();
   ca.clear();
   cb.clear();
-  const std::uint32_t* sa = c_.syms.data() + a.offset;
-  const std::uint32_t* sb = c_.syms.data() + b.offset;
-  const double* va = c_.coefs.data() + a.offset;
-  const double* vb = c_.coefs.data() + b.offset;
+  const View view_a = view(a, 0), view_b = view(b, 1);
+  const std::uint32_t *sa = view_a.sym, *sb = view_b.sym;
+  const double *va = view_a.coef, *vb = view_b.coef;
   for (std::uint32_t i = 0, j = 0; i < a.len || j < b.len;) {
     if (j >= b.len || (i < a.len && sa[i] < sb[j])) { sym.push_back(sa[i]); ca.push_back(va[i++]); cb.push_back(0); }
     else if (i >= a.len || sb[j] < sa[i]) { sym.push_back(sb[j]); ca.push_back(0); cb.push_back(vb[j++]); }
@@ -352,8 +403,8 @@ std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo,
   if (a.len == 0) return linear(b, a.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
   if (b.len == 0) return linear(a, b.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
   R r;
-  const ProductSums sums = product_sums(a, c_.coefs.data() + a.offset, c_.syms.data() + a.offset, b,
-                                        c_.coefs.data() + b.offset, c_.syms.data() + b.offset);
+  const View va = view(a, 0), vb = view(b, 1);
+  const ProductSums sums = product_sums(a, va.coef, va.sym, b, vb.coef, vb.sym);
   double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), sums.diag_abs));
   if (a.len <= 16 && b.len <= 16) off = std::min(off, cross_terms(a, b));
   double q_dn = r.sub_down(sums.s_neg, off), q_up = r.add_up(sums.s_pos, off);
@@ -467,7 +518,7 @@ AffineContext* AffineContext::current_or_null() noexcept { return tls_current; }
 
 std::size_t AffineContext::symbol_count() const noexcept { return impl_->next_symbol; }
 std::size_t AffineContext::form_count() const noexcept { return impl_->forms.size(); }
-std::size_t AffineContext::term_count() const noexcept { return impl_->syms.size(); }
+std::size_t AffineContext::term_count() const noexcept { return impl_->terms.stored(); }
 
 double AffineContext::center(const Affine& a) const {
   if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
@@ -477,8 +528,9 @@ double AffineContext::center(const Affine& a) const {
 std::vector<AffineTerm> AffineContext::terms(const Affine& a) const {
   if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
   const Header& h = impl_->forms[a.index()];
+  const TermView v = gather(*impl_, h, 0);
   std::vector<AffineTerm> t;
-  for (std::uint32_t i = 0; i < h.len; ++i) t.push_back({impl_->syms[h.offset + i], impl_->coefs[h.offset + i]});
+  for (std::uint32_t i = 0; i < v.len; ++i) t.push_back({v.sym[i], v.coef[i]});
   return t;
 }
 

@@ -5,7 +5,9 @@
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
@@ -33,6 +35,11 @@ enum class Op : std::uint8_t {
   Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict
 };
 
+// A form's terms, sorted by symbol, are its parent's terms (none if parent
+// is 0) followed by its own segment terms[offset, offset + own): a form that
+// extends another by newer symbols (c + p in a sum chain) stores only the
+// extension. len is the total number of terms; depth the parent chain's
+// length (bounded by kMaxDepth).
 struct Header {
   double center;
   double lo, hi;
@@ -40,7 +47,67 @@ struct Header {
   std::uint32_t offset, len;
   Kind kind;
   std::uint8_t memo_count = 0;  // entries in the chain (at most kChainLength)
+  std::uint8_t depth = 0;
   std::uint32_t memo_head = 0;  // the memo entries of operations with this form first (0: none)
+  std::uint32_t parent = 0;
+  std::uint32_t own = 0;
+  std::uint32_t self = 0;  // this form's index (set by push_header)
+};
+constexpr std::uint8_t kMaxDepth = 12;
+
+// Storage that never moves its elements (no reallocation copies): chunks of
+// 2^Bits elements.
+template <class T, unsigned Bits>
+class Chunked {
+ public:
+  T& operator[](std::size_t i) noexcept { return chunks_[i >> Bits][i & kMask]; }
+  const T& operator[](std::size_t i) const noexcept { return chunks_[i >> Bits][i & kMask]; }
+  std::size_t size() const noexcept { return size_; }
+  void push_back(const T& v) {
+    if ((size_ & kMask) == 0) chunks_.push_back(std::make_unique_for_overwrite<T[]>(kChunk));
+    chunks_[size_ >> Bits][size_ & kMask] = v;
+    ++size_;
+  }
+
+ private:
+  static constexpr std::size_t kChunk = std::size_t{1} << Bits, kMask = kChunk - 1;
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  std::size_t size_ = 0;
+};
+
+// Term storage: blocks of 2^16 terms; one segment never spans two blocks, so
+// a segment is two contiguous arrays (symbols, coefficients).
+class TermStore {
+ public:
+  static constexpr unsigned kBits = 16;
+  static constexpr std::uint32_t kBlock = 1u << kBits;
+  // Copies n terms (0 < n <= kBlock) into one block and returns their offset.
+  std::uint32_t append(const std::uint32_t* sym, const double* coef, std::uint32_t n) {
+    const std::size_t block = used_ >> kBits;
+    if (block >= blocks_.size() || (used_ & (kBlock - 1)) + n > kBlock) {
+      blocks_.push_back({std::make_unique_for_overwrite<std::uint32_t[]>(kBlock),
+                         std::make_unique_for_overwrite<double[]>(kBlock)});
+      used_ = static_cast<std::uint32_t>((blocks_.size() - 1) << kBits);
+    }
+    const std::uint32_t at = used_;
+    std::copy(sym, sym + n, symbols(at));
+    std::copy(coef, coef + n, coefficients(at));
+    used_ += n;
+    stored_ += n;
+    return at;
+  }
+  std::uint32_t* symbols(std::uint32_t at) noexcept { return blocks_[at >> kBits].sym.get() + (at & (kBlock - 1)); }
+  double* coefficients(std::uint32_t at) noexcept { return blocks_[at >> kBits].coef.get() + (at & (kBlock - 1)); }
+  std::size_t stored() const noexcept { return stored_; }
+
+ private:
+  struct Block {
+    std::unique_ptr<std::uint32_t[]> sym;
+    std::unique_ptr<double[]> coef;
+  };
+  std::vector<Block> blocks_;
+  std::uint32_t used_ = 0;  // the next free offset
+  std::size_t stored_ = 0;
 };
 
 // Beyond this many operations with the same first operand, further entries go
@@ -123,16 +190,19 @@ class MemoTable {
 namespace symerr {
 
 struct AffineContext::Impl {
-  std::vector<affine_detail::Header> forms;
-  std::vector<std::uint32_t> syms;
-  std::vector<double> coefs;
+  affine_detail::Chunked<affine_detail::Header, 14> forms;
+  affine_detail::TermStore terms;
   std::uint32_t next_symbol = 0;
   affine_detail::MemoTable memo;  // Point operations, and the overflow of full chains
-  std::vector<affine_detail::MemoEntry> chains{affine_detail::MemoEntry{}};  // entry 0: end of chain
+  affine_detail::Chunked<affine_detail::MemoEntry, 14> chains;  // entry 0: end of chain
   // scratch of the form under construction
   std::vector<std::uint32_t> s_sym;
   std::vector<double> s_coef;
   std::vector<std::uint32_t> s_order;
+  // gathered terms of forms with a parent chain (two operands at a time)
+  std::vector<std::uint32_t> g_sym[2];
+  std::vector<double> g_coef[2];
+  Impl() { chains.push_back(affine_detail::MemoEntry{}); }
 };
 
 namespace affine_detail {
