@@ -167,6 +167,10 @@ class Engine {
   View view(const Header& h, int slot) { return gather(c_, h, slot); }
   std::uint32_t finish(Builder& b, double clip_lo, double clip_hi, Kind kind = Kind::Bounded,
                        const Header* extends = nullptr, View extends_view = {});
+  std::uint32_t finish_extension(Builder& b, const Header& a, double clip_lo, double clip_hi);
+  std::uint32_t store(double center, double radius, double clip_lo, double clip_hi, Kind kind,
+                      const Header* parent, bool own_only);
+  bool extends_by(const Header& a, const View& b) const;
   std::uint32_t interval_form(double lo, double hi, Kind kind);
   std::uint32_t constant(double v);
   std::uint32_t restrict(std::uint32_t h, double lo, double hi);
@@ -231,30 +235,61 @@ std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind ki
   }
   double radius = 0;
   for (double v : c_.s_coef) radius = r.add_up(radius, std::fabs(v));
-  if (!std::isfinite(radius) || !std::isfinite(b.center)) return interval_form(clip_lo, clip_hi, Kind::Unbounded);
-  double lo = r.sub_down(b.center, radius), hi = r.add_up(b.center, radius);
+  const auto n = static_cast<std::uint32_t>(c_.s_sym.size());
+  const bool shares_prefix =
+      extends && extends->self != 0 && extends->kind != Kind::Unbounded && extends->len > 0 && extends->len < n &&
+      extends->depth < affine_detail::kMaxDepth &&
+      std::equal(extends_view.sym, extends_view.sym + extends->len, c_.s_sym.begin()) &&
+      std::equal(extends_view.coef, extends_view.coef + extends->len, c_.s_coef.begin(),
+                 [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); });
+  return store(b.center, radius, clip_lo, clip_hi, kind, shares_prefix ? extends : nullptr, false);
+}
+
+// Stores the form (b.center, scratch terms) of the given radius, clipped; with
+// a parent, the scratch holds the parent's terms followed by the own ones
+// (finish) or only the own ones (finish_extension, own_only).
+std::uint32_t Engine::store(double center, double radius, double clip_lo, double clip_hi, Kind kind,
+                            const Header* parent, bool own_only) {
+  R r;
+  if (!std::isfinite(radius) || !std::isfinite(center)) return interval_form(clip_lo, clip_hi, Kind::Unbounded);
+  double lo = r.sub_down(center, radius), hi = r.add_up(center, radius);
   if (clip_lo <= hi && lo <= clip_hi) {  // disjoint only if no execution reaches here
     lo = std::max(lo, clip_lo);
     hi = std::min(hi, clip_hi);
   }
   if (lo == hi) return constant(lo);
   const auto n = static_cast<std::uint32_t>(c_.s_sym.size());
-  Header h{b.center, lo, hi, radius, 0, n, kind};
-  std::uint32_t skip = 0;  // terms shared with the parent
-  if (extends && extends->self != 0 && extends->kind != Kind::Unbounded && extends->len > 0 &&
-      extends->len < n && extends->depth < affine_detail::kMaxDepth &&
-      std::equal(extends_view.sym, extends_view.sym + extends->len, c_.s_sym.begin()) &&
-      std::equal(extends_view.coef, extends_view.coef + extends->len, c_.s_coef.begin(),
-                 [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); })) {
-    skip = extends->len;
-    h.parent = extends->self;
-    h.depth = static_cast<std::uint8_t>(extends->depth + 1);
+  const std::uint32_t skip = parent && !own_only ? parent->len : 0;  // terms kept by the parent
+  Header h{center, lo, hi, radius, 0, parent && own_only ? parent->len + n : n, kind};
+  if (parent) {
+    h.parent = parent->self;
+    h.depth = static_cast<std::uint8_t>(parent->depth + 1);
   }
   h.own = n - skip;
   h.offset = c_.terms.append(c_.s_sym.data() + skip, c_.s_coef.data() + skip, h.own);
   return push_header(h);
 }
 
+// The form `a` extended by the terms in scratch (all newer than a's symbols)
+// and the builder's rounding error; a's terms are not read (its radius is).
+std::uint32_t Engine::finish_extension(Builder& b, const Header& a, double clip_lo, double clip_hi) {
+  R r;
+  if (b.err > 0) {
+    c_.s_sym.push_back(c_.next_symbol++);
+    c_.s_coef.push_back(b.err);
+  }
+  double radius = a.radius;
+  for (double v : c_.s_coef) radius = r.add_up(radius, std::fabs(v));
+  return store(b.center, radius, clip_lo, clip_hi, Kind::Bounded, &a, true);
+}
+
+// Whether a + (±1)·b is a's terms followed by b's: b's symbols all newer
+// than a's, no condensation due, and a's parent chain not at its bound.
+bool Engine::extends_by(const Header& a, const View& b) const {
+  if (a.self == 0 || a.len == 0 || b.len == 0 || a.own == 0 || a.kind == Kind::Unbounded) return false;
+  if (a.depth >= affine_detail::kMaxDepth || a.len + b.len + 1 > ctx_.options().max_terms) return false;
+  return b.sym[0] > c_.terms.symbols(a.offset)[a.own - 1];
+}
 
 std::uint32_t Engine::constant(double v) {
   if (v == 0) return 0;
@@ -306,7 +341,12 @@ std::uint32_t Engine::linear(const Header& a, double alpha, const Header* b, dou
     out.shift(dn, up);
   }
   out.shift(shift_dn, shift_up);
-  const View va = view(a, 0), vb = b ? view(*b, 1) : View{};
+  const View vb = b ? view(*b, 1) : View{};
+  if (b && alpha == 1 && (beta == 1 || beta == -1) && extends_by(a, vb)) {  // a sum chain's step
+    for (std::uint32_t j = 0; j < vb.len; ++j) out.push(vb.sym[j], beta * vb.coef[j], beta * vb.coef[j]);
+    return finish_extension(out, a, clip_lo, clip_hi);
+  }
+  const View va = view(a, 0);
   const std::uint32_t *sa = va.sym, *sb = vb.sym;
   const double *ca = va.coef, *cb = vb.coef;
   std::uint32_t i = 0, j = 0, na = va.len, nb = vb.len;

@@ -53,7 +53,7 @@ struct Header {
   std::uint32_t own = 0;
   std::uint32_t self = 0;  // this form's index (set by push_header)
 };
-constexpr std::uint8_t kMaxDepth = 12;
+constexpr std::uint8_t kMaxDepth = 32;
 
 // Storage that never moves its elements (no reallocation copies): chunks of
 // 2^Bits elements.
@@ -137,9 +137,13 @@ struct KeyHash {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
+  // Operations with the same first operand land in one window of 256 slots
+  // (a heavily used operand, e.g. a matrix element, is looked up again soon:
+  // its window stays in cache); the point operations (a = 0) spread out.
   std::size_t operator()(const Key& k) const noexcept {
-    const std::uint64_t ab = (static_cast<std::uint64_t>(k.a) << 32) | k.b;
-    return static_cast<std::size_t>(mix(mix(ab ^ (static_cast<std::uint64_t>(k.op) << 58)) ^ k.tag));
+    const std::uint64_t rest = mix((static_cast<std::uint64_t>(k.b) << 8 | static_cast<std::uint64_t>(k.op)) ^ k.tag);
+    if (k.a == 0) return static_cast<std::size_t>(rest);
+    return static_cast<std::size_t>(mix(k.a) + (rest & 255));
   }
 };
 

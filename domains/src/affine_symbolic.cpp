@@ -14,8 +14,9 @@
 //        err = E + δ,  fp = t + δ,
 //        propagated = E and introduced = δ when both operands have
 //        introduced = {0}; otherwise propagated by the same identity on the
-//        propagated parts (pr = real + propagated) and introduced = err −
-//        propagated (exact: f − r = (pr − r) + (f − pr));
+//        propagated parts (pr = real + propagated) and introduced =
+//        (i_x ± i_y) + δ for add/sub, err − propagated for mul/div
+//        (exact: f − r = (pr − r) + (f − pr));
 //   3. every form is clipped to the interval result of step 1 (clip(): same
 //      terms, narrower interval), so no field is wider than the Interval
 //      domain's on the same ranges.
@@ -118,7 +119,12 @@ void set_split(ArithOp op, const SA& x, const SA& y, const Affine& E, const Affi
   } else {
     z.propagated = error_identity(op, x.real, x.propagated, pry, y.propagated, z.real);
   }
-  z.introduced = z.err - z.propagated;
+  // add, sub: t − pr_z = i_x ± i_y (the introduced parts' identity: in a sum
+  // chain a cheap extension of i_x); mul, div: err − propagated.
+  if (op == ArithOp::Add || op == ArithOp::Sub)
+    z.introduced = apply_op(op, x.introduced, y.introduced) + delta;
+  else
+    z.introduced = z.err - z.propagated;
 }
 
 SA generic(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> int_division) {
