@@ -643,7 +643,41 @@ Affine add_sub(const Affine& a, const Affine& b, bool subtract) {
   });
 }
 
+// (a ± b) + c as one stored extension of a when b's and then c's symbols
+// are all newer than a's (a sum chain's err + δ step); nullopt otherwise.
+std::optional<std::uint32_t> extension3(Engine& e, const Header& x, const Header& y, bool subtract,
+                                        const Header& z) {
+  const Engine::View vy = e.view(y, 1), vz = e.view(z, 0);
+  if (!e.extends_by(x, vy) || vz.len == 0 || vz.sym[0] <= vy.sym[vy.len - 1]) return std::nullopt;
+  if (x.len + vy.len + vz.len + 1 > e.ctx_.options().max_terms) return std::nullopt;
+  R r;
+  const double s = subtract ? -1.0 : 1.0;
+  Builder out(e.c_);
+  out.shift(x.center, x.center);
+  out.shift(s * y.center, s * y.center);
+  out.shift(z.center, z.center);
+  for (std::uint32_t j = 0; j < vy.len; ++j) out.push(vy.sym[j], s * vy.coef[j], s * vy.coef[j]);
+  for (std::uint32_t j = 0; j < vz.len; ++j) out.push(vz.sym[j], vz.coef[j], vz.coef[j]);
+  const double lo = r.add_down(subtract ? r.sub_down(x.lo, y.hi) : r.add_down(x.lo, y.lo), z.lo);
+  const double hi = r.add_up(subtract ? r.sub_up(x.hi, y.lo) : r.add_up(x.hi, y.hi), z.hi);
+  return e.finish_extension(out, x, lo, hi);
+}
+
 }  // namespace
+
+Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c) {
+  const auto two_steps = [&] { return (subtract_b ? a - b : a + b) + c; };
+  if (a.index() == 0 || b.index() == 0 || c.index() == 0) return two_steps();
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b), z = e.at(c);
+  if (unbounded(x) || unbounded(y) || unbounded(z)) return two_steps();
+  UpwardScope scope;
+  const std::uint64_t tag = (static_cast<std::uint64_t>(c.index()) << 1) | (subtract_b ? 1u : 0u);
+  return e.memoised(Op::Add3, a.index(), b.index(), tag, [&] {
+    if (const auto r = extension3(e, x, y, subtract_b, z)) return *r;
+    return two_steps().index();
+  });
+}
 
 Affine operator+(const Affine& a, const Affine& b) {
   if (a.index() == 0) return add_sub(b, a, false);

@@ -32,7 +32,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 enum class Kind : std::uint8_t { Bounded, Fresh, Unbounded };
 
 enum class Op : std::uint8_t {
-  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict
+  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict, Add3
 };
 
 // A form's terms, sorted by symbol, are its parent's terms (none if parent

@@ -122,7 +122,7 @@ void set_split(ArithOp op, const SA& x, const SA& y, const Affine& E, const Affi
   // add, sub: t − pr_z = i_x ± i_y (the introduced parts' identity: in a sum
   // chain a cheap extension of i_x); mul, div: err − propagated.
   if (op == ArithOp::Add || op == ArithOp::Sub)
-    z.introduced = apply_op(op, x.introduced, y.introduced) + delta;
+    z.introduced = add3(x.introduced, y.introduced, op == ArithOp::Sub, delta);
   else
     z.introduced = z.err - z.propagated;
 }
@@ -149,8 +149,11 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::opti
   Interval fp_range = zi.fp;
   const std::optional<Affine> delta = rounding_symbol(op, xi, yi, t, F, x.mode, fp_range);
   if (!delta) return generic(op, x, y, int_division);
-  const Affine E = error_identity(op, x.real, x.err, y.fp, y.err, z.real);
-  z.err = E + *delta;
+  const bool linear_op = op == ArithOp::Add || op == ArithOp::Sub;
+  const bool fresh = detail::is_zero_point(x.introduced) && detail::is_zero_point(y.introduced);
+  // E is needed on its own only as the propagated part of fresh operands
+  const Affine E = linear_op && !fresh ? Affine() : error_identity(op, x.real, x.err, y.fp, y.err, z.real);
+  z.err = linear_op && !fresh ? add3(x.err, y.err, op == ArithOp::Sub, *delta) : E + *delta;
   z.fp = t + *delta;
   set_split(op, x, y, E, *delta, z);
   z.real = clip_to(z.real, zi.real);

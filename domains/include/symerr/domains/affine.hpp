@@ -181,6 +181,10 @@ Affine operator-(const Affine& a);
 Affine abs(const Affine& a);
 Affine sqrt(const Affine& a);  // {sqrt(x) : x >= 0}; point 0 if a <= 0
 Affine hull(const Affine& a, const Affine& b);
+// (a ± b) + c (subtract_b: a − b + c): the same quantity as the two operations,
+// in one form when b's and c's symbols are newer than a's (a sum chain's
+// step), else computed as the two operations.
+Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c);
 std::optional<Affine> intersect(const Affine& a, const Affine& b);
 
 // A form for a quantity known to be a deterministic function of the quantity
