@@ -532,6 +532,8 @@ Interval range(const Header& h) { return Interval::between(h.lo, h.hi); }
 AffineContext::AffineContext(AffineOptions options)
     : impl_(std::make_unique<Impl>()), options_(options), id_(++next_context_id) {
   if (options_.max_terms < 2) throw std::invalid_argument("AffineContext: max_terms must be at least 2");
+  if (options_.max_terms >= affine_detail::TermStore::kBlock)
+    throw std::invalid_argument("AffineContext: max_terms must be below 65536");
   // The self-test builds its own context: skip the check while it runs.
   static std::once_flag checked;
   static bool ok = false;
@@ -824,6 +826,17 @@ Affine clip(const Affine& a, double lo, double hi) {
 }
 
 // ---- queries ---------------------------------------------------------------
+
+bool share_symbols(const Affine& a, const Affine& b) {
+  if (a.index() == 0 || b.index() == 0) return false;
+  Engine e = engine();
+  const Engine::View va = e.view(e.at(a), 0), vb = e.view(e.at(b), 1);
+  for (std::uint32_t i = 0, j = 0; i < va.len && j < vb.len;) {
+    if (va.sym[i] == vb.sym[j]) return true;
+    if (va.sym[i] < vb.sym[j]) ++i; else ++j;
+  }
+  return false;
+}
 
 namespace {
 int compare(double d, const mpq_class& q) {

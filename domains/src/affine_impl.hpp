@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
@@ -56,37 +58,46 @@ struct Header {
 constexpr std::uint8_t kMaxDepth = 32;
 
 // Storage that never moves its elements (no reallocation copies): chunks of
-// 2^Bits elements.
+// 2^Bits elements, raw memory constructed on push_back (T trivially
+// destructible), so a new context costs no construction of unused slots.
 template <class T, unsigned Bits>
 class Chunked {
+  static_assert(std::is_trivially_destructible_v<T>);
+
  public:
-  T& operator[](std::size_t i) noexcept { return chunks_[i >> Bits][i & kMask]; }
-  const T& operator[](std::size_t i) const noexcept { return chunks_[i >> Bits][i & kMask]; }
+  T& operator[](std::size_t i) noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
+  const T& operator[](std::size_t i) const noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
   std::size_t size() const noexcept { return size_; }
   void push_back(const T& v) {
-    if ((size_ & kMask) == 0) chunks_.push_back(std::make_unique_for_overwrite<T[]>(kChunk));
-    chunks_[size_ >> Bits][size_ & kMask] = v;
+    if ((size_ & kMask) == 0) chunks_.emplace_back(static_cast<T*>(::operator new(sizeof(T) * kChunk)));
+    ::new (static_cast<void*>(chunks_.back().get() + (size_ & kMask))) T(v);
     ++size_;
   }
 
  private:
+  struct Free {
+    void operator()(T* p) const noexcept { ::operator delete(static_cast<void*>(p)); }
+  };
   static constexpr std::size_t kChunk = std::size_t{1} << Bits, kMask = kChunk - 1;
-  std::vector<std::unique_ptr<T[]>> chunks_;
+  std::vector<std::unique_ptr<T, Free>> chunks_;
   std::size_t size_ = 0;
 };
 
-// Term storage: blocks of 2^16 terms; one segment never spans two blocks, so
-// a segment is two contiguous arrays (symbols, coefficients).
+// Term storage: blocks of at most 2^16 terms (the first one small: a context
+// of a few operations stays small); one segment never spans two blocks, so
+// a segment is two contiguous arrays (symbols, coefficients). Offsets are
+// block << 16 | position.
 class TermStore {
  public:
   static constexpr unsigned kBits = 16;
   static constexpr std::uint32_t kBlock = 1u << kBits;
-  // Copies n terms (0 < n <= kBlock) into one block and returns their offset.
+  // Copies n terms (n <= kBlock) into one block and returns their offset.
   std::uint32_t append(const std::uint32_t* sym, const double* coef, std::uint32_t n) {
-    const std::size_t block = used_ >> kBits;
-    if (block >= blocks_.size() || (used_ & (kBlock - 1)) + n > kBlock) {
-      blocks_.push_back({std::make_unique_for_overwrite<std::uint32_t[]>(kBlock),
-                         std::make_unique_for_overwrite<double[]>(kBlock)});
+    const std::size_t block = used_ >> kBits;  // == blocks_.size() when the last block is exactly full
+    if (block >= blocks_.size() || (used_ & (kBlock - 1)) + n > blocks_[block].capacity) {
+      const std::uint32_t capacity = blocks_.empty() && n <= 4096 ? 4096 : kBlock;
+      blocks_.push_back({std::make_unique_for_overwrite<std::uint32_t[]>(capacity),
+                         std::make_unique_for_overwrite<double[]>(capacity), capacity});
       used_ = static_cast<std::uint32_t>((blocks_.size() - 1) << kBits);
     }
     const std::uint32_t at = used_;
@@ -104,6 +115,7 @@ class TermStore {
   struct Block {
     std::unique_ptr<std::uint32_t[]> sym;
     std::unique_ptr<double[]> coef;
+    std::uint32_t capacity;
   };
   std::vector<Block> blocks_;
   std::uint32_t used_ = 0;  // the next free offset
@@ -194,11 +206,11 @@ class MemoTable {
 namespace symerr {
 
 struct AffineContext::Impl {
-  affine_detail::Chunked<affine_detail::Header, 14> forms;
+  affine_detail::Chunked<affine_detail::Header, 12> forms;
   affine_detail::TermStore terms;
   std::uint32_t next_symbol = 0;
   affine_detail::MemoTable memo;  // Point operations, and the overflow of full chains
-  affine_detail::Chunked<affine_detail::MemoEntry, 14> chains;  // entry 0: end of chain
+  affine_detail::Chunked<affine_detail::MemoEntry, 12> chains;  // entry 0: end of chain
   // scratch of the form under construction
   std::vector<std::uint32_t> s_sym;
   std::vector<double> s_coef;

@@ -86,6 +86,17 @@ Affine error_identity(ArithOp op, const Affine& x_real, const Affine& ex, const 
   return Affine::whole();
 }
 
+// For correlated operands (forms sharing a symbol) of × and ÷ the other exact
+// forms of t − real_z can be tighter as forms: their intersection (one form
+// kept, intervals intersected; the Interval result already intersects them
+// for independent operands).
+Affine tighter_error(ArithOp op, const SA& x, const SA& y, const Affine& t, const Affine& z_real, const Affine& E) {
+  if ((op != ArithOp::Mul && op != ArithOp::Div) || !share_symbols(x.fp, y.fp)) return E;
+  const Affine direct = detail::meet(E, t - z_real);
+  if (op == ArithOp::Mul) return detail::meet(direct, y.real * x.err + y.err * x.fp);
+  return detail::meet(direct, (x.err - z_real * y.err) / y.fp);
+}
+
 Affine clip_to(const Affine& a, const Interval& i) { return clip(a, i.lower(), i.upper()); }
 
 // round(t) − t for t in the form's range: its bound (detail::round_float_result,
@@ -152,7 +163,8 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::opti
   const bool linear_op = op == ArithOp::Add || op == ArithOp::Sub;
   const bool fresh = detail::is_zero_point(x.introduced) && detail::is_zero_point(y.introduced);
   // E is needed on its own only as the propagated part of fresh operands
-  const Affine E = linear_op && !fresh ? Affine() : error_identity(op, x.real, x.err, y.fp, y.err, z.real);
+  const Affine E = linear_op && !fresh ? Affine()
+                                       : tighter_error(op, x, y, t, z.real, error_identity(op, x.real, x.err, y.fp, y.err, z.real));
   z.err = linear_op && !fresh ? add3(x.err, y.err, op == ArithOp::Sub, *delta) : E + *delta;
   z.fp = t + *delta;
   set_split(op, x, y, E, *delta, z);

@@ -111,7 +111,7 @@ class Affine {
 static_assert(std::is_trivially_copyable_v<Affine> && sizeof(Affine) == 8);
 
 struct AffineOptions {
-  // Condensation threshold: the most symbols one form keeps (>= 2).
+  // Condensation threshold: the most symbols one form keeps (2 to 65535).
   std::size_t max_terms = 48;
   // Memoisation of operations (off: every operation creates new symbols; only
   // for measuring its effect).
@@ -226,6 +226,8 @@ double mag(const Affine& a);
 double mig(const Affine& a);
 bool is_point(const Affine& a);
 bool is_bounded(const Affine& a);
+// Whether the forms of a and b have a noise symbol in common (correlated).
+bool share_symbols(const Affine& a, const Affine& b);
 // The radius Σ|xi| of the form alone (before the interval intersection).
 double form_radius(const Affine& a);
 
