@@ -317,7 +317,7 @@ TEST_CASE("storage: forms stay intact across many term blocks", "[affine][contex
   for (int k = 0; k < 12000; ++k) {
     Affine s = in[k % 64];
     const int n = 1 + static_cast<int>((state = state * 6364136223846793005ULL + 1) >> 59);
-    for (int j = 1; j <= n; ++j) s = s * Affine::point(0.75 + j) + in[(k * 7 + j * 13) % 64];
+    for (int j = 1; j <= n; ++j) s = s * Affine::point(0.75 + j + k * 0x1p-12) + in[(k * 7 + j * 13) % 64];
     forms.push_back(s);
     seen.push_back(ctx.terms(s));
   }
