@@ -26,6 +26,8 @@
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
 
+#include <utility>
+
 namespace symerr {
 namespace {
 
@@ -34,14 +36,14 @@ using SI = SymbolicDomainError<Interval>;
 
 Interval range(const Affine& a) { return Interval::between(a.lower(), a.upper()); }
 
+// The Interval view of x: every field's range, the same metadata.
 SI ranges_of(const SA& x) {
+  constexpr std::pair<Interval SI::*, Affine SA::*> kFields[] = {
+      {&SI::real, &SA::real},           {&SI::fp, &SA::fp},
+      {&SI::err, &SA::err},             {&SI::rel_err, &SA::rel_err},
+      {&SI::propagated, &SA::propagated}, {&SI::introduced, &SA::introduced}};
   SI r;
-  r.real = range(x.real);
-  r.fp = range(x.fp);
-  r.err = range(x.err);
-  r.rel_err = range(x.rel_err);
-  r.propagated = range(x.propagated);
-  r.introduced = range(x.introduced);
+  for (const auto& [to, from] : kFields) r.*to = range(x.*from);
   r.format = x.format;
   r.mode = x.mode;
   r.int_division = x.int_division;
@@ -60,16 +62,6 @@ bool in_scope(ArithOp op, const SA& x, const SA& y) {
   if (!std::holds_alternative<FloatFormat>(x.format) || x.format != y.format || x.mode != y.mode) return false;
   if (!plain(x.specials) || !plain(y.specials)) return false;
   return op != ArithOp::Div || (!contains(y.fp, 0.0) && !contains(y.real, 0.0));
-}
-
-Affine apply_op(ArithOp op, const Affine& a, const Affine& b) {
-  switch (op) {
-    case ArithOp::Add: return a + b;
-    case ArithOp::Sub: return a - b;
-    case ArithOp::Mul: return a * b;
-    case ArithOp::Div: return a / b;
-  }
-  return Affine::whole();
 }
 
 // The exact identity of x_act ∘ y_act − x_real ∘ y_real on the differences
@@ -155,8 +147,8 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::opti
   if (!plain(zi.specials)) return generic(op, x, y, int_division);
   const FloatFormat& F = std::get<FloatFormat>(x.format);
   SA z;
-  z.real = apply_op(op, x.real, y.real);
-  const Affine t = apply_op(op, x.fp, y.fp);
+  z.real = detail::apply(op, x.real, y.real);
+  const Affine t = detail::apply(op, x.fp, y.fp);
   Interval fp_range = zi.fp;
   const std::optional<Affine> delta = rounding_symbol(op, xi, yi, t, F, x.mode, fp_range);
   if (!delta) return generic(op, x, y, int_division);
