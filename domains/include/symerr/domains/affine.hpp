@@ -30,8 +30,10 @@
 // * +, −, negation and scaling by a point are linear: coefficients are added
 //   in upward rounding and the sum of the coefficient rounding errors becomes
 //   one fresh symbol;
-// * ×: the quadratic part is bounded by Σ_i ai·bi/2 ± (ra·rb − Σ|ai·bi|/2)
-//   (diagonal terms εi² ∈ [0, 1]); ÷ is x · (1/y) with 1/y by its Chebyshev
+// * ×: the quadratic part Q = (a − a0)(b − b0) is bounded by its diagonal
+//   (εi² ∈ [0, 1]) and off-diagonal sums and by the product of the operands'
+//   ranges minus their centers; the product's range is also bounded by the
+//   per-symbol joint range of its linear and diagonal parts; ÷ is x · (1/y) with 1/y by its Chebyshev
 //   (min-max) linearisation on the range of y; sqrt by its Chebyshev
 //   linearisation; abs by the chord/tangent pair; each remainder is one fresh
 //   symbol;
@@ -40,9 +42,13 @@
 //   fresh symbols are shared (a deterministic machine computes the same
 //   value): (x*x) - (x*x) is exactly 0;
 // * condensation: a form keeps at most AffineOptions::max_terms symbols; when
-//   an operation yields more, the largest max_terms − 1 are kept and the
-//   magnitudes of the others are summed (rounded up) into one fresh symbol, so
-//   every operation costs O(max_terms);
+//   an operation yields more, the largest max_terms − max_terms/4 − 1 are
+//   kept and the magnitudes of the others are summed (rounded up) into one
+//   fresh symbol, so every operation costs O(max_terms) (condensing to three
+//   quarters leaves room for the next steps of a sum chain);
+// * storage: a form whose terms are another form's followed by newer symbols
+//   (c + p in a sum chain) stores only the extension, so a chain of n
+//   additions stores O(n) terms, not O(n · max_terms);
 // * intersect(a, b) keeps one form (the correlated one: a form from an
 //   operation is preferred to a fresh between(); among two correlated forms the
 //   one of smaller radius) and intersects the intervals;
