@@ -166,8 +166,8 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::opti
   z.fp = fp_lo <= fp_hi ? clip(z.fp, fp_lo, fp_hi) : clip_to(z.fp, zi.fp);
   z.propagated = clip_to(z.propagated, zi.propagated);
   z.introduced = clip_to(z.introduced, zi.introduced);
-  z.rel_err = detail::is_zero_point(zi.real) || contains(zi.real, 0.0) ? Affine::whole()
-                                                                       : clip_to(z.err / z.real, zi.rel_err);
+  // as reduce(): err / real where real certainly excludes 0
+  z.rel_err = contains(zi.real, 0.0) ? Affine::whole() : clip_to(z.err / z.real, zi.rel_err);
   z.format = zi.format;
   z.mode = zi.mode;
   z.int_division = zi.int_division;
