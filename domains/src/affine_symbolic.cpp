@@ -140,8 +140,9 @@ SA generic(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
 }  // namespace
 
 SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> int_division) {
-  if (!in_scope(op, x, y)) return generic(op, x, y, int_division);
+  // first: the scope test compares subnormal endpoints (DAZ would read them as 0)
   [[maybe_unused]] const FpEnvironmentGuard guard;
+  if (!in_scope(op, x, y)) return generic(op, x, y, int_division);
   const SI xi = ranges_of(x), yi = ranges_of(y);
   const SI zi = arithmetic(op, xi, yi, int_division);
   if (!plain(zi.specials)) return generic(op, x, y, int_division);
