@@ -28,4 +28,4 @@ TEST_CASE("Affine DAG fuzzer: exact executions and a hostile caller environment"
   fuzz_affine(2024, std::max(1L, static_cast<long>(3000 * fuzz::scale_from_env())));
 }
 
-TEST_CASE("Affine DAG fuzzer, long run", "[.][affine][fuzz][long]") { fuzz_affine(104, 300000); }
+TEST_CASE("Affine DAG fuzzer: long run", "[.][affine][fuzz][long]") { fuzz_affine(104, 300000); }
