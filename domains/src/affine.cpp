@@ -44,6 +44,53 @@ std::atomic<std::uint32_t> next_context_id{0};
                          " is current (handles are valid only in the live context that created them)");
 }
 
+// Products (divide = false) and quotients (0 not in y) of bounded ranges,
+// outward (the caller's scope rounds upward): the hull of the four corners.
+struct Clip {
+  double lo, hi;
+};
+Clip clip_product(Clip x, Clip y, bool divide) {
+  R r;
+  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
+  Clip out{kInf, -kInf};
+  for (const auto& p : c) {
+    out.lo = std::min(out.lo, divide ? r.div_down(p[0], p[1]) : r.mul_down(p[0], p[1]));
+    out.hi = std::max(out.hi, divide ? r.div_up(p[0], p[1]) : r.mul_up(p[0], p[1]));
+  }
+  return out;
+}
+Clip clip_of(const Header& h) { return {h.lo, h.hi}; }
+
+// A form's terms as two arrays: in place when it has no parent, else
+// gathered into scratch `slot` (0 or 1; valid until the next gather into it).
+struct TermView {
+  const std::uint32_t* sym = nullptr;
+  const double* coef = nullptr;
+  std::uint32_t len = 0;
+};
+TermView gather(AffineContext::Impl& c_, const Header& h, int slot) {
+  if (h.len == 0) return {};
+  if (h.parent == 0) return {c_.terms.symbols(h.offset), c_.terms.coefficients(h.offset), h.len};
+  const Header* chain[affine_detail::kMaxDepth + 1];
+  int n = 0;
+  for (const Header* f = &h;; f = &c_.forms[f->parent]) {
+    chain[n++] = f;
+    if (f->parent == 0) break;
+  }
+  auto& sym = c_.g_sym[slot];
+  auto& coef = c_.g_coef[slot];
+  sym.clear();
+  coef.clear();
+  for (int k = n - 1; k >= 0; --k) {
+    const Header& f = *chain[k];
+    const std::uint32_t* fs = c_.terms.symbols(f.offset);
+    const double* fc = c_.terms.coefficients(f.offset);
+    sym.insert(sym.end(), fs, fs + f.own);
+    coef.insert(coef.end(), fc, fc + f.own);
+  }
+  return {sym.data(), coef.data(), h.len};
+}
+
 // The form builder: terms (sorted by symbol), the chosen center, and the
 // total rounding error `err` (>= 0) of everything chosen so far.
 struct Builder {
@@ -116,7 +163,14 @@ class Engine {
     return handle(r);
   }
 
-  std::uint32_t finish(Builder& b, double clip_lo, double clip_hi, Kind kind = Kind::Bounded);
+  using View = TermView;
+  View view(const Header& h, int slot) { return gather(c_, h, slot); }
+  std::uint32_t finish(Builder& b, double clip_lo, double clip_hi, Kind kind = Kind::Bounded,
+                       const Header* extends = nullptr, View extends_view = {});
+  std::uint32_t finish_extension(Builder& b, const Header& a, double clip_lo, double clip_hi);
+  std::uint32_t store(double center, double radius, double clip_lo, double clip_hi, Kind kind,
+                      const Header* parent, bool own_only);
+  bool extends_by(const Header& a, const View& b) const;
   std::uint32_t interval_form(double lo, double hi, Kind kind);
   std::uint32_t constant(double v);
   std::uint32_t restrict(std::uint32_t h, double lo, double hi);
@@ -133,18 +187,23 @@ class Engine {
 
  private:
   void condense(Builder& b);
-  std::uint32_t push_header(const Header& h) {
+  std::uint32_t push_header(Header h) {
+    h.self = static_cast<std::uint32_t>(c_.forms.size());
     c_.forms.push_back(h);
-    return static_cast<std::uint32_t>(c_.forms.size() - 1);
+    return h.self;
   }
 };
 
-// Keeps the max_terms − 1 largest coefficients (one slot stays for the error
-// symbol); the others' magnitudes go into err.
+// Beyond max_terms symbols, keeps the largest max_terms − max_terms/4 − 1
+// coefficients (one slot stays for the error symbol); the others' magnitudes
+// go into err. Condensing to three quarters leaves room for the next
+// operations of a sum chain to extend the form (stored as an extension of
+// their operand, see Header) instead of condensing again at every step.
 void Engine::condense(Builder& b) {
-  const std::size_t keep = std::max<std::size_t>(1, ctx_.options().max_terms - 1);
+  const std::size_t max_terms = ctx_.options().max_terms;
   const std::size_t n = c_.s_sym.size();
-  if (n <= keep) return;
+  if (n + (b.err > 0 ? 1 : 0) <= max_terms) return;
+  const std::size_t keep = std::max<std::size_t>(1, max_terms - max_terms / 4 - 1);
   auto& order = c_.s_order;
   order.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
@@ -166,7 +225,8 @@ void Engine::condense(Builder& b) {
 
 // Stores the built form: the error symbol appended, the range computed and
 // intersected with [clip_lo, clip_hi]; a point range becomes a constant.
-std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind kind) {
+std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind kind, const Header* extends,
+                             View extends_view) {
   condense(b);
   R r;
   if (b.err > 0) {
@@ -175,17 +235,60 @@ std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind ki
   }
   double radius = 0;
   for (double v : c_.s_coef) radius = r.add_up(radius, std::fabs(v));
-  if (!std::isfinite(radius) || !std::isfinite(b.center)) return interval_form(clip_lo, clip_hi, Kind::Unbounded);
-  double lo = r.sub_down(b.center, radius), hi = r.add_up(b.center, radius);
+  const auto n = static_cast<std::uint32_t>(c_.s_sym.size());
+  const bool shares_prefix =
+      extends && extends->self != 0 && extends->kind != Kind::Unbounded && extends->len > 0 && extends->len < n &&
+      extends->depth < affine_detail::kMaxDepth &&
+      std::equal(extends_view.sym, extends_view.sym + extends->len, c_.s_sym.begin()) &&
+      std::equal(extends_view.coef, extends_view.coef + extends->len, c_.s_coef.begin(),
+                 [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); });
+  return store(b.center, radius, clip_lo, clip_hi, kind, shares_prefix ? extends : nullptr, false);
+}
+
+// Stores the form (b.center, scratch terms) of the given radius, clipped; with
+// a parent, the scratch holds the parent's terms followed by the own ones
+// (finish) or only the own ones (finish_extension, own_only).
+std::uint32_t Engine::store(double center, double radius, double clip_lo, double clip_hi, Kind kind,
+                            const Header* parent, bool own_only) {
+  R r;
+  if (!std::isfinite(radius) || !std::isfinite(center)) return interval_form(clip_lo, clip_hi, Kind::Unbounded);
+  double lo = r.sub_down(center, radius), hi = r.add_up(center, radius);
   if (clip_lo <= hi && lo <= clip_hi) {  // disjoint only if no execution reaches here
     lo = std::max(lo, clip_lo);
     hi = std::min(hi, clip_hi);
   }
   if (lo == hi) return constant(lo);
-  const auto offset = static_cast<std::uint32_t>(c_.syms.size());
-  c_.syms.insert(c_.syms.end(), c_.s_sym.begin(), c_.s_sym.end());
-  c_.coefs.insert(c_.coefs.end(), c_.s_coef.begin(), c_.s_coef.end());
-  return push_header({b.center, lo, hi, radius, offset, static_cast<std::uint32_t>(c_.s_sym.size()), kind});
+  const auto n = static_cast<std::uint32_t>(c_.s_sym.size());
+  const std::uint32_t skip = parent && !own_only ? parent->len : 0;  // terms kept by the parent
+  Header h{center, lo, hi, radius, 0, parent && own_only ? parent->len + n : n, kind};
+  if (parent) {
+    h.parent = parent->self;
+    h.depth = static_cast<std::uint8_t>(parent->depth + 1);
+  }
+  h.own = n - skip;
+  h.offset = c_.terms.append(c_.s_sym.data() + skip, c_.s_coef.data() + skip, h.own);
+  return push_header(h);
+}
+
+// The form `a` extended by the terms in scratch (all newer than a's symbols)
+// and the builder's rounding error; a's terms are not read (its radius is).
+std::uint32_t Engine::finish_extension(Builder& b, const Header& a, double clip_lo, double clip_hi) {
+  R r;
+  if (b.err > 0) {
+    c_.s_sym.push_back(c_.next_symbol++);
+    c_.s_coef.push_back(b.err);
+  }
+  double radius = a.radius;
+  for (double v : c_.s_coef) radius = r.add_up(radius, std::fabs(v));
+  return store(b.center, radius, clip_lo, clip_hi, Kind::Bounded, &a, true);
+}
+
+// Whether a + (±1)·b is a's terms followed by b's: b's symbols all newer
+// than a's, no condensation due, and a's parent chain not at its bound.
+bool Engine::extends_by(const Header& a, const View& b) const {
+  if (a.self == 0 || a.len == 0 || b.len == 0 || a.own == 0 || a.kind == Kind::Unbounded) return false;
+  if (a.depth >= affine_detail::kMaxDepth || a.len + b.len + 1 > ctx_.options().max_terms) return false;
+  return b.sym[0] > c_.terms.symbols(a.offset)[a.own - 1];
 }
 
 std::uint32_t Engine::constant(double v) {
@@ -238,11 +341,15 @@ std::uint32_t Engine::linear(const Header& a, double alpha, const Header* b, dou
     out.shift(dn, up);
   }
   out.shift(shift_dn, shift_up);
-  const std::uint32_t* sa = c_.syms.data() + a.offset;
-  const double* ca = c_.coefs.data() + a.offset;
-  std::uint32_t i = 0, j = 0, na = a.len, nb = b ? b->len : 0;
-  const std::uint32_t* sb = b ? c_.syms.data() + b->offset : nullptr;
-  const double* cb = b ? c_.coefs.data() + b->offset : nullptr;
+  const View vb = b ? view(*b, 1) : View{};
+  if (b && alpha == 1 && (beta == 1 || beta == -1) && extends_by(a, vb)) {  // a sum chain's step
+    for (std::uint32_t j = 0; j < vb.len; ++j) out.push(vb.sym[j], beta * vb.coef[j], beta * vb.coef[j]);
+    return finish_extension(out, a, clip_lo, clip_hi);
+  }
+  const View va = view(a, 0);
+  const std::uint32_t *sa = va.sym, *sb = vb.sym;
+  const double *ca = va.coef, *cb = vb.coef;
+  std::uint32_t i = 0, j = 0, na = va.len, nb = vb.len;
   while (i < na || j < nb) {
     if (j >= nb || (i < na && sa[i] < sb[j])) {
       scaled(ca[i], alpha, dn, up);
@@ -257,6 +364,8 @@ std::uint32_t Engine::linear(const Header& a, double alpha, const Header* b, dou
       ++i, ++j;
     }
   }
+  // a sum chain's c + p (p's symbols all newer) extends c: stored as such
+  if (alpha == 1) return finish(out, clip_lo, clip_hi, Kind::Bounded, &a, va);
   return finish(out, clip_lo, clip_hi);
 }
 
@@ -269,10 +378,9 @@ double Engine::cross_terms(const Header& a, const Header& b) {
   sym.clear();
   ca.clear();
   cb.clear();
-  const std::uint32_t* sa = c_.syms.data() + a.offset;
-  const std::uint32_t* sb = c_.syms.data() + b.offset;
-  const double* va = c_.coefs.data() + a.offset;
-  const double* vb = c_.coefs.data() + b.offset;
+  const View view_a = view(a, 0), view_b = view(b, 1);
+  const std::uint32_t *sa = view_a.sym, *sb = view_b.sym;
+  const double *va = view_a.coef, *vb = view_b.coef;
   for (std::uint32_t i = 0, j = 0; i < a.len || j < b.len;) {
     if (j >= b.len || (i < a.len && sa[i] < sb[j])) { sym.push_back(sa[i]); ca.push_back(va[i++]); cb.push_back(0); }
     else if (i >= a.len || sb[j] < sa[i]) { sym.push_back(sb[j]); ca.push_back(0); cb.push_back(vb[j++]); }
@@ -288,29 +396,72 @@ double Engine::cross_terms(const Header& a, const Header& b) {
   return total;
 }
 
+// The per-symbol part of a product's range: li·e + di·e² over e ∈ [−1, 1] lies
+// in [min(−|li| + di, −|li|/2), max(|li| + di, |li|/2)] (the vertex of the
+// parabola, when inside, is at most |li|/2 from 0 on the side of the
+// extremum), with |li| <= l_mag and di ∈ [d_dn, d_up].
+struct SymbolRange {
+  double lo = 0, hi = 0;
+  void add(double l_mag, double d_dn, double d_up) {
+    R r;
+    hi = r.add_up(hi, std::max(r.add_up(l_mag, d_up), l_mag / 2));
+    lo = r.add_down(lo, std::min(r.sub_down(d_dn, l_mag), -(l_mag / 2)));
+  }
+};
+
+// Sums over the symbols of a·b: Σ of the diagonal ai·bi by sign (s_pos,
+// s_neg), Σ|ai·bi| rounded down, and the joint range of the linear and
+// diagonal part Σ (a0·bi + b0·ai)·εi + ai·bi·εi².
+struct ProductSums {
+  double s_pos = 0, s_neg = 0, diag_abs = 0;
+  SymbolRange joint;
+};
+ProductSums product_sums(const Header& a, const double* ca, const std::uint32_t* sa, const Header& b,
+                         const double* cb, const std::uint32_t* sb) {
+  R r;
+  ProductSums out;
+  const auto mag_of = [&](double v, double s) { return std::fabs(r.mul_up(std::fabs(v), std::fabs(s))); };
+  for (std::uint32_t i = 0, j = 0; i < a.len || j < b.len;) {
+    if (j >= b.len || (i < a.len && sa[i] < sb[j])) { out.joint.add(mag_of(ca[i++], b.center), 0, 0); continue; }
+    if (i >= a.len || sb[j] < sa[i]) { out.joint.add(mag_of(cb[j++], a.center), 0, 0); continue; }
+    const double p_up = r.mul_up(ca[i], cb[j]), p_dn = r.mul_down(ca[i], cb[j]);
+    if (p_up > 0) out.s_pos = r.add_up(out.s_pos, p_up);
+    if (p_dn < 0) out.s_neg = r.add_down(out.s_neg, p_dn);
+    out.diag_abs = r.add_down(out.diag_abs, std::min(std::fabs(p_up), std::fabs(p_dn)));  // |ai·bi| rounded down
+    out.joint.add(r.add_up(mag_of(ca[i], b.center), mag_of(cb[j], a.center)), p_dn, p_up);
+    ++i, ++j;
+  }
+  return out;
+}
+
 // a·b = a0·b0 + Σ(a0·bi + b0·ai)εi + Q, Q = Σi ai·bi·εi² + Σi≠j ai·bj·εi·εj
 // ∈ [S−, S+] ± (ra·rb − Σ|ai·bi|), S± the sums of the positive / negative ai·bi.
+// The range of a·b is also clipped by the joint range of the linear and
+// diagonal parts (± the off-diagonal bound), which is tighter where a
+// linear and a diagonal term of one symbol partly cancel.
 std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo, double clip_hi) {
   if (a.len == 0) return linear(b, a.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
   if (b.len == 0) return linear(a, b.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
   R r;
-  const std::uint32_t* sa = c_.syms.data() + a.offset;
-  const double* ca = c_.coefs.data() + a.offset;
-  const std::uint32_t* sb = c_.syms.data() + b.offset;
-  const double* cb = c_.coefs.data() + b.offset;
-  double s_pos = 0, s_neg = 0, diag_abs = 0;
-  for (std::uint32_t i = 0, j = 0; i < a.len && j < b.len;) {
-    if (sa[i] < sb[j]) { ++i; continue; }
-    if (sb[j] < sa[i]) { ++j; continue; }
-    const double p_up = r.mul_up(ca[i], cb[j]), p_dn = r.mul_down(ca[i], cb[j]);
-    if (p_up > 0) s_pos = r.add_up(s_pos, p_up);
-    if (p_dn < 0) s_neg = r.add_down(s_neg, p_dn);
-    diag_abs = r.add_down(diag_abs, std::min(std::fabs(p_up), std::fabs(p_dn)));  // |ai·bi| rounded down
-    ++i, ++j;
-  }
-  double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), diag_abs));
+  const View va = view(a, 0), vb = view(b, 1);
+  const ProductSums sums = product_sums(a, va.coef, va.sym, b, vb.coef, vb.sym);
+  double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), sums.diag_abs));
   if (a.len <= 16 && b.len <= 16) off = std::min(off, cross_terms(a, b));
-  double q_dn = r.sub_down(s_neg, off), q_up = r.add_up(s_pos, off);
+  double q_dn = r.sub_down(sums.s_neg, off), q_up = r.add_up(sums.s_pos, off);
+  // Q = (a − a0)·(b − b0) exactly, and a − a0 ∈ [lo − a0, hi − a0] (the
+  // quantity lies in the form's interval): the interval product bounds Q too.
+  const Clip q = clip_product({r.sub_down(a.lo, a.center), r.sub_up(a.hi, a.center)},
+                              {r.sub_down(b.lo, b.center), r.sub_up(b.hi, b.center)}, false);
+  if (std::max(q_dn, q.lo) <= std::min(q_up, q.hi)) {  // disjoint only if no execution reaches here
+    q_dn = std::max(q_dn, q.lo);
+    q_up = std::min(q_up, q.hi);
+  }
+  const double joint_hi = r.add_up(r.add_up(r.mul_up(a.center, b.center), sums.joint.hi), off);
+  const double joint_lo = r.sub_down(r.add_down(r.mul_down(a.center, b.center), sums.joint.lo), off);
+  if (std::max(clip_lo, joint_lo) <= std::min(clip_hi, joint_hi)) {
+    clip_lo = std::max(clip_lo, joint_lo);
+    clip_hi = std::min(clip_hi, joint_hi);
+  }
   // center a0·b0 enters through the shift, b0·a and a0·b through linear():
   // linear(a, b0, b, a0) counts a0·b0 twice, so subtract it once.
   q_dn = r.sub_down(q_dn, r.mul_up(a.center, b.center));
@@ -381,6 +532,8 @@ Interval range(const Header& h) { return Interval::between(h.lo, h.hi); }
 AffineContext::AffineContext(AffineOptions options)
     : impl_(std::make_unique<Impl>()), options_(options), id_(++next_context_id) {
   if (options_.max_terms < 2) throw std::invalid_argument("AffineContext: max_terms must be at least 2");
+  if (options_.max_terms >= affine_detail::TermStore::kBlock)
+    throw std::invalid_argument("AffineContext: max_terms must be below 65536");
   // The self-test builds its own context: skip the check while it runs.
   static std::once_flag checked;
   static bool ok = false;
@@ -407,7 +560,7 @@ AffineContext* AffineContext::current_or_null() noexcept { return tls_current; }
 
 std::size_t AffineContext::symbol_count() const noexcept { return impl_->next_symbol; }
 std::size_t AffineContext::form_count() const noexcept { return impl_->forms.size(); }
-std::size_t AffineContext::term_count() const noexcept { return impl_->syms.size(); }
+std::size_t AffineContext::term_count() const noexcept { return impl_->terms.stored(); }
 
 double AffineContext::center(const Affine& a) const {
   if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
@@ -417,8 +570,9 @@ double AffineContext::center(const Affine& a) const {
 std::vector<AffineTerm> AffineContext::terms(const Affine& a) const {
   if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
   const Header& h = impl_->forms[a.index()];
+  const TermView v = gather(*impl_, h, 0);
   std::vector<AffineTerm> t;
-  for (std::uint32_t i = 0; i < h.len; ++i) t.push_back({impl_->syms[h.offset + i], impl_->coefs[h.offset + i]});
+  for (std::uint32_t i = 0; i < v.len; ++i) t.push_back({v.sym[i], v.coef[i]});
   return t;
 }
 
@@ -448,6 +602,8 @@ Affine Affine::from_rational(const mpq_class& q) {
   return between(lo, hi);
 }
 
+// A fresh form each time: handles name quantities, and two unknown quantities
+// are not the same (whole() − whole() is not 0).
 Affine Affine::whole() { return between(-kInf, kInf); }
 
 double Affine::lower() const {
@@ -473,31 +629,6 @@ std::uint32_t from_interval(Engine& e, const Interval& r) {
   return e.interval_form(r.lower(), r.upper(), Kind::Fresh);
 }
 
-// Products and quotients of bounded ranges, outward (the scope rounds upward).
-struct Clip {
-  double lo, hi;
-};
-Clip clip_mul(const Header& x, const Header& y) {
-  R r;
-  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
-  Clip out{kInf, -kInf};
-  for (const auto& p : c) {
-    out.lo = std::min(out.lo, r.mul_down(p[0], p[1]));
-    out.hi = std::max(out.hi, r.mul_up(p[0], p[1]));
-  }
-  return out;
-}
-Clip clip_div(const Header& x, const Header& y) {  // 0 not in y
-  R r;
-  const double c[4][2] = {{x.lo, y.lo}, {x.lo, y.hi}, {x.hi, y.lo}, {x.hi, y.hi}};
-  Clip out{kInf, -kInf};
-  for (const auto& p : c) {
-    out.lo = std::min(out.lo, r.div_down(p[0], p[1]));
-    out.hi = std::max(out.hi, r.div_up(p[0], p[1]));
-  }
-  return out;
-}
-
 Affine add_sub(const Affine& a, const Affine& b, bool subtract) {
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
@@ -514,7 +645,41 @@ Affine add_sub(const Affine& a, const Affine& b, bool subtract) {
   });
 }
 
+// (a ± b) + c as one stored extension of a when b's and then c's symbols
+// are all newer than a's (a sum chain's err + δ step); nullopt otherwise.
+std::optional<std::uint32_t> extension3(Engine& e, const Header& x, const Header& y, bool subtract,
+                                        const Header& z) {
+  const Engine::View vy = e.view(y, 1), vz = e.view(z, 0);
+  if (!e.extends_by(x, vy) || vz.len == 0 || vz.sym[0] <= vy.sym[vy.len - 1]) return std::nullopt;
+  if (x.len + vy.len + vz.len + 1 > e.ctx_.options().max_terms) return std::nullopt;
+  R r;
+  const double s = subtract ? -1.0 : 1.0;
+  Builder out(e.c_);
+  out.shift(x.center, x.center);
+  out.shift(s * y.center, s * y.center);
+  out.shift(z.center, z.center);
+  for (std::uint32_t j = 0; j < vy.len; ++j) out.push(vy.sym[j], s * vy.coef[j], s * vy.coef[j]);
+  for (std::uint32_t j = 0; j < vz.len; ++j) out.push(vz.sym[j], vz.coef[j], vz.coef[j]);
+  const double lo = r.add_down(subtract ? r.sub_down(x.lo, y.hi) : r.add_down(x.lo, y.lo), z.lo);
+  const double hi = r.add_up(subtract ? r.sub_up(x.hi, y.lo) : r.add_up(x.hi, y.hi), z.hi);
+  return e.finish_extension(out, x, lo, hi);
+}
+
 }  // namespace
+
+Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c) {
+  const auto two_steps = [&] { return (subtract_b ? a - b : a + b) + c; };
+  if (a.index() == 0 || b.index() == 0 || c.index() == 0) return two_steps();
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b), z = e.at(c);
+  if (unbounded(x) || unbounded(y) || unbounded(z)) return two_steps();
+  UpwardScope scope;
+  const std::uint64_t tag = (static_cast<std::uint64_t>(c.index()) << 1) | (subtract_b ? 1u : 0u);
+  return e.memoised(Op::Add3, a.index(), b.index(), tag, [&] {
+    if (const auto r = extension3(e, x, y, subtract_b, z)) return *r;
+    return two_steps().index();
+  });
+}
 
 Affine operator+(const Affine& a, const Affine& b) {
   if (a.index() == 0) return add_sub(b, a, false);
@@ -544,7 +709,7 @@ Affine operator*(const Affine& a, const Affine& b) {
   const std::uint32_t lo_i = std::min(a.index(), b.index()), hi_i = std::max(a.index(), b.index());
   return e.memoised(Op::Mul, lo_i, hi_i, 0, [&] {
     if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) * range(y));
-    const Clip clip = clip_mul(x, y);
+    const Clip clip = clip_product(clip_of(x), clip_of(y), false);
     return e.multiply(x, y, clip.lo, clip.hi);
   });
 }
@@ -557,7 +722,7 @@ Affine operator/(const Affine& a, const Affine& b) {
   UpwardScope scope;
   return e.memoised(Op::Div, a.index(), b.index(), 0, [&] {
     if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) / range(y));
-    const Clip clip = clip_div(x, y);
+    const Clip clip = clip_product(clip_of(x), clip_of(y), true);
     const double c = y.center;
     std::uint32_t inv;
     if (y.len == 0 && detail::is_power_of_two(c) && std::fabs(c) >= 0x1p-1022) {
@@ -569,7 +734,7 @@ Affine operator/(const Affine& a, const Affine& b) {
     const Header xc = x, yc = e.c_.forms[inv];
     if (unbounded(yc)) return e.interval_form(clip.lo, clip.hi, Kind::Fresh);  // 1/y overflows
     const std::uint32_t p = e.memoised(Op::Mul, std::min(a.index(), inv), std::max(a.index(), inv), 0, [&] {
-      const Clip pc = clip_mul(xc, yc);
+      const Clip pc = clip_product(clip_of(xc), clip_of(yc), false);
       return e.multiply(xc, yc, pc.lo, pc.hi);
     }).index();
     return e.restrict(p, clip.lo, clip.hi);
@@ -635,17 +800,43 @@ std::optional<Affine> intersect(const Affine& a, const Affine& b) {
 
 Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound) {
   Engine e = engine();
-  e.at(of);
   const Header& bd = e.at(bound);
   if (bd.lo == bd.hi) return bound;
+  return function_of(of, tag, bd.lo, bd.hi);
+}
+
+Affine function_of(const Affine& of, std::uint64_t tag, double lo, double hi) {
+  if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "function_of");
+  if (lo == hi) return Affine::point(lo);
+  Engine e = engine();
+  e.at(of);
   UpwardScope scope;
-  const double lo = bd.lo, hi = bd.hi;
   return e.memoised(Op::FunctionOf, of.index(), 0, tag, [&] {
     return e.interval_form(lo, hi, std::isfinite(lo) && std::isfinite(hi) ? Kind::Bounded : Kind::Unbounded);
   });
 }
 
+Affine clip(const Affine& a, double lo, double hi) {
+  if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "clip");
+  if (a.index() == 0) return a;
+  Engine e = engine();
+  const Header& x = e.at(a);
+  if (lo <= x.lo && x.hi <= hi) return a;
+  return e.handle(e.restrict(a.index(), lo, hi));
+}
+
 // ---- queries ---------------------------------------------------------------
+
+bool share_symbols(const Affine& a, const Affine& b) {
+  if (a.index() == 0 || b.index() == 0) return false;
+  Engine e = engine();
+  const Engine::View va = e.view(e.at(a), 0), vb = e.view(e.at(b), 1);
+  for (std::uint32_t i = 0, j = 0; i < va.len && j < vb.len;) {
+    if (va.sym[i] == vb.sym[j]) return true;
+    if (va.sym[i] < vb.sym[j]) ++i; else ++j;
+  }
+  return false;
+}
 
 namespace {
 int compare(double d, const mpq_class& q) {

@@ -5,7 +5,11 @@
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <limits>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
@@ -30,9 +34,14 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 enum class Kind : std::uint8_t { Bounded, Fresh, Unbounded };
 
 enum class Op : std::uint8_t {
-  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict
+  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict, Add3
 };
 
+// A form's terms, sorted by symbol, are its parent's terms (none if parent
+// is 0) followed by its own segment terms[offset, offset + own): a form that
+// extends another by newer symbols (c + p in a sum chain) stores only the
+// extension. len is the total number of terms; depth the parent chain's
+// length (bounded by kMaxDepth).
 struct Header {
   double center;
   double lo, hi;
@@ -40,7 +49,77 @@ struct Header {
   std::uint32_t offset, len;
   Kind kind;
   std::uint8_t memo_count = 0;  // entries in the chain (at most kChainLength)
+  std::uint8_t depth = 0;
   std::uint32_t memo_head = 0;  // the memo entries of operations with this form first (0: none)
+  std::uint32_t parent = 0;
+  std::uint32_t own = 0;
+  std::uint32_t self = 0;  // this form's index (set by push_header)
+};
+constexpr std::uint8_t kMaxDepth = 32;
+
+// Storage that never moves its elements (no reallocation copies): chunks of
+// 2^Bits elements, raw memory constructed on push_back (T trivially
+// destructible), so a new context costs no construction of unused slots.
+template <class T, unsigned Bits>
+class Chunked {
+  static_assert(std::is_trivially_destructible_v<T>);
+
+ public:
+  T& operator[](std::size_t i) noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
+  const T& operator[](std::size_t i) const noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
+  std::size_t size() const noexcept { return size_; }
+  void push_back(const T& v) {
+    if ((size_ & kMask) == 0) chunks_.emplace_back(static_cast<T*>(::operator new(sizeof(T) * kChunk)));
+    ::new (static_cast<void*>(chunks_.back().get() + (size_ & kMask))) T(v);
+    ++size_;
+  }
+
+ private:
+  struct Free {
+    void operator()(T* p) const noexcept { ::operator delete(static_cast<void*>(p)); }
+  };
+  static constexpr std::size_t kChunk = std::size_t{1} << Bits, kMask = kChunk - 1;
+  std::vector<std::unique_ptr<T, Free>> chunks_;
+  std::size_t size_ = 0;
+};
+
+// Term storage: blocks of at most 2^16 terms (the first one small: a context
+// of a few operations stays small); one segment never spans two blocks, so
+// a segment is two contiguous arrays (symbols, coefficients). Offsets are
+// block << 16 | position.
+class TermStore {
+ public:
+  static constexpr unsigned kBits = 16;
+  static constexpr std::uint32_t kBlock = 1u << kBits;
+  // Copies n terms (n <= kBlock) into one block and returns their offset.
+  std::uint32_t append(const std::uint32_t* sym, const double* coef, std::uint32_t n) {
+    const std::size_t block = used_ >> kBits;  // == blocks_.size() when the last block is exactly full
+    if (block >= blocks_.size() || (used_ & (kBlock - 1)) + n > blocks_[block].capacity) {
+      const std::uint32_t capacity = blocks_.empty() && n <= 4096 ? 4096 : kBlock;
+      blocks_.push_back({std::make_unique_for_overwrite<std::uint32_t[]>(capacity),
+                         std::make_unique_for_overwrite<double[]>(capacity), capacity});
+      used_ = static_cast<std::uint32_t>((blocks_.size() - 1) << kBits);
+    }
+    const std::uint32_t at = used_;
+    std::copy(sym, sym + n, symbols(at));
+    std::copy(coef, coef + n, coefficients(at));
+    used_ += n;
+    stored_ += n;
+    return at;
+  }
+  std::uint32_t* symbols(std::uint32_t at) noexcept { return blocks_[at >> kBits].sym.get() + (at & (kBlock - 1)); }
+  double* coefficients(std::uint32_t at) noexcept { return blocks_[at >> kBits].coef.get() + (at & (kBlock - 1)); }
+  std::size_t stored() const noexcept { return stored_; }
+
+ private:
+  struct Block {
+    std::unique_ptr<std::uint32_t[]> sym;
+    std::unique_ptr<double[]> coef;
+    std::uint32_t capacity;
+  };
+  std::vector<Block> blocks_;
+  std::uint32_t used_ = 0;  // the next free offset
+  std::size_t stored_ = 0;
 };
 
 // Beyond this many operations with the same first operand, further entries go
@@ -70,9 +149,13 @@ struct KeyHash {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
+  // Operations with the same first operand land in one window of 256 slots
+  // (a heavily used operand, e.g. a matrix element, is looked up again soon:
+  // its window stays in cache); the point operations (a = 0) spread out.
   std::size_t operator()(const Key& k) const noexcept {
-    const std::uint64_t ab = (static_cast<std::uint64_t>(k.a) << 32) | k.b;
-    return static_cast<std::size_t>(mix(mix(ab ^ (static_cast<std::uint64_t>(k.op) << 58)) ^ k.tag));
+    const std::uint64_t rest = mix((static_cast<std::uint64_t>(k.b) << 8 | static_cast<std::uint64_t>(k.op)) ^ k.tag);
+    if (k.a == 0) return static_cast<std::size_t>(rest);
+    return static_cast<std::size_t>(mix(k.a) + (rest & 255));
   }
 };
 
@@ -123,16 +206,19 @@ class MemoTable {
 namespace symerr {
 
 struct AffineContext::Impl {
-  std::vector<affine_detail::Header> forms;
-  std::vector<std::uint32_t> syms;
-  std::vector<double> coefs;
+  affine_detail::Chunked<affine_detail::Header, 12> forms;
+  affine_detail::TermStore terms;
   std::uint32_t next_symbol = 0;
   affine_detail::MemoTable memo;  // Point operations, and the overflow of full chains
-  std::vector<affine_detail::MemoEntry> chains{affine_detail::MemoEntry{}};  // entry 0: end of chain
+  affine_detail::Chunked<affine_detail::MemoEntry, 12> chains;  // entry 0: end of chain
   // scratch of the form under construction
   std::vector<std::uint32_t> s_sym;
   std::vector<double> s_coef;
   std::vector<std::uint32_t> s_order;
+  // gathered terms of forms with a parent chain (two operands at a time)
+  std::vector<std::uint32_t> g_sym[2];
+  std::vector<double> g_coef[2];
+  Impl() { chains.push_back(affine_detail::MemoEntry{}); }
 };
 
 namespace affine_detail {

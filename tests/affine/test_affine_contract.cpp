@@ -305,3 +305,30 @@ TEST_CASE("contexts are per thread: each thread has its own current context", "[
   CHECK(other_thread_computed);
   CHECK(is_point(x - x));  // this thread's context is untouched
 }
+
+TEST_CASE("storage: forms stay intact across many term blocks", "[affine][context]") {
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  std::vector<Affine> in;
+  for (int i = 0; i < 64; ++i) in.push_back(Affine::between(-1, 1));
+  std::vector<Affine> forms;
+  std::vector<std::vector<AffineTerm>> seen;
+  std::uint64_t state = 12345;
+  for (int k = 0; k < 12000; ++k) {
+    Affine s = in[k % 64];
+    const int n = 1 + static_cast<int>((state = state * 6364136223846793005ULL + 1) >> 59);
+    for (int j = 1; j <= n; ++j) s = s * Affine::point(0.75 + j + k * 0x1p-12) + in[(k * 7 + j * 13) % 64];
+    forms.push_back(s);
+    seen.push_back(ctx.terms(s));
+  }
+  INFO(ctx.term_count() << " stored terms");
+  CHECK(ctx.term_count() > 2 * 65536 + 4096);  // the small first block and two full ones
+  for (std::size_t k = 0; k < forms.size(); ++k) {
+    const auto now = ctx.terms(forms[k]);
+    REQUIRE(now.size() == seen[k].size());
+    for (std::size_t t = 0; t < now.size(); ++t) {
+      REQUIRE(now[t].symbol == seen[k][t].symbol);
+      REQUIRE(now[t].coefficient == seen[k][t].coefficient);
+    }
+  }
+}

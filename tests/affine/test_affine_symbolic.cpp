@@ -3,7 +3,9 @@
 // correlations it exists for (x − x, x·x − x·x exactly 0), and random
 // expression DAGs of up to 8 operations with shared subexpressions, checked
 // node by node against exact executions (GMP rationals + the format's exact
-// rounding): r ∈ real, f ∈ fp, f − r ∈ err.
+// rounding): r ∈ real, f ∈ fp, f − r ∈ err, and the whole-kernel split
+// pr − r ∈ propagated, f − pr ∈ introduced (pr: the exact computation on the
+// inputs' machine values).
 #include <catch2/catch.hpp>
 
 #include <symerr/domains/affine.hpp>
@@ -136,20 +138,40 @@ std::vector<Node> random_dag(Generator& g, int n_inputs) {
   return d;
 }
 
-// Exact execution of a DAG: real values and machine values per node; false
-// when a division by zero or an overflow makes the execution special.
-bool execute(const std::vector<Node>& d, std::vector<mpq_class>& r, std::vector<double>& f, const FloatFormat& F) {
+// Exact execution of a DAG: real values and machine values per node, and the
+// real computation on the actual inputs pr (the whole-kernel split:
+// propagated ∋ pr − r, introduced ∋ f − pr; pr_ok[i] false where it divides
+// by 0); false when a division by zero or an overflow makes the execution
+// special.
+bool execute(const std::vector<Node>& d, std::vector<mpq_class>& r, std::vector<double>& f,
+             std::vector<mpq_class>& pr, std::vector<char>& pr_ok, const FloatFormat& F) {
   for (std::size_t i = 0; i < d.size(); ++i) {
-    if (d[i].op < 0) continue;
+    if (d[i].op < 0) {
+      pr[i] = exact_value(f[i]);
+      pr_ok[i] = 1;
+      continue;
+    }
     const auto op = static_cast<ArithOp>(d[i].op);
     const Outcome o = oracle(op, r[d[i].a], r[d[i].b], f[d[i].a], f[d[i].b], F, RoundingMode::NearestEven,
                              IntegerDivision::Floor);
     if (!o.real_defined || !std::isfinite(o.f)) return false;
     r[i] = o.r;
     f[i] = o.f;
+    const mpq_class &pa = pr[d[i].a], &pb = pr[d[i].b];
+    pr_ok[i] = pr_ok[d[i].a] && pr_ok[d[i].b] && !(op == ArithOp::Div && sgn(pb) == 0);
+    if (!pr_ok[i]) continue;
+    switch (op) {
+      case ArithOp::Add: pr[i] = pa + pb; break;
+      case ArithOp::Sub: pr[i] = pa - pb; break;
+      case ArithOp::Mul: pr[i] = pa * pb; break;
+      case ArithOp::Div: pr[i] = pa / pb; break;
+    }
   }
-  (void)F;
   return true;
+}
+
+bool split_enclosed(const SA& z, const mpq_class& r, double f, const mpq_class& pr) {
+  return contains(z.propagated, mpq_class(pr - r)) && contains(z.introduced, mpq_class(exact_value(f) - pr));
 }
 
 long dag_campaign(std::uint64_t seed, long dags) {
@@ -176,18 +198,20 @@ long dag_campaign(std::uint64_t seed, long dags) {
     for (std::size_t i = n_inputs; i < dag.size(); ++i)
       v.push_back(arithmetic(static_cast<ArithOp>(dag[i].op), v[dag[i].a], v[dag[i].b]));
     for (int k = 0; k < 20; ++k) {
-      std::vector<mpq_class> r(dag.size());
+      std::vector<mpq_class> r(dag.size()), pr(dag.size());
       std::vector<double> f(dag.size());
+      std::vector<char> pr_ok(dag.size());
       bool ok = true;
       for (int i = 0; i < n_inputs && ok; ++i) {
         const auto ex = g.execution(boxes[i], v[i].fp.lower(), v[i].fp.upper(), F, false);
         if (!ex) ok = false; else { r[i] = ex->r; f[i] = ex->f; }
       }
-      if (!ok || !execute(dag, r, f, F)) continue;
+      if (!ok || !execute(dag, r, f, pr, pr_ok, F)) continue;
       for (std::size_t i = n_inputs; i < dag.size(); ++i) {
         const SA& z = v[i];
         const mpq_class e = exact_value(f[i]) - r[i];
-        const bool good = contains(z.real, r[i]) && contains(z.fp, exact_value(f[i])) && contains(z.err, e);
+        const bool good = contains(z.real, r[i]) && contains(z.fp, exact_value(f[i])) && contains(z.err, e) &&
+                          (!pr_ok[i] || split_enclosed(z, r[i], f[i], pr[i]));
         if (!good) {
           std::ostringstream s;
           for (std::size_t j = 0; j < dag.size(); ++j)

@@ -30,8 +30,10 @@
 // * +, −, negation and scaling by a point are linear: coefficients are added
 //   in upward rounding and the sum of the coefficient rounding errors becomes
 //   one fresh symbol;
-// * ×: the quadratic part is bounded by Σ_i ai·bi/2 ± (ra·rb − Σ|ai·bi|/2)
-//   (diagonal terms εi² ∈ [0, 1]); ÷ is x · (1/y) with 1/y by its Chebyshev
+// * ×: the quadratic part Q = (a − a0)(b − b0) is bounded by its diagonal
+//   (εi² ∈ [0, 1]) and off-diagonal sums and by the product of the operands'
+//   ranges minus their centers; the product's range is also bounded by the
+//   per-symbol joint range of its linear and diagonal parts; ÷ is x · (1/y) with 1/y by its Chebyshev
 //   (min-max) linearisation on the range of y; sqrt by its Chebyshev
 //   linearisation; abs by the chord/tangent pair; each remainder is one fresh
 //   symbol;
@@ -40,9 +42,13 @@
 //   fresh symbols are shared (a deterministic machine computes the same
 //   value): (x*x) - (x*x) is exactly 0;
 // * condensation: a form keeps at most AffineOptions::max_terms symbols; when
-//   an operation yields more, the largest max_terms − 1 are kept and the
-//   magnitudes of the others are summed (rounded up) into one fresh symbol, so
-//   every operation costs O(max_terms);
+//   an operation yields more, the largest max_terms − max_terms/4 − 1 are
+//   kept and the magnitudes of the others are summed (rounded up) into one
+//   fresh symbol, so every operation costs O(max_terms) (condensing to three
+//   quarters leaves room for the next steps of a sum chain);
+// * storage: a form whose terms are another form's followed by newer symbols
+//   (c + p in a sum chain) stores only the extension, so a chain of n
+//   additions stores O(n) terms, not O(n · max_terms);
 // * intersect(a, b) keeps one form (the correlated one: a form from an
 //   operation is preferred to a fresh between(); among two correlated forms the
 //   one of smaller radius) and intersects the intervals;
@@ -111,7 +117,7 @@ class Affine {
 static_assert(std::is_trivially_copyable_v<Affine> && sizeof(Affine) == 8);
 
 struct AffineOptions {
-  // Condensation threshold: the most symbols one form keeps (>= 2).
+  // Condensation threshold: the most symbols one form keeps (2 to 65535).
   std::size_t max_terms = 48;
   // Memoisation of operations (off: every operation creates new symbols; only
   // for measuring its effect).
@@ -181,6 +187,10 @@ Affine operator-(const Affine& a);
 Affine abs(const Affine& a);
 Affine sqrt(const Affine& a);  // {sqrt(x) : x >= 0}; point 0 if a <= 0
 Affine hull(const Affine& a, const Affine& b);
+// (a ± b) + c (subtract_b: a − b + c): the same quantity as the two operations,
+// in one form when b's and c's symbols are newer than a's (a sum chain's
+// step), else computed as the two operations.
+Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c);
 std::optional<Affine> intersect(const Affine& a, const Affine& b);
 
 // A form for a quantity known to be a deterministic function of the quantity
@@ -190,16 +200,28 @@ std::optional<Affine> intersect(const Affine& a, const Affine& b);
 // (<symerr/domains/affine_symbolic.hpp>).
 Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound);
 
+// The same with the bound given as [lo, hi] (lo <= hi; no form is built for it).
+Affine function_of(const Affine& of, std::uint64_t tag, double lo, double hi);
+
+// The form of `a` with its interval intersected with [lo, hi] (a superset of
+// a's quantity): the same terms, so correlations are kept; the same handle
+// when [lo, hi] does not tighten (or is disjoint: no execution reaches here).
+Affine clip(const Affine& a, double lo, double hi);
+
+// The tag naming the rounding into (F, mode) for function_of.
+inline std::uint64_t rounding_tag(const FloatFormat& F, RoundingMode mode) {
+  const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
+  return (u(F.precision) << 48) ^ (u(F.emin + 60000) << 30) ^ (u(F.emax + 60000) << 12) ^ (u(F.subnormals) << 8) ^
+         u(static_cast<long>(mode));
+}
+
 // The customisation point of SymbolicDomainError (detail::introduced_float):
 // the rounding error round(t) − t of the exact result t into F under `mode`
 // is a function of t, so it is named by one symbol per (t, F, mode), and
 // identical operations on identical operands share it.
 inline Affine name_rounding_error(const Affine& t, const FloatFormat& F, RoundingMode mode,
                                   const Affine& bound) {
-  const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
-  const std::uint64_t tag = (u(F.precision) << 48) ^ (u(F.emin + 60000) << 30) ^ (u(F.emax + 60000) << 12) ^
-                            (u(F.subnormals) << 8) ^ u(static_cast<long>(mode));
-  return function_of(t, tag, bound);
+  return function_of(t, rounding_tag(F, mode), bound);
 }
 
 bool contains(const Affine& a, double v);
@@ -210,6 +232,8 @@ double mag(const Affine& a);
 double mig(const Affine& a);
 bool is_point(const Affine& a);
 bool is_bounded(const Affine& a);
+// Whether the forms of a and b have a noise symbol in common (correlated).
+bool share_symbols(const Affine& a, const Affine& b);
 // The radius Σ|xi| of the form alone (before the interval intersection).
 double form_radius(const Affine& a);
 
@@ -229,5 +253,30 @@ std::ostream& operator<<(std::ostream& os, const Affine& a);
 bool affine_self_test();
 
 static_assert(RealDomain<Affine>);
+
+// ---- the SymbolicDomainError fast path (domains/src/affine_symbolic.cpp) ----
+// Declared here (the primary template, enabled = false, is in
+// <symerr/symbolic/arith.hpp>) so that every use of SymbolicDomainError<Affine>
+// sees it. arithmetic() on SymbolicDomainError<Affine> calls apply(), which
+// runs the operation once over the Interval domain on the operands' ranges
+// (every flag and an interval for every field) and builds only the affine
+// forms that carry correlations — real, t = fp_x ∘ fp_y, the rounding symbol,
+// err, fp = t + rounding, propagated, introduced = err − propagated — each
+// intersected with the interval result, so never wider than it. Operands
+// outside its scope (non-float formats, possible specials, a divisor that
+// may be 0) take the generic path.
+enum class ArithOp;
+enum class IntegerDivision;
+template <RealDomain D>
+class SymbolicDomainError;
+template <class D>
+struct FastArithmetic;
+template <>
+struct FastArithmetic<Affine> {
+  static constexpr bool enabled = true;
+  static SymbolicDomainError<Affine> apply(ArithOp op, const SymbolicDomainError<Affine>& x,
+                                           const SymbolicDomainError<Affine>& y,
+                                           std::optional<IntegerDivision> int_division);
+};
 
 }  // namespace symerr
