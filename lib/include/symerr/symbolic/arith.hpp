@@ -297,15 +297,6 @@ SymbolicDomainError<D> arithmetic_impl(ArithOp op, const SymbolicDomainError<D>&
 
 }  // namespace detail
 
-// ---- domain fast paths (hook for work/iaff; work/i10l provides the same trait)
-// A domain with its own implementation of arithmetic() specialises this with
-// enabled = true and a static apply(op, x, y, int_division) (Affine:
-// <symerr/domains/affine.hpp>).
-template <class D>
-struct FastArithmetic {
-  static constexpr bool enabled = false;
-};
-// ---- end of the fast-path hook
 
 // z = x ∘ y. `int_division` is required for an integer Div. Holds the
 // library's floating-point environment (FpEnvironmentGuard) for its duration.
@@ -313,7 +304,6 @@ template <RealDomain D>
 SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                                   const SymbolicDomainError<D>& y,
                                   std::optional<IntegerDivision> int_division = std::nullopt) {
-  if constexpr (FastArithmetic<D>::enabled) return FastArithmetic<D>::apply(op, x, y, int_division);  // hook
   SymbolicDomainError<D> z;
   if constexpr (FastArithmetic<D>::enabled) {
     z = FastArithmetic<D>::apply(op, x, y, int_division);
