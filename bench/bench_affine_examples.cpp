@@ -15,7 +15,7 @@
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
 
-#include "fpbench/subdivide.hpp"
+#include "fpbench/driver_box.hpp"
 
 using namespace symerr;
 using namespace symerr::bench;
@@ -30,7 +30,7 @@ template <class D>
 double bound_of(const Kernel<D>& k, const std::vector<InputRange>& box, const FloatFormat& F, const InputError& e,
                 double* seconds) {
   const auto t = std::chrono::steady_clock::now();
-  const double b = error_bound<D>(k, box, F, e);
+  const double b = driver_bound<D>(k, box, F, e).bound;
   *seconds = seconds_since(t);
   return b;
 }
@@ -209,11 +209,11 @@ int main() {
     const double a = bound_of<Affine>(ratio<Affine>, box, FP16, no_input_error(), &s);
     const double m = ratio_exhaustive_max();
     row("(a-b)/(a+b), FP16 [1,2]", i, a, s, m, "exhaustive");
-    const Subdivided sub = subdivide<Affine>(ratio<Affine>, box, FP16, no_input_error(), 1000000, 0.19);
-    char note[128];
-    std::snprintf(note, sizeof note, "local bisection: %.3e = %.4fx in %.3f s, %ld boxes", sub.bound, sub.bound / m,
-                  sub.seconds, sub.boxes);
-    row("(a-b)/(a+b), FP16 [1,2], bisected", i, sub.bound, sub.seconds, m, "exhaustive", note);
+    const Bounded sub = driver_bound<Affine>(ratio<Affine>, box, FP16, no_input_error(), subdivision_for(0.19));
+    char note[160];
+    std::snprintf(note, sizeof note, "driver subdivision: %.4fx in %.3f s, %zu boxes (%zu explored)",
+                  sub.bound / m, sub.report.seconds, sub.report.input_boxes, sub.report.box_explorations);
+    row("(a-b)/(a+b), FP16 [1,2], subdivided", i, sub.bound, sub.report.seconds, m, "exhaustive", note);
   }
   for (double e : {0.0, 1e-12}) {
     const std::vector<InputRange> box{{-1, 1}, {-1, 1}, {0, 1}, {-1, 1}, {-1, 1}};
@@ -224,11 +224,12 @@ int main() {
     char name[96];
     std::snprintf(name, sizeof name, "batchnorm FP64, x,mean,g,b in [-1,1], var in [0,1], e = %g", e);
     row(name, i, a, s, m, "10^6 samples");
-    const Subdivided sub = subdivide<Affine>(batchnorm<Affine>, box, FP64, ie, 1000000, 0.9);
+    const Bounded sub = driver_bound<Affine>(batchnorm<Affine>, box, FP64, ie, subdivision_for(0.9));
     char note[128];
-    std::snprintf(note, sizeof note, "local bisection, %ld boxes", sub.boxes);
-    std::snprintf(name, sizeof name, "batchnorm FP64, e = %g, bisected", e);
-    row(name, i, sub.bound, sub.seconds, m, "10^6 samples", note);
+    std::snprintf(note, sizeof note, "driver subdivision, %zu boxes (%zu explored)", sub.report.input_boxes,
+                  sub.report.box_explorations);
+    std::snprintf(name, sizeof name, "batchnorm FP64, e = %g, subdivided", e);
+    row(name, i, sub.bound, sub.report.seconds, m, "10^6 samples", note);
   }
   for (double e : {0.0, 1e-6}) {
     for (std::size_t n : {4u, 64u, 1024u, 4096u}) {

@@ -493,12 +493,10 @@ class Subdivider {
       : kernel_(k), inputs_(inputs), n_out_(n_out), opt_(o), rep_(rep) {
     for (const S& x : inputs) {
       root_.push_back({x.real.lower(), x.real.upper()});
-      if constexpr (context_bound<D>) {
-        if (symerr::detail::maybe_special(x))
-          throw std::invalid_argument("run_kernel: subdivision in the Affine domain needs inputs that cannot be "
-                                      "NaN, infinite or undefined");
-        base_.push_back(convert_fields<Interval>(x));
-      }
+      if ((context_bound<D> || o.input_error) && symerr::detail::maybe_special(x))
+        throw std::invalid_argument("run_kernel: subdivision in the Affine domain or with an input error model "
+                                    "needs inputs that cannot be NaN, infinite or undefined");
+      base_.push_back(convert_fields<Interval>(x));
     }
   }
 
@@ -515,27 +513,42 @@ class Subdivider {
       AffineContext ctx;
       AffineScope scope(ctx);
       std::vector<S> in;
-      for (std::size_t i = 0; i < box.size(); ++i) {
-        const SymbolicDomainError<Interval>& b = base_[i];
-        try {
-          in.push_back(S::input(box[i].lo, box[i].hi, b.err.lower(), b.err.upper(), b.format, b.mode));
-        } catch (const std::invalid_argument&) {
-          ++rep_.vacuous_boxes;
-          return std::nullopt;
-        }
-        in.back().int_division = b.int_division;
-      }
+      if (!rebuild(box, in)) return std::nullopt;
       leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left));
     } else {
       std::vector<S> in(inputs_.begin(), inputs_.end());
-      for (std::size_t i = 0; i < box.size(); ++i) {
-        if (box[i].lo == root_[i].lo && box[i].hi == root_[i].hi) continue;
-        in[i].real = D::between(box[i].lo, box[i].hi);
-        in[i].reduce();
+      if (opt_.input_error) {
+        if (!rebuild(box, in)) return std::nullopt;
+      } else {
+        for (std::size_t i = 0; i < box.size(); ++i) {
+          if (box[i].lo == root_[i].lo && box[i].hi == root_[i].hi) continue;
+          in[i].real = D::between(box[i].lo, box[i].hi);
+          in[i].reduce();
+        }
       }
       leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left));
     }
     return leaf;
+  }
+
+  // The inputs of `box` as fresh inputs (in the current context): real range
+  // of the box, the input error of the model or of the original input.
+  // False when some input has no value of its format there (vacuous box).
+  bool rebuild(const std::vector<Range>& box, std::vector<S>& in) {
+    in.clear();
+    for (std::size_t i = 0; i < box.size(); ++i) {
+      const SymbolicDomainError<Interval>& b = base_[i];
+      std::pair<double, double> e{b.err.lower(), b.err.upper()};
+      if (opt_.input_error) e = opt_.input_error(i, box[i].lo, box[i].hi);
+      try {
+        in.push_back(S::input(box[i].lo, box[i].hi, e.first, e.second, b.format, b.mode));
+      } catch (const std::invalid_argument&) {
+        ++rep_.vacuous_boxes;
+        return false;
+      }
+      in.back().int_division = b.int_division;
+    }
+    return true;
   }
 
   // The dimensions worth trying on `box`: bounded, splittable, the widest
@@ -573,7 +586,7 @@ class Subdivider {
   const DriverOptions& opt_;
   DriverReport& rep_;
   std::vector<Range> root_;
-  std::vector<SymbolicDomainError<Interval>> base_;  // Affine: the inputs as intervals
+  std::vector<SymbolicDomainError<Interval>> base_;  // the inputs as intervals (valid in any context)
 };
 
 // The best bisection of `leaf`: both halves of each candidate dimension

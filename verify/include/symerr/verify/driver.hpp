@@ -77,7 +77,7 @@
 // halves) runs in a fresh AffineContext made current for its duration (memory
 // bounded by one box's work), its inputs re-created from the caller's input
 // ranges as independent inputs (real range of the sub-box, the input's err
-// range, format, mode); the box's outputs are exported as intervals, joined,
+// range or DriverOptions::input_error, format, mode); the box's outputs are exported as intervals, joined,
 // and the hull is returned as fresh forms of the caller's context (correlated
 // with nothing). Affine inputs that may be special (NaN, inf, undefined)
 // cannot be re-created: subdivision rejects them (std::invalid_argument).
@@ -91,6 +91,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <symerr/domains/affine.hpp>
@@ -115,6 +116,12 @@ struct DriverOptions {
   // and not split further.
   double min_gain = 1e-3;
   unsigned max_stalls = 2;
+  // The input error of input i on a sub-box where its real value lies in
+  // [lo, hi] (e.g. half an ulp of the sub-range's magnitude for inputs
+  // rounded from reals): {elo, ehi}. It must enclose the errors of every
+  // execution of the input in [lo, hi]. Empty: the input's own err range on
+  // every sub-box. Used only by subdivision.
+  std::function<std::pair<double, double>(std::size_t input, double lo, double hi)> input_error;
   // Empty: one lane (every combination of outcomes). Otherwise one entry per
   // input / output element: its lane (>= 0), or -1 for an input of no lane.
   std::vector<int> input_lanes;
