@@ -27,7 +27,7 @@ T mixed(T a, T b) {
 template <class D>
 verify::BasicDriverResult<D> run_mixed(double e, const verify::DriverOptions& opt) {
   using S = SymbolicDomainError<D>;
-  const std::vector<S> in(2, S::input(-1, 1, -e, e, FP64));
+  const std::vector<S> in = {S::input(-1, 1, -e, e, FP64), S::input(-1, 1, -e, e, FP64)};  // two inputs
   return verify::run_kernel<D>([](std::span<S> x, std::span<S> y) { y[0] = mixed(x[0], x[1]); }, in, 1, opt);
 }
 

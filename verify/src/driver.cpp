@@ -28,18 +28,25 @@ enum class Role : unsigned char { Joint, Real, Computed };
 // A path of one lane: the outcomes of its undecided comparisons in order of
 // occurrence. Real/Computed items belong to the unstable group `group`, whose
 // ideal and computed outcomes first differ at step `diverge`.
+// Relational domains (Affine) run every unstable group three times: plain
+// (variant 0), and with the band relation substituted at the divergence
+// (variant 1: b re-expressed through a, variant 2: a through b; see
+// Explorer::substitute).
 struct Item {
   std::vector<Step> script;
   Role role = Role::Joint;
   std::size_t group = 0;
   std::size_t diverge = 0;
+  int variant = 0;
 };
+constexpr int kVariants = 3;
 
 template <class D>
 struct GroupState {
   using S = SymbolicDomainError<D>;
-  std::vector<std::optional<S>> real_side;      // per lane output: hull of the real-path results
-  std::vector<std::optional<S>> computed_side;  // per lane output: hull of the computed-path results
+  // per variant, per lane output: hull of the real-path / computed-path results
+  std::vector<std::optional<S>> real_side[kVariants];
+  std::vector<std::optional<S>> computed_side[kVariants];
 };
 
 template <class D>
@@ -160,7 +167,7 @@ class Explorer final : public BranchHook {
           continue;
         }
         Group& g = L.groups[it.group];
-        auto& side = it.role == Role::Real ? g.real_side : g.computed_side;
+        auto& side = it.role == Role::Real ? g.real_side[it.variant] : g.computed_side[it.variant];
         if (side.size() < L.outputs.size()) side.resize(L.outputs.size());
         side[k] = join(side[k], v);
       }
@@ -180,12 +187,8 @@ class Explorer final : public BranchHook {
       for (std::size_t k = 0; k < L.outputs.size(); ++k) {
         const std::size_t j = L.outputs[k];
         std::optional<S> acc = L.joint[k];
-        for (const Group& g : L.groups) {
-          // a side without a feasible path: no execution is unstable there
-          if (g.real_side.size() <= k || g.computed_side.size() <= k || !g.real_side[k] || !g.computed_side[k])
-            continue;
-          acc = join(acc, combine_unstable(*g.real_side[k], *g.computed_side[k]));
-        }
+        for (const Group& g : L.groups)
+          if (std::optional<S> z = group_result(g, k)) acc = join(acc, *z);
         if (incomplete || !acc) acc = unbounded_like(r[j]);
         // The real computation on the actual inputs (pr = real + propagated)
         // may decide a comparison unlike both the ideal and the computed
@@ -196,6 +199,25 @@ class Explorer final : public BranchHook {
       }
     }
     return r;
+  }
+
+  // An unstable group's enclosure of lane output k: real from the real
+  // paths, fp from the computed paths, err = fp − real, intersected with the
+  // err of the relational variants (each sound on its own). nullopt: a side
+  // without a feasible path (no execution is unstable there).
+  static std::optional<S> group_result(const Group& g, std::size_t k) {
+    auto has = [k](const std::vector<std::optional<S>>& side) { return side.size() > k && side[k].has_value(); };
+    if (!has(g.real_side[0]) || !has(g.computed_side[0])) return std::nullopt;
+    S z = combine_unstable(*g.real_side[0][k], *g.computed_side[0][k]);
+    if (symerr::detail::maybe_special(z)) return z;
+    for (int v = 1; v < kVariants; ++v) {
+      if (!has(g.real_side[v]) || !has(g.computed_side[v])) continue;
+      const S alt = combine_unstable(*g.real_side[v][k], *g.computed_side[v][k]);
+      if (symerr::detail::maybe_special(alt)) continue;
+      if (const auto m = intersect(z.err, alt.err)) z.err = *m;
+    }
+    z.reduce();
+    return z;
   }
 
   bool decide(const Truth& t) override {
@@ -220,8 +242,11 @@ class Explorer final : public BranchHook {
     if (k >= it.script.size()) extend(L, it, t);
     const Step step = it.script[k];
     const bool both = it.role == Role::Joint || k <= it.diverge;
-    if (!refine(info, step, both || it.role == Role::Real, both || it.role == Role::Computed))
+    S* targets[2] = {nullptr, nullptr};
+    if (info && info->refine) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);
+    if (!refine(info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed))
       L.infeasible = true;
+    if (it.variant != 0 && k == it.diverge) substitute(*info, targets, it, step);
     report_.max_path_branches = std::max(report_.max_path_branches, k + 1);
     return it.role == Role::Computed ? step.computed : step.ideal;
   }
@@ -255,6 +280,29 @@ class Explorer final : public BranchHook {
     return up ? ehi > 0 : elo < 0;
   }
 
+  // A new unstable group diverging at step k of `base`: its real and computed
+  // paths (and, in a relational domain, those of the two substituted
+  // variants) become pending; with `runs_now`, base itself continues as the
+  // plain real path.
+  void open_group(Lane& L, Item& base, std::size_t k, bool runs_now) {
+    constexpr int variants = requires { requires D::keeps_correlations; } ? kVariants : 1;
+    ++report_.unstable_branches;
+    base.group = L.groups.size();
+    L.groups.emplace_back();
+    base.diverge = k;
+    for (int v = variants - 1; v >= 0; --v) {
+      for (Role role : {Role::Computed, Role::Real}) {
+        if (runs_now && v == 0 && role == Role::Real) continue;
+        Item c = base;
+        c.role = role;
+        c.variant = v;
+        L.pending.push_back(std::move(c));
+      }
+    }
+    base.role = Role::Real;
+    base.variant = 0;
+  }
+
   // A comparison met for the first time on this path: the path follows the
   // first possible outcome; the others become pending paths.
   void extend(Lane& L, Item& it, const Truth& t) {
@@ -285,26 +333,10 @@ class Explorer final : public BranchHook {
           L.pending.push_back(std::move(alt));
           continue;
         }
-        ++report_.unstable_branches;
-        alt.group = L.groups.size();
-        L.groups.emplace_back();
-        alt.diverge = k;
-        alt.role = Role::Computed;
-        L.pending.push_back(alt);
-        alt.role = Role::Real;
-        L.pending.push_back(std::move(alt));
+        open_group(L, alt, k, false);
       }
       it.script.push_back(options[0]);
-      if (options[0].ideal != options[0].computed) {  // no joint outcome: this run is the real path
-        ++report_.unstable_branches;
-        it.group = L.groups.size();
-        L.groups.emplace_back();
-        it.diverge = k;
-        it.role = Role::Real;
-        Item c = it;
-        c.role = Role::Computed;
-        L.pending.push_back(std::move(c));
-      }
+      if (options[0].ideal != options[0].computed) open_group(L, it, k, true);  // this run: the real path
       return;
     }
     // After the divergence only one side's outcome matters.
@@ -353,10 +385,9 @@ class Explorer final : public BranchHook {
 
   // The path condition on the compared operands that can be tightened.
   // Returns false when the outcome is infeasible (no execution takes it).
-  bool refine(const ComparisonInfo* info, Step step, bool ideal_side, bool computed_side) {
+  bool refine(const ComparisonInfo* info, S* const (&targets)[2], Step step, bool ideal_side, bool computed_side) {
     bool infeasible = false;
     if (!info || !info->refine) return true;
-    S* targets[2] = {target_of(*info, 0), target_of(*info, 1)};
     for (int s = 0; s < 2; ++s) {
       S* x = targets[s];
       if (!x || (s == 1 && x == targets[0])) continue;
@@ -367,6 +398,54 @@ class Explorer final : public BranchHook {
       ++report_.refined_operands;
     }
     return !infeasible;
+  }
+
+  // The band relation of an unstable test of a R b, on the executions of its
+  // group: the real difference d_r = real(a) − real(b) and the computed one
+  // d_f = fp(a) − fp(b) = d_r + E, E = err(a) − err(b), lie on different sides
+  // of the switch (or on it), so d_r ∈ hull(0, −E) and d_f ∈ hull(0, E).
+  // Variant 1 re-expresses b through a (real path: real(b) = real(a) − d_r;
+  // computed path: fp(b) = fp(a) − d_f), variant 2 a through b, with d_r, d_f
+  // fresh symbols of those ranges. In a relational domain the outputs then
+  // stay correlated across the two paths (a maximum taken with `if` gets
+  // err ∈ hull(err a, err b) instead of the width of the box). Only with both
+  // operands modifiable and in the lane; a no-op in the interval domains.
+  // The sign of a − b on the executions where `a R b` has the given outcome:
+  // 1 (>= 0), -1 (<= 0), 2 (= 0), 0 (unknown).
+  static int outcome_sign(Relation r, bool outcome) {
+    switch (outcome ? r : negated(r)) {
+      case Relation::Lt:
+      case Relation::Le: return -1;
+      case Relation::Gt:
+      case Relation::Ge: return 1;
+      case Relation::Eq: return 2;
+      default: return 0;
+    }
+  }
+
+  void substitute(const ComparisonInfo& info, S* const (&t)[2], const Item& it, Step step) {
+    if constexpr (requires { requires D::keeps_correlations; }) {
+      S* a = t[0];
+      S* b = t[1];
+      if (!a || !b || a == b || info.relation == Relation::Other) return;
+      if (!single_ && (a->origin != info.lane || b->origin != info.lane)) return;
+      const double elo = std::nextafter(info.err[0][0] - info.err[1][1], -INFINITY);
+      const double ehi = std::nextafter(info.err[0][1] - info.err[1][0], INFINITY);
+      if (!std::isfinite(elo) || !std::isfinite(ehi)) return;
+      const bool real = it.role == Role::Real;
+      double lo = real ? std::min(0.0, -ehi) : std::min(0.0, elo);  // d_r ∈ hull(0, −E), d_f ∈ hull(0, E)
+      double hi = real ? std::max(0.0, -elo) : std::max(0.0, ehi);
+      // and the side of the switch that path's outcome states
+      const int sign = outcome_sign(info.relation, real ? step.ideal : step.computed);
+      if (sign > 0) lo = std::max(lo, 0.0);
+      if (sign < 0) hi = std::min(hi, 0.0);
+      if (sign == 2) lo = hi = 0;
+      const D d = D::between(lo, hi);
+      if (it.variant == 1) (real ? b->real : b->fp) = (real ? a->real : a->fp) - d;
+      else (real ? a->real : a->fp) = (real ? b->real : b->fp) + d;
+    } else {
+      (void)info, (void)t, (void)it, (void)step;
+    }
   }
 
   const DriverOptions& opt_;
