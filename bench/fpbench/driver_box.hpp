@@ -41,6 +41,22 @@ inline InputError half_ulp_input_error(const FloatFormat& F) {
 template <class D>
 using Kernel = std::function<SymbolicDomainError<D>(const std::vector<SymbolicDomainError<D>>&)>;
 
+// For D = Affine: a fresh AffineContext, current for the object's lifetime.
+template <class D>
+class ContextFor {
+ public:
+  ContextFor() {
+    if constexpr (std::is_same_v<D, Affine>) {
+      ctx_.emplace();
+      scope_.emplace(*ctx_);
+    }
+  }
+
+ private:
+  std::optional<AffineContext> ctx_;
+  std::optional<AffineScope> scope_;
+};
+
 struct Bounded {
   double bound;  // sup |err| (+inf if the result may be non-finite)
   verify::DriverReport report;
@@ -53,12 +69,7 @@ template <class D>
 Bounded driver_bound(const Kernel<D>& k, const std::vector<InputRange>& box, const FloatFormat& F,
                      const InputError& ie, verify::DriverOptions opt = {}) {
   using S = SymbolicDomainError<D>;
-  std::optional<AffineContext> ctx;
-  std::optional<AffineScope> scope;
-  if constexpr (std::is_same_v<D, Affine>) {
-    ctx.emplace();
-    scope.emplace(*ctx);
-  }
+  const ContextFor<D> context;
   std::vector<S> in;
   for (const InputRange& r : box) {
     const auto [elo, ehi] = ie(r.lo, r.hi);
