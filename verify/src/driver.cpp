@@ -700,14 +700,16 @@ template <class D>
 BasicDriverResult<D> hull_of_leaves(const std::vector<Leaf<D>>& leaves, std::size_t n_out, DriverReport rep) {
   BasicDriverResult<D> res;
   std::vector<std::optional<Stored<D>>> acc(n_out);
+  bool missing = false;  // a leaf without outputs (never kept by the subdivision; unbounded if it were)
   for (const Leaf<D>& l : leaves) {
     rep.budget_exhausted = rep.budget_exhausted || l.budget_exhausted;
+    missing = missing || l.outputs.size() < n_out;
     for (std::size_t j = 0; j < n_out && j < l.outputs.size(); ++j) acc[j] = join(acc[j], l.outputs[j]);
   }
   rep.input_boxes = leaves.size();
   for (std::size_t j = 0; j < n_out; ++j) {
     Stored<D> v = acc[j] ? *acc[j] : unbounded_like(Stored<D>{});
-    if (rep.budget_exhausted && !acc[j]) v = unbounded_like(v);
+    if (missing) v = unbounded_like(v);
     if constexpr (context_bound<D>) res.outputs.push_back(convert_fields<D>(v));
     else res.outputs.push_back(v);
   }
