@@ -289,3 +289,38 @@ TEST_CASE("adaptive bisection tightens a comparison of a computed value; sound",
   CHECK(cut_short.report.subdivision_budget_exhausted);
   CHECK(subset(cut.outputs[0].err, cut_short.outputs[0].err));
 }
+
+TEST_CASE("the driver tightens only modifiable operands; a const local stays as it is (sound, looser)",
+          "[dropin][driver]") {
+  const S x = symerr::test::unit_box(FP64, 1e-12);
+  // non-const local: tightened to the outcome taken (relu's bound is e)
+  const auto mut = verify::run_kernel(
+      [](std::span<S> in, std::span<S> out) {
+        S v = in[0];
+        out[0] = v < 0 ? S(0) : v;
+      },
+      std::span(&x, 1), 1);
+  CHECK(mag(mut.outputs[0].err) == 1e-12);
+  // const local: never written (no const object is modified), so the
+  // computed path of the unstable pair keeps the whole range
+  std::vector<S> seen;
+  const auto con = verify::run_kernel(
+      [&seen](std::span<S> in, std::span<S> out) {
+        const S v = in[0];
+        out[0] = v < 0 ? S(0) : v;
+        seen.push_back(v);
+      },
+      std::span(&x, 1), 1);
+  INFO(con.report.summary() << "\n" << con.outputs[0]);
+  for (const S& v : seen) CHECK((v.real.lower() == -1.0 && v.real.upper() == 1.0));
+  CHECK(mag(con.outputs[0].err) >= 1.0);
+  // the overloads for non-const lvalues mix with const operands and literals
+  S a = x;
+  const S b = S::input(0, 2, FP64);
+  CHECK((a < b).tri() == Tri::Unknown);
+  CHECK((b < a).tri() == Tri::Unknown);
+  CHECK((0 < a).tri() == Tri::Unknown);
+  CHECK((a <= 0.5).info()->lhs_target == &a);
+  CHECK((b <= 0.5).info()->lhs_target == nullptr);
+  CHECK((0.5 >= a).info()->rhs_target == &a);
+}
