@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,9 +14,10 @@
 
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
+#include <symerr/elementary.hpp>
 #include <symerr/symbolic.hpp>
 
-#include "fpbench/subdivide.hpp"
+#include "fpbench/driver_box.hpp"
 
 using namespace symerr;
 using namespace symerr::bench;
@@ -30,7 +32,7 @@ template <class D>
 double bound_of(const Kernel<D>& k, const std::vector<InputRange>& box, const FloatFormat& F, const InputError& e,
                 double* seconds) {
   const auto t = std::chrono::steady_clock::now();
-  const double b = error_bound<D>(k, box, F, e);
+  const double b = driver_bound<D>(k, box, F, e).bound;
   *seconds = seconds_since(t);
   return b;
 }
@@ -185,9 +187,88 @@ double dot_observed(std::size_t n, double e, int samples) {
   return worst;
 }
 
+// ---- softmax with the running maximum written with `if` ---------------------
+
+template <class T>
+void softmax_if(const T* x, T* y, std::size_t n) {
+  using std::exp;
+  T m = x[0];
+  for (std::size_t i = 1; i < n; ++i) {
+    T v = x[i];
+    if (v > m) m = v;
+  }
+  for (std::size_t i = 0; i < n; ++i) y[i] = exp(x[i] - m);
+  T s = y[0];
+  for (std::size_t i = 1; i < n; ++i) s = s + y[i];
+  for (std::size_t i = 0; i < n; ++i) y[i] = y[i] / s;
+}
+
+struct SoftmaxRun {
+  double bound;
+  verify::DriverReport report;
+};
+
+// Every input in [-1, 1] with error [-e, e], FP64, through the driver (one
+// lane: every output depends on every input); the largest sup|err| over outputs.
+template <class D>
+SoftmaxRun softmax_bound(std::size_t n, double e, const verify::DriverOptions& opt = {}) {
+  using S = SymbolicDomainError<D>;
+  const ContextFor<D> context;
+  std::vector<S> in;
+  for (std::size_t i = 0; i < n; ++i) in.push_back(S::input(-1, 1, -e, e, FP64));
+  const auto r = verify::run_kernel<D>([n](std::span<S> x, std::span<S> y) { softmax_if(x.data(), y.data(), n); },
+                                       in, n, opt);
+  double b = 0;
+  for (const S& y : r.outputs)
+    b = std::max(b, symerr::detail::maybe_special(y) ? INFINITY : mag(y.err));
+  return {b, r.report};
+}
+
+// Sampled maximum of |f − r| of the softmax (glibc exp in binary64 against
+// MPFR at 256 bits), inputs near ties of the maximum and uniform; r = f − err.
+double softmax_observed(std::size_t n, double e, long samples) {
+  std::mt19937_64 rng(13 + n);
+  std::uniform_real_distribution<double> u(0, 1);
+  mpfr_t t, s, m;
+  mpfr_inits2(256, t, s, m, (mpfr_ptr)nullptr);
+  std::vector<double> x(n), err(n), y(n);
+  std::vector<mpfr_t> ex(n);
+  for (auto& v : ex) mpfr_init2(v, 256);
+  double worst = 0;
+  for (long k = 0; k < samples; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = k % 3 == 0 ? (u(rng) < 0.5 ? -1.0 : 1.0) * (1 - u(rng) * 1e-3) : 2 * u(rng) - 1;
+      err[i] = e * (u(rng) < 0.5 ? (u(rng) < 0.5 ? -1 : 1) : 2 * u(rng) - 1);
+      if (std::fabs(x[i] - err[i]) > 1) err[i] = 0;
+    }
+    if (k % 2) x[1] = x[0];  // a tie of the running maximum (unstable with e > 0)
+    softmax_if(x.data(), y.data(), n);
+    // real: softmax of r_i = x_i − err_i (exactly; m cancels)
+    mpfr_set_d(m, x[0], MPFR_RNDN);
+    mpfr_sub_d(m, m, err[0], MPFR_RNDN);
+    mpfr_set_ui(s, 0, MPFR_RNDN);
+    for (std::size_t i = 0; i < n; ++i) {
+      mpfr_set_d(ex[i], x[i], MPFR_RNDN);
+      mpfr_sub_d(ex[i], ex[i], err[i], MPFR_RNDN);
+      mpfr_sub(ex[i], ex[i], m, MPFR_RNDN);
+      mpfr_exp(ex[i], ex[i], MPFR_RNDN);
+      mpfr_add(s, s, ex[i], MPFR_RNDN);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      mpfr_div(t, ex[i], s, MPFR_RNDN);
+      mpfr_d_sub(t, y[i], t, MPFR_RNDN);
+      worst = std::max(worst, std::fabs(mpfr_get_d(t, MPFR_RNDN)));
+    }
+  }
+  for (auto& v : ex) mpfr_clear(v);
+  mpfr_clears(t, s, m, (mpfr_ptr)nullptr);
+  return worst;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool softmax16 = argc > 1 && std::string(argv[1]) == "--softmax16";
   std::printf("| kernel | Interval bound | Affine bound | Affine time | observed max | Affine / observed | notes |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   double s = 0;
@@ -209,11 +290,11 @@ int main() {
     const double a = bound_of<Affine>(ratio<Affine>, box, FP16, no_input_error(), &s);
     const double m = ratio_exhaustive_max();
     row("(a-b)/(a+b), FP16 [1,2]", i, a, s, m, "exhaustive");
-    const Subdivided sub = subdivide<Affine>(ratio<Affine>, box, FP16, no_input_error(), 1000000, 0.19);
-    char note[128];
-    std::snprintf(note, sizeof note, "local bisection: %.3e = %.4fx in %.3f s, %ld boxes", sub.bound, sub.bound / m,
-                  sub.seconds, sub.boxes);
-    row("(a-b)/(a+b), FP16 [1,2], bisected", i, sub.bound, sub.seconds, m, "exhaustive", note);
+    const Bounded sub = driver_bound<Affine>(ratio<Affine>, box, FP16, no_input_error(), subdivision_for(0.19));
+    char note[160];
+    std::snprintf(note, sizeof note, "driver subdivision: %.4fx in %.3f s, %zu boxes (%zu explored)",
+                  sub.bound / m, sub.report.seconds, sub.report.input_boxes, sub.report.box_explorations);
+    row("(a-b)/(a+b), FP16 [1,2], subdivided", i, sub.bound, sub.report.seconds, m, "exhaustive", note);
   }
   for (double e : {0.0, 1e-12}) {
     const std::vector<InputRange> box{{-1, 1}, {-1, 1}, {0, 1}, {-1, 1}, {-1, 1}};
@@ -224,11 +305,39 @@ int main() {
     char name[96];
     std::snprintf(name, sizeof name, "batchnorm FP64, x,mean,g,b in [-1,1], var in [0,1], e = %g", e);
     row(name, i, a, s, m, "10^6 samples");
-    const Subdivided sub = subdivide<Affine>(batchnorm<Affine>, box, FP64, ie, 1000000, 0.9);
+    const Bounded sub = driver_bound<Affine>(batchnorm<Affine>, box, FP64, ie, subdivision_for(0.9));
     char note[128];
-    std::snprintf(note, sizeof note, "local bisection, %ld boxes", sub.boxes);
-    std::snprintf(name, sizeof name, "batchnorm FP64, e = %g, bisected", e);
-    row(name, i, sub.bound, sub.seconds, m, "10^6 samples", note);
+    std::snprintf(note, sizeof note, "driver subdivision, %zu boxes (%zu explored)", sub.report.input_boxes,
+                  sub.report.box_explorations);
+    std::snprintf(name, sizeof name, "batchnorm FP64, e = %g, subdivided", e);
+    row(name, i, sub.bound, sub.report.seconds, m, "10^6 samples", note);
+  }
+  for (double e : {0.0, 1e-12}) {
+    for (std::size_t n : {4u, 16u}) {
+      // n = 16 explores 2^15 orderings of the running maximum (e = 0: about
+      // 170 s) and 6^15 with unstable tests (e > 0: beyond the run budget):
+      // only with --softmax16 (e = 0)
+      if (n == 16 && (!softmax16 || e > 0)) continue;
+      const auto t = std::chrono::steady_clock::now();
+      const SoftmaxRun a = softmax_bound<Affine>(n, e);
+      const double sa = seconds_since(t);
+      const SoftmaxRun i = softmax_bound<Interval>(n, e);
+      const double m = softmax_observed(n, e, 200000);
+      char name[96], note[200];
+      std::snprintf(name, sizeof name, "softmax (if-max) n = %zu FP64 [-1,1], e = %g, driver", n, e);
+      std::snprintf(note, sizeof note, "Interval %.3e; %zu runs, %zu unstable%s", i.bound, a.report.runs,
+                    a.report.unstable_branches, a.report.budget_exhausted ? ", BUDGET EXHAUSTED" : "");
+      row(name, i.bound, a.bound, sa, m, "2*10^5 samples", note);
+      std::fflush(stdout);
+      if (n > 4) continue;
+      const SoftmaxRun sub = softmax_bound<Affine>(n, e, subdivision_for(0.9));
+      std::snprintf(name, sizeof name, "softmax (if-max) n = %zu, e = %g, driver + subdivision", n, e);
+      std::snprintf(note, sizeof note, "%zu boxes (%zu explored), %zu runs%s", sub.report.input_boxes,
+                    sub.report.box_explorations, sub.report.runs,
+                    sub.report.budget_exhausted ? ", BUDGET EXHAUSTED" : "");
+      row(name, i.bound, sub.bound, sub.report.seconds, m, "2*10^5 samples", note);
+      std::fflush(stdout);
+    }
   }
   for (double e : {0.0, 1e-6}) {
     for (std::size_t n : {4u, 64u, 1024u, 4096u}) {

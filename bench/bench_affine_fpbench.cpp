@@ -1,6 +1,7 @@
 // FPBench standard benchmarks (binary64; every input carries its half-ulp
 // rounding error, decimal constants are rounded) in the Affine and Interval
-// domains, without and with local bisection, next to the published bounds.
+// domains, through the library's kernel driver without and with its automatic
+// subdivision (no hand splitting), next to the published bounds.
 // Run: build/release/bench/bench_affine_fpbench
 #include <chrono>
 #include <cstdio>
@@ -13,7 +14,7 @@
 #include <symerr/symbolic.hpp>
 
 #include "fpbench/kernels.hpp"
-#include "fpbench/subdivide.hpp"
+#include "fpbench/driver_box.hpp"
 
 using namespace symerr;
 using namespace symerr::bench;
@@ -65,7 +66,7 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const double budget = argc > 1 ? std::atof(argv[1]) : 0.9;  // seconds of bisection per kernel
+  const double budget = argc > 1 ? std::atof(argv[1]) : 0.9;  // seconds of subdivision per kernel
   const InputError ie = half_ulp_input_error(FP64);
   std::vector<Bench> benches = {
       {"doppler1", {{-100, 100}, {20, 20000}, {-30, 50}}, SYMERR_FPBENCH(doppler1), "FPTaylor 1.2176e-13, Daisy 4.19e-13"},
@@ -76,21 +77,20 @@ int main(int argc, char** argv) {
       {"Reduction_1024", std::vector<InputRange>(1024, InputRange{-1, 1}), SYMERR_FPBENCH(reduction),
        "Gappa 6.2528e-13 = 11*2^-44 (392 s), Satire 1.25e-12 (29.5 s)"},
   };
-  std::printf("| benchmark | symerr Interval | symerr Affine | time | Affine + local bisection | boxes, time | published |\n");
+  std::printf("| benchmark | symerr Interval | symerr Affine | time | Affine + automatic subdivision | boxes, time | published |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (const Bench& b : benches) {
+    const double i = driver_bound<Interval>(b.interval, b.box, FP64, ie).bound;
     auto t = std::chrono::steady_clock::now();
-    const double i = error_bound<Interval>(b.interval, b.box, FP64, ie);
-    t = std::chrono::steady_clock::now();
-    const double a = error_bound<Affine>(b.affine, b.box, FP64, ie);
+    const double a = driver_bound<Affine>(b.affine, b.box, FP64, ie).bound;
     const double sa = seconds_since(t);
     std::string sub_text = "-", sub_cost = "-";
     if (b.box.size() <= 8) {
-      const Subdivided s = subdivide<Affine>(b.affine, b.box, FP64, ie, 1000000, budget);
+      const Bounded s = driver_bound<Affine>(b.affine, b.box, FP64, ie, subdivision_for(budget));
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.6e", s.bound);
       sub_text = buf;
-      std::snprintf(buf, sizeof buf, "%ld, %.2f s", s.boxes, s.seconds);
+      std::snprintf(buf, sizeof buf, "%zu, %.2f s", s.report.input_boxes, s.report.seconds);
       sub_cost = buf;
     }
     std::printf("| %s | %.6e | %.6e | %.3f s | %s | %s | %s |\n", b.name, i, a, sa, sub_text.c_str(),

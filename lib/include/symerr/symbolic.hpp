@@ -145,3 +145,4 @@ class SymbolicDomainError {
 #include <symerr/symbolic/construct.hpp>
 #include <symerr/symbolic/arith.hpp>
 #include <symerr/symbolic/dropin.hpp>
+#include <symerr/symbolic/compare_targets.hpp>

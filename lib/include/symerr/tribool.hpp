@@ -137,6 +137,12 @@ struct ComparisonInfo {
   double fp[2][2] = {{0, 0}, {0, 0}};
   double err[2][2] = {{0, 0}, {0, 0}};  // [operand][lower, upper] of fp − real
   unsigned long serial = 0;             // detail::comparison_serial() when made
+  // The operands as modifiable objects: set only when the operand was a
+  // non-const lvalue (the comparison operators' overloads in
+  // <symerr/symbolic/compare_targets.hpp>), so a driver that tightens through
+  // them never modifies a const object.
+  void* lhs_target = nullptr;
+  void* rhs_target = nullptr;
 };
 
 std::string describe_undecided(const char* relation, const ComparisonInfo* info);
@@ -156,6 +162,16 @@ class Truth {
   constexpr Tri computed() const noexcept { return has_info_ ? info_.computed : t_; }
   const ComparisonInfo* info() const noexcept { return has_info_ ? &info_ : nullptr; }
   const char* relation() const noexcept { return rel_; }
+  // This Truth with its operands exposed as modifiable (see ComparisonInfo):
+  // each pointer is kept only if it is the operand the comparison recorded.
+  Truth with_targets(void* lhs, void* rhs) const noexcept {
+    Truth r = *this;
+    if (r.has_info_) {
+      if (lhs && r.info_.lhs == lhs) r.info_.lhs_target = lhs;
+      if (rhs && r.info_.rhs == rhs) r.info_.rhs_target = rhs;
+    }
+    return r;
+  }
   explicit operator bool() const {
     if (t_ == Tri::Unknown) {
       if (BranchHook* h = detail::branch_hook()) return h->decide(*this);

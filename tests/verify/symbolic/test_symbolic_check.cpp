@@ -118,3 +118,34 @@ TEST_CASE("seed audit: every finding has its expected verdict, and no other find
   }
   CHECK(seen.size() == expected.size());
 }
+
+TEST_CASE("symbolic_check of any kernel: enclosure and verdict through the driver", "[verify][symbolic][kernel]") {
+  // (a - b) / (a + b), FP16 a, b in [1, 2]: the exhaustive maximum |err| is 2.288e-4
+  const SymbolicKernel ratio = [](std::span<const SymbolicError> x) { return (x[0] - x[1]) / (x[0] + x[1]); };
+  const InputBox box[2] = {{1, 2, 0, 0}, {1, 2, 0, 0}};
+  const auto proven = symbolic_check(ratio, box, FP16, 2.5e-4, ErrorPart::Total, {}, "ratio");
+  INFO(proven.check.reason);
+  CHECK(proven.check.verdict == Verdict::Proven);
+  CHECK(mag(proven.enclosure.err) <= 2.5e-4);
+  CHECK(mag(proven.enclosure.err) >= 2.288e-4);   // sound: encloses the exhaustive maximum
+  CHECK(proven.report.input_boxes > 1);           // needed the subdivision (whole box: 3.66e-4)
+  CHECK(proven.check.id == "symbolic/kernel/ratio/FP16/err");
+  // a bound below the true maximum cannot be proven; a point execution refutes it
+  const auto refuted = symbolic_check(ratio, box, FP16, 1e-4, ErrorPart::Total, {}, "ratio");
+  INFO(refuted.check.reason);
+  CHECK(refuted.check.verdict == Verdict::Violated);
+  REQUIRE_FALSE(refuted.check.witnesses.empty());
+  CHECK(refuted.check.witnesses.front().abs_error > 1e-4);
+  // a kernel with a branch: relu with input error e has |err| <= e exactly
+  const SymbolicKernel relu = [](std::span<const SymbolicError> x) {
+    SymbolicError v = x[0];
+    return v < 0 ? SymbolicError(0) : v;
+  };
+  const InputBox r[1] = {{-1, 1, -1e-12, 1e-12}};
+  const auto rp = symbolic_check(relu, r, FP64, 1e-12, ErrorPart::Total, {}, "relu");
+  INFO(rp.check.reason);
+  CHECK(rp.check.verdict == Verdict::Proven);
+  const auto rv = symbolic_check(relu, r, FP64, 0.5e-12, ErrorPart::Total, {}, "relu");
+  CHECK(rv.check.verdict != Verdict::Proven);
+  CHECK_THROWS_AS(symbolic_check(relu, r, FP64, -1), std::invalid_argument);
+}

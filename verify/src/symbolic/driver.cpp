@@ -2,14 +2,20 @@
 #include <symerr/verify/symbolic/driver.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
 #include <optional>
+#include <queue>
 #include <sstream>
 #include <stdexcept>
 
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/mpfr_interval.hpp>
+#include <symerr/domains/rational_interval.hpp>
+
 namespace symerr::verify {
 namespace {
-
-using S = SymbolicError;
 
 // One undecided comparison's outcome on a path.
 struct Step {
@@ -22,19 +28,30 @@ enum class Role : unsigned char { Joint, Real, Computed };
 // A path of one lane: the outcomes of its undecided comparisons in order of
 // occurrence. Real/Computed items belong to the unstable group `group`, whose
 // ideal and computed outcomes first differ at step `diverge`.
+// Relational domains (Affine) run every unstable group three times: plain
+// (variant 0), and with the band relation substituted at the divergence
+// (variant 1: b re-expressed through a, variant 2: a through b; see
+// Explorer::substitute).
 struct Item {
   std::vector<Step> script;
   Role role = Role::Joint;
   std::size_t group = 0;
   std::size_t diverge = 0;
+  int variant = 0;
+};
+constexpr int kVariants = 3;
+
+template <class D>
+struct GroupState {
+  using S = SymbolicDomainError<D>;
+  // per variant, per lane output: hull of the real-path / computed-path results
+  std::vector<std::optional<S>> real_side[kVariants];
+  std::vector<std::optional<S>> computed_side[kVariants];
 };
 
-struct Group {
-  std::vector<std::optional<S>> real_side;      // per lane output: hull of the real-path results
-  std::vector<std::optional<S>> computed_side;  // per lane output: hull of the computed-path results
-};
-
-struct Lane {
+template <class D>
+struct LaneState {
+  using S = SymbolicDomainError<D>;
   std::vector<Item> pending;
   std::optional<Item> current;
   std::size_t occurrence = 0;
@@ -43,21 +60,25 @@ struct Lane {
   std::vector<std::size_t> outputs;      // output indices of this lane
   std::vector<std::optional<S>> joint;   // per lane output: hull over joint paths
   bool branched = false;                 // the driver decided a comparison of this lane
-  std::vector<Group> groups;
+  std::vector<GroupState<D>> groups;
 };
 
-S join(const std::optional<S>& acc, const S& v) { return acc ? symerr::detail::join_values(*acc, v) : v; }
+template <class D>
+SymbolicDomainError<D> join(const std::optional<SymbolicDomainError<D>>& acc, const SymbolicDomainError<D>& v) { return acc ? symerr::detail::join_values(*acc, v) : v; }
 
-S unbounded_like(const S& v) {
-  S z = S::undef(v.format);
+template <class D>
+SymbolicDomainError<D> unbounded_like(const SymbolicDomainError<D>& v) {
+  auto z = SymbolicDomainError<D>::undef(v.format);
   z.mode = v.mode;
   z.origin = v.origin;
   return z;
 }
 
 // An unstable pair: real from the real path, fp from the computed path.
-S combine_unstable(const S& real_side, const S& computed_side) {
-  S z = symerr::detail::join_values(real_side, computed_side);
+template <class D>
+SymbolicDomainError<D> combine_unstable(const SymbolicDomainError<D>& real_side,
+                                        const SymbolicDomainError<D>& computed_side) {
+  auto z = symerr::detail::join_values(real_side, computed_side);
   z.real = real_side.real;
   z.fp = computed_side.fp;
   z.specials.may_be_defined = real_side.specials.may_be_defined;
@@ -69,21 +90,26 @@ S combine_unstable(const S& real_side, const S& computed_side) {
   z.specials.may_be_pos_zero = computed_side.specials.may_be_pos_zero;
   z.specials.may_be_neg_zero = computed_side.specials.may_be_neg_zero;
   if (symerr::detail::maybe_special(real_side) || symerr::detail::maybe_special(computed_side)) {
-    z.err = z.rel_err = z.propagated = z.introduced = Interval::whole();
+    z.err = z.rel_err = z.propagated = z.introduced = D::whole();
     return z;
   }
   z.err = z.fp - z.real;
   // The real computation on the actual inputs may follow either path (or a
   // third one): no whole-kernel split is claimed for an unstable pair.
-  z.propagated = z.introduced = Interval::whole();
-  z.rel_err = Interval::whole();
+  z.propagated = z.introduced = D::whole();
+  z.rel_err = D::whole();
   z.reduce();
   return z;
 }
 
+template <class D>
 class Explorer final : public BranchHook {
+  using S = SymbolicDomainError<D>;
+  using Lane = LaneState<D>;
+  using Group = GroupState<D>;
+
  public:
-  Explorer(const DriverOptions& o, std::size_t n_in, std::size_t n_out, bool use_lanes, DriverReport& rep)
+  Explorer(const DriverOptions& o, std::size_t n_out, bool use_lanes, DriverReport& rep)
       : opt_(o), single_(!use_lanes), report_(rep) {
     std::size_t n_lanes = 1;
     if (use_lanes)
@@ -96,7 +122,6 @@ class Explorer final : public BranchHook {
       L.pending.push_back(Item{});
       L.joint.resize(L.outputs.size());
     }
-    (void)n_in;
     rep.lanes = n_lanes;
   }
 
@@ -142,7 +167,7 @@ class Explorer final : public BranchHook {
           continue;
         }
         Group& g = L.groups[it.group];
-        auto& side = it.role == Role::Real ? g.real_side : g.computed_side;
+        auto& side = it.role == Role::Real ? g.real_side[it.variant] : g.computed_side[it.variant];
         if (side.size() < L.outputs.size()) side.resize(L.outputs.size());
         side[k] = join(side[k], v);
       }
@@ -162,22 +187,37 @@ class Explorer final : public BranchHook {
       for (std::size_t k = 0; k < L.outputs.size(); ++k) {
         const std::size_t j = L.outputs[k];
         std::optional<S> acc = L.joint[k];
-        for (const Group& g : L.groups) {
-          // a side without a feasible path: no execution is unstable there
-          if (g.real_side.size() <= k || g.computed_side.size() <= k || !g.real_side[k] || !g.computed_side[k])
-            continue;
-          acc = join(acc, combine_unstable(*g.real_side[k], *g.computed_side[k]));
-        }
+        for (const Group& g : L.groups)
+          if (std::optional<S> z = group_result(g, k)) acc = join(acc, *z);
         if (incomplete || !acc) acc = unbounded_like(r[j]);
         // The real computation on the actual inputs (pr = real + propagated)
         // may decide a comparison unlike both the ideal and the computed
         // program, so after a driver-decided branch no whole-kernel split is
         // claimed; err, real and fp stay as joined.
-        if (L.branched) acc->propagated = acc->introduced = Interval::whole();
+        if (L.branched) acc->propagated = acc->introduced = D::whole();
         r[j] = *acc;
       }
     }
     return r;
+  }
+
+  // An unstable group's enclosure of lane output k: real from the real
+  // paths, fp from the computed paths, err = fp − real, intersected with the
+  // err of the relational variants (each sound on its own). nullopt: a side
+  // without a feasible path (no execution is unstable there).
+  static std::optional<S> group_result(const Group& g, std::size_t k) {
+    auto has = [k](const std::vector<std::optional<S>>& side) { return side.size() > k && side[k].has_value(); };
+    if (!has(g.real_side[0]) || !has(g.computed_side[0])) return std::nullopt;
+    S z = combine_unstable(*g.real_side[0][k], *g.computed_side[0][k]);
+    if (symerr::detail::maybe_special(z)) return z;
+    for (int v = 1; v < kVariants; ++v) {
+      if (!has(g.real_side[v]) || !has(g.computed_side[v])) continue;
+      const S alt = combine_unstable(*g.real_side[v][k], *g.computed_side[v][k]);
+      if (symerr::detail::maybe_special(alt)) continue;
+      if (const auto m = intersect(z.err, alt.err)) z.err = *m;
+    }
+    z.reduce();
+    return z;
   }
 
   bool decide(const Truth& t) override {
@@ -202,8 +242,11 @@ class Explorer final : public BranchHook {
     if (k >= it.script.size()) extend(L, it, t);
     const Step step = it.script[k];
     const bool both = it.role == Role::Joint || k <= it.diverge;
-    if (!refine(info, step, both || it.role == Role::Real, both || it.role == Role::Computed))
+    S* targets[2] = {nullptr, nullptr};
+    if (info && info->refine) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);
+    if (!refine(info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed))
       L.infeasible = true;
+    if (it.variant != 0 && k == it.diverge) substitute(*info, targets, it, step);
     report_.max_path_branches = std::max(report_.max_path_branches, k + 1);
     return it.role == Role::Computed ? step.computed : step.ideal;
   }
@@ -237,6 +280,29 @@ class Explorer final : public BranchHook {
     return up ? ehi > 0 : elo < 0;
   }
 
+  // A new unstable group diverging at step k of `base`: its real and computed
+  // paths (and, in a relational domain, those of the two substituted
+  // variants) become pending; with `runs_now`, base itself continues as the
+  // plain real path.
+  void open_group(Lane& L, Item& base, std::size_t k, bool runs_now) {
+    constexpr int variants = requires { requires D::keeps_correlations; } ? kVariants : 1;
+    ++report_.unstable_branches;
+    base.group = L.groups.size();
+    L.groups.emplace_back();
+    base.diverge = k;
+    for (int v = variants - 1; v >= 0; --v) {
+      for (Role role : {Role::Computed, Role::Real}) {
+        if (runs_now && v == 0 && role == Role::Real) continue;
+        Item c = base;
+        c.role = role;
+        c.variant = v;
+        L.pending.push_back(std::move(c));
+      }
+    }
+    base.role = Role::Real;
+    base.variant = 0;
+  }
+
   // A comparison met for the first time on this path: the path follows the
   // first possible outcome; the others become pending paths.
   void extend(Lane& L, Item& it, const Truth& t) {
@@ -267,26 +333,10 @@ class Explorer final : public BranchHook {
           L.pending.push_back(std::move(alt));
           continue;
         }
-        ++report_.unstable_branches;
-        alt.group = L.groups.size();
-        L.groups.emplace_back();
-        alt.diverge = k;
-        alt.role = Role::Computed;
-        L.pending.push_back(alt);
-        alt.role = Role::Real;
-        L.pending.push_back(std::move(alt));
+        open_group(L, alt, k, false);
       }
       it.script.push_back(options[0]);
-      if (options[0].ideal != options[0].computed) {  // no joint outcome: this run is the real path
-        ++report_.unstable_branches;
-        it.group = L.groups.size();
-        L.groups.emplace_back();
-        it.diverge = k;
-        it.role = Role::Real;
-        Item c = it;
-        c.role = Role::Computed;
-        L.pending.push_back(std::move(c));
-      }
+      if (options[0].ideal != options[0].computed) open_group(L, it, k, true);  // this run: the real path
       return;
     }
     // After the divergence only one side's outcome matters.
@@ -300,46 +350,102 @@ class Explorer final : public BranchHook {
     it.script.push_back({v[0], v[0]});
   }
 
-  bool owned(const void* p) const {
-    auto within = [p](std::span<S> s) {
-      const char* b = reinterpret_cast<const char*>(s.data());
-      const char* c = static_cast<const char*>(p);
-      return !s.empty() && c >= b && c < b + s.size_bytes() && (c - b) % sizeof(S) == 0;
-    };
-    return within(in_) || within(out_);
+  // The element of the driver's own buffers at address p, or null (std::less
+  // orders unrelated pointers; inside a buffer p is an element's address).
+  S* owned(const void* p) const {
+    const S* q = static_cast<const S*>(p);
+    const std::less<const S*> before;
+    for (std::span<S> buf : {in_, out_})
+      if (!buf.empty() && !before(q, buf.data()) && before(q, buf.data() + buf.size()))
+        return &buf[static_cast<std::size_t>(q - buf.data())];
+    return nullptr;
   }
 
-  // An operand outside the driver's buffers is tightened only when the
-  // comparison is the thread's latest and the operand still holds the
-  // compared value (a Truth kept past the end of its operands'
-  // full-expression would point at storage reused since).
-  static bool unchanged(const void* p, const ComparisonInfo& info, int side) {
-    const S& x = *static_cast<const S*>(p);
+  // Whether x still holds the compared value of operand `side`.
+  static bool unchanged(const S& x, const ComparisonInfo& info, int side) {
     return x.real.lower() == info.real[side][0] && x.real.upper() == info.real[side][1] &&
            x.fp.lower() == info.fp[side][0] && x.fp.upper() == info.fp[side][1];
   }
 
-  // The path condition on the compared operands: those in the driver's
-  // buffers, and those still holding the compared value.
+  // The modifiable object behind operand `side`, or null: an element of the
+  // driver's buffers, or an operand that was a non-const lvalue (exposed by
+  // the comparison as a target), provided the comparison is the thread's
+  // latest and the operand still holds the compared value (a Truth kept past
+  // its operands' full-expression would point at storage reused since).
+  // Never a const object: nothing is cast away.
+  S* target_of(const ComparisonInfo& info, int side) const {
+    const void* p = side == 0 ? info.lhs : info.rhs;
+    if (!p) return nullptr;
+    if (S* o = owned(p)) return o;
+    void* t = side == 0 ? info.lhs_target : info.rhs_target;
+    if (!t || info.serial != symerr::detail::comparison_serial()) return nullptr;
+    S* x = static_cast<S*>(t);
+    return unchanged(*x, info, side) ? x : nullptr;
+  }
+
+  // The path condition on the compared operands that can be tightened.
   // Returns false when the outcome is infeasible (no execution takes it).
-  bool refine(const ComparisonInfo* info, Step step, bool ideal_side, bool computed_side) {
+  bool refine(const ComparisonInfo* info, S* const (&targets)[2], Step step, bool ideal_side, bool computed_side) {
     bool infeasible = false;
     if (!info || !info->refine) return true;
-    const void* sides[2] = {info->lhs, info->rhs};
     for (int s = 0; s < 2; ++s) {
-      if (!sides[s]) continue;
-      if (!owned(sides[s]) && !(info->serial == symerr::detail::comparison_serial() && unchanged(sides[s], *info, s)))
-        continue;
+      S* x = targets[s];
+      if (!x || (s == 1 && x == targets[0])) continue;
       // With lanes, an operand of no lane (a broadcast input, a constant) is
       // shared by every lane's path in this run: never tightened.
-      if (!single_ && static_cast<const S*>(sides[s])->origin != info->lane) continue;
-      if (s == 1 && sides[1] == sides[0]) continue;
-      if (!info->refine(const_cast<void*>(sides[s]), *info, s == 0, step.ideal, step.computed, ideal_side,
-                        computed_side))
-        infeasible = true;
+      if (!single_ && x->origin != info->lane) continue;
+      if (!info->refine(x, *info, s == 0, step.ideal, step.computed, ideal_side, computed_side)) infeasible = true;
       ++report_.refined_operands;
     }
     return !infeasible;
+  }
+
+  // The band relation of an unstable test of a R b, on the executions of its
+  // group: the real difference d_r = real(a) − real(b) and the computed one
+  // d_f = fp(a) − fp(b) = d_r + E, E = err(a) − err(b), lie on different sides
+  // of the switch (or on it), so d_r ∈ hull(0, −E) and d_f ∈ hull(0, E).
+  // Variant 1 re-expresses b through a (real path: real(b) = real(a) − d_r;
+  // computed path: fp(b) = fp(a) − d_f), variant 2 a through b, with d_r, d_f
+  // fresh symbols of those ranges. In a relational domain the outputs then
+  // stay correlated across the two paths (a maximum taken with `if` gets
+  // err ∈ hull(err a, err b) instead of the width of the box). Only with both
+  // operands modifiable and in the lane; a no-op in the interval domains.
+  // The sign of a − b on the executions where `a R b` has the given outcome:
+  // 1 (>= 0), -1 (<= 0), 2 (= 0), 0 (unknown).
+  static int outcome_sign(Relation r, bool outcome) {
+    switch (outcome ? r : negated(r)) {
+      case Relation::Lt:
+      case Relation::Le: return -1;
+      case Relation::Gt:
+      case Relation::Ge: return 1;
+      case Relation::Eq: return 2;
+      default: return 0;
+    }
+  }
+
+  void substitute(const ComparisonInfo& info, S* const (&t)[2], const Item& it, Step step) {
+    if constexpr (requires { requires D::keeps_correlations; }) {
+      S* a = t[0];
+      S* b = t[1];
+      if (!a || !b || a == b || info.relation == Relation::Other) return;
+      if (!single_ && (a->origin != info.lane || b->origin != info.lane)) return;
+      const double elo = std::nextafter(info.err[0][0] - info.err[1][1], -INFINITY);
+      const double ehi = std::nextafter(info.err[0][1] - info.err[1][0], INFINITY);
+      if (!std::isfinite(elo) || !std::isfinite(ehi)) return;
+      const bool real = it.role == Role::Real;
+      double lo = real ? std::min(0.0, -ehi) : std::min(0.0, elo);  // d_r ∈ hull(0, −E), d_f ∈ hull(0, E)
+      double hi = real ? std::max(0.0, -elo) : std::max(0.0, ehi);
+      // and the side of the switch that path's outcome states
+      const int sign = outcome_sign(info.relation, real ? step.ideal : step.computed);
+      if (sign > 0) lo = std::max(lo, 0.0);
+      if (sign < 0) hi = std::min(hi, 0.0);
+      if (sign == 2) lo = hi = 0;
+      const D d = D::between(lo, hi);
+      if (it.variant == 1) (real ? b->real : b->fp) = (real ? a->real : a->fp) - d;
+      else (real ? a->real : a->fp) = (real ? b->real : b->fp) + d;
+    } else {
+      (void)info, (void)t, (void)it, (void)step;
+    }
   }
 
   const DriverOptions& opt_;
@@ -350,17 +456,21 @@ class Explorer final : public BranchHook {
   std::span<S> in_, out_;
 };
 
-DriverResult explore(const KernelFn& kernel, std::span<const S> inputs, std::size_t n_outputs,
-                     const DriverOptions& options, bool use_lanes) {
-  DriverResult res;
+// One exploration of the paths of the kernel on `inputs` (one box), within
+// `max_runs` runs.
+template <class D>
+BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const SymbolicDomainError<D>> inputs,
+                             std::size_t n_outputs, const DriverOptions& options, bool use_lanes,
+                             std::size_t max_runs) {
+  using S = SymbolicDomainError<D>;
+  BasicDriverResult<D> res;
   DriverReport& rep = res.report;
-  Explorer ex(options, inputs.size(), n_outputs, use_lanes, rep);
+  Explorer<D> ex(options, n_outputs, use_lanes, rep);
   std::vector<S> in(inputs.begin(), inputs.end());
-  for (std::size_t i = 0; i < in.size(); ++i) in[i].origin = use_lanes ? options.input_lanes[i] : 0;
   std::vector<S> out(n_outputs), shape;
   BranchHookScope scope(&ex);
   while (true) {
-    if (rep.runs == options.max_runs && ex.lanes_pending()) {
+    if (rep.runs == max_runs && ex.lanes_pending()) {
       rep.budget_exhausted = true;
       break;
     }
@@ -383,105 +493,328 @@ DriverResult explore(const KernelFn& kernel, std::span<const S> inputs, std::siz
   return res;
 }
 
-// Input-box bisection: every input of a lane (every input without lanes) has
-// its real range cut into 2^bisections pieces, all combinations of a lane's
-// pieces are explored, the lanes zipped (combination c of every lane in the
-// same exploration); the outputs are the hulls over the explorations.
-S piece_of(const S& x, unsigned bisections, std::size_t k) {
-  if (bisections == 0 || !is_bounded(x.real) || is_point(x.real)) return x;
-  const double n = std::ldexp(1.0, static_cast<int>(bisections));
-  const double lo = x.real.lower(), hi = x.real.upper(), w = (hi - lo) / n;
-  // consecutive pieces share their computed endpoint; the first starts at lo
-  // and the last ends at hi, so the pieces cover [lo, hi]
-  const double a = k == 0 ? lo : std::min(hi, lo + w * static_cast<double>(k));
-  const double b = static_cast<double>(k + 1) >= n ? hi : std::min(hi, lo + w * static_cast<double>(k + 1));
-  S p = x;
-  p.real = Interval::between(std::min(a, b), b);
-  p.reduce();
-  return p;
-}
-
-DriverResult explore_pieces(const KernelFn& kernel, std::span<const S> inputs, std::size_t n_outputs,
-                            const DriverOptions& options, bool use_lanes) {
-  if (options.bisections == 0) return explore(kernel, inputs, n_outputs, options, use_lanes);
-  // the inputs of each lane (lane -1: never cut)
-  std::vector<std::vector<std::size_t>> lane_inputs;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const int l = use_lanes ? options.input_lanes[i] : 0;
-    if (l < 0) continue;
-    if (lane_inputs.size() <= static_cast<std::size_t>(l)) lane_inputs.resize(static_cast<std::size_t>(l) + 1);
-    lane_inputs[static_cast<std::size_t>(l)].push_back(i);
-  }
-  const std::size_t per_input = std::size_t{1} << options.bisections;
-  std::size_t combos = 1;
-  for (const auto& li : lane_inputs) {
-    std::size_t c = 1;
-    for (std::size_t k = 0; k < li.size() && c <= options.max_runs; ++k) c *= per_input;
-    combos = std::max(combos, c);
-  }
-  DriverResult total;
-  total.report.input_boxes = 0;
-  std::vector<std::optional<S>> acc(n_outputs);
-  std::vector<S> in(inputs.begin(), inputs.end());
-  for (std::size_t c = 0; c < combos; ++c) {
-    if (total.report.runs >= options.max_runs) {
-      total.report.budget_exhausted = true;
-      break;
-    }
-    for (const auto& li : lane_inputs) {
-      std::size_t digits = c;
-      for (std::size_t i : li) {
-        in[i] = piece_of(inputs[i], options.bisections, digits % per_input);
-        digits /= per_input;
-      }
-    }
-    DriverOptions o = options;
-    o.max_runs = options.max_runs - total.report.runs;
-    const DriverResult r = explore(kernel, in, n_outputs, o, use_lanes);
-    DriverReport& t = total.report;
-    t.runs += r.report.runs, t.paths += r.report.paths, t.infeasible_paths += r.report.infeasible_paths;
-    t.undecided_branches += r.report.undecided_branches, t.unstable_branches += r.report.unstable_branches;
-    t.refined_operands += r.report.refined_operands, t.lanes = r.report.lanes;
-    t.max_path_branches = std::max(t.max_path_branches, r.report.max_path_branches);
-    t.budget_exhausted = t.budget_exhausted || r.report.budget_exhausted;
-    ++t.input_boxes;
-    if (r.report.lanes_violated) {
-      t.lanes_violated = true;
-      return total;
-    }
-    for (std::size_t j = 0; j < n_outputs; ++j) acc[j] = join(acc[j], r.outputs[j]);
-  }
-  for (std::size_t j = 0; j < n_outputs; ++j) {
-    const S shape = acc[j] ? *acc[j] : S{};
-    total.outputs.push_back(total.report.budget_exhausted || !acc[j] ? unbounded_like(shape) : *acc[j]);
-  }
-  return total;
-}
-
-}  // namespace
-
-DriverResult run_kernel(const KernelFn& kernel, std::span<const S> inputs, std::size_t n_outputs,
-                        const DriverOptions& options) {
-  const bool use_lanes = !options.input_lanes.empty() || !options.output_lanes.empty();
-  if (use_lanes) {
-    if (options.input_lanes.size() != inputs.size() || options.output_lanes.size() != n_outputs)
-      throw std::invalid_argument("run_kernel: lanes given for " + std::to_string(options.input_lanes.size()) +
-                                  " inputs and " + std::to_string(options.output_lanes.size()) +
-                                  " outputs, but the kernel has " + std::to_string(inputs.size()) +
-                                  " inputs and " + std::to_string(n_outputs) + " outputs");
-    for (int l : options.output_lanes)
-      if (l < 0) throw std::invalid_argument("run_kernel: every output element needs a lane (>= 0)");
-  }
-  if (options.max_runs == 0) throw std::invalid_argument("run_kernel: max_runs must be at least 1");
-  if (options.bisections > 16) throw std::invalid_argument("run_kernel: at most 16 bisections per input");
-  DriverResult r = explore_pieces(kernel, inputs, n_outputs, options, use_lanes);
+// One box: with the caller's lanes, and again with one lane if they did not hold.
+template <class D>
+BasicDriverResult<D> explore_box(const BasicKernelFn<D>& kernel, std::span<const SymbolicDomainError<D>> inputs,
+                                 std::size_t n_outputs, const DriverOptions& options, std::size_t max_runs) {
+  const bool use_lanes = !options.input_lanes.empty();
+  BasicDriverResult<D> r = explore(kernel, inputs, n_outputs, options, use_lanes, max_runs);
   if (use_lanes && r.report.lanes_violated) {
     const DriverReport first = r.report;
-    r = explore_pieces(kernel, inputs, n_outputs, options, false);
+    r = explore(kernel, inputs, n_outputs, options, false, max_runs > first.runs ? max_runs - first.runs : 1);
     r.report.lanes_violated = true;
     r.report.runs += first.runs;
   }
   return r;
+}
+
+void accumulate(DriverReport& t, const DriverReport& r) {
+  t.runs += r.runs, t.paths += r.paths, t.infeasible_paths += r.infeasible_paths;
+  t.undecided_branches += r.undecided_branches, t.unstable_branches += r.unstable_branches;
+  t.refined_operands += r.refined_operands, t.lanes = r.lanes;
+  t.max_path_branches = std::max(t.max_path_branches, r.max_path_branches);
+  t.lanes_violated = t.lanes_violated || r.lanes_violated;
+}
+
+// ---- automatic subdivision ---------------------------------------------------
+
+// Affine values are handles into a context: a box explored in its own context
+// keeps its outputs as intervals (SymbolicDomainError<Interval>); the other
+// domains keep their own values.
+template <class D>
+constexpr bool context_bound = std::is_same_v<D, Affine>;
+template <class D>
+using Stored = std::conditional_t<context_bound<D>, SymbolicDomainError<Interval>, SymbolicDomainError<D>>;
+
+template <class To, class From>
+SymbolicDomainError<To> convert_fields(const SymbolicDomainError<From>& x) {
+  auto field = [](const From& f) {
+    if (!is_bounded(f)) return To::whole();
+    return To::between(f.lower(), f.upper());
+  };
+  SymbolicDomainError<To> z;
+  z.real = field(x.real), z.fp = field(x.fp), z.err = field(x.err), z.rel_err = field(x.rel_err);
+  z.propagated = field(x.propagated), z.introduced = field(x.introduced);
+  z.format = x.format, z.mode = x.mode, z.int_division = x.int_division, z.specials = x.specials;
+  z.origin = x.origin;
+  return z;
+}
+
+struct Range {
+  double lo, hi;
+};
+
+// The score of a box: the largest sup|err| over its outputs (+inf when one may
+// be special).
+template <class V>
+double score_of(const std::vector<V>& outputs) {
+  double s = 0;
+  for (const V& v : outputs) s = std::max(s, symerr::detail::maybe_special(v) ? INFINITY : mag(v.err));
+  return s;
+}
+
+template <class D>
+struct Leaf {
+  std::vector<Range> box;
+  std::vector<Stored<D>> outputs;
+  double score = 0;
+  bool budget_exhausted = false;
+  unsigned stalls = 0;  // consecutive splits (up to this box) that did not lower the score
+};
+
+template <class D>
+class Subdivider {
+  using S = SymbolicDomainError<D>;
+
+ public:
+  Subdivider(const BasicKernelFn<D>& k, std::span<const S> inputs, std::size_t n_out, const DriverOptions& o,
+             DriverReport& rep)
+      : kernel_(k), inputs_(inputs), n_out_(n_out), opt_(o), rep_(rep) {
+    for (const S& x : inputs) {
+      root_.push_back({x.real.lower(), x.real.upper()});
+      if ((context_bound<D> || o.input_error) && symerr::detail::maybe_special(x))
+        throw std::invalid_argument("run_kernel: subdivision in the Affine domain or with an input error model "
+                                    "needs inputs that cannot be NaN, infinite or undefined");
+      base_.push_back(convert_fields<Interval>(x));
+    }
+  }
+
+  const std::vector<Range>& root() const { return root_; }
+
+  // Explores one box; nullopt when no execution lies in it (some input's
+  // sub-range has no value of its format).
+  std::optional<Leaf<D>> explore(const std::vector<Range>& box) {
+    const std::size_t left = opt_.max_runs > rep_.runs ? opt_.max_runs - rep_.runs : 0;
+    if (left == 0) return Leaf<D>{box, {}, INFINITY, true, 0};
+    ++rep_.box_explorations;
+    std::optional<Leaf<D>> leaf;
+    if constexpr (context_bound<D>) {
+      AffineContext ctx;
+      AffineScope scope(ctx);
+      std::vector<S> in;
+      if (!rebuild(box, in)) return std::nullopt;
+      leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left));
+    } else {
+      std::vector<S> in(inputs_.begin(), inputs_.end());
+      if (opt_.input_error) {
+        if (!rebuild(box, in)) return std::nullopt;
+      } else {
+        for (std::size_t i = 0; i < box.size(); ++i) {
+          if (box[i].lo == root_[i].lo && box[i].hi == root_[i].hi) continue;
+          in[i].real = D::between(box[i].lo, box[i].hi);
+          in[i].reduce();
+        }
+      }
+      leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left));
+    }
+    return leaf;
+  }
+
+  // The inputs of `box` as fresh inputs (in the current context): real range
+  // of the box, the input error of the model or of the original input.
+  // False when some input has no value of its format there (vacuous box).
+  bool rebuild(const std::vector<Range>& box, std::vector<S>& in) {
+    in.clear();
+    for (std::size_t i = 0; i < box.size(); ++i) {
+      const SymbolicDomainError<Interval>& b = base_[i];
+      std::pair<double, double> e{b.err.lower(), b.err.upper()};
+      if (opt_.input_error) e = opt_.input_error(i, box[i].lo, box[i].hi);
+      try {
+        in.push_back(S::input(box[i].lo, box[i].hi, e.first, e.second, b.format, b.mode));
+      } catch (const std::invalid_argument&) {
+        ++rep_.vacuous_boxes;
+        return false;
+      }
+      in.back().int_division = b.int_division;
+    }
+    return true;
+  }
+
+  // The dimensions worth trying on `box`: bounded, splittable, the widest
+  // relative to the root box first.
+  std::vector<std::size_t> candidates(const std::vector<Range>& box) const {
+    std::vector<std::pair<double, std::size_t>> c;
+    for (std::size_t i = 0; i < box.size(); ++i) {
+      const double lo = box[i].lo, hi = box[i].hi, mid = lo / 2 + hi / 2;
+      if (!(std::isfinite(lo) && std::isfinite(hi) && lo < mid && mid < hi)) continue;
+      c.push_back({(hi - lo) / (root_[i].hi - root_[i].lo), i});
+    }
+    std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::size_t> r;
+    for (std::size_t k = 0; k < c.size() && k < std::max<std::size_t>(opt_.split_candidates, 1); ++k)
+      r.push_back(c[k].second);
+    return r;
+  }
+
+ private:
+  Leaf<D> finish(const std::vector<Range>& box, const BasicDriverResult<D>& r) {
+    accumulate(rep_, r.report);
+    Leaf<D> leaf{box, {}, 0, r.report.budget_exhausted, 0};
+    if constexpr (context_bound<D>) {
+      for (const S& v : r.outputs) leaf.outputs.push_back(convert_fields<Interval>(v));
+    } else {
+      leaf.outputs = r.outputs;
+    }
+    leaf.score = score_of(leaf.outputs);
+    return leaf;
+  }
+
+  const BasicKernelFn<D>& kernel_;
+  std::span<const S> inputs_;
+  std::size_t n_out_;
+  const DriverOptions& opt_;
+  DriverReport& rep_;
+  std::vector<Range> root_;
+  std::vector<SymbolicDomainError<Interval>> base_;  // the inputs as intervals (valid in any context)
+};
+
+// The best bisection of `leaf`: both halves of each candidate dimension
+// explored, the one whose larger score is smallest kept. nullopt: no split
+// (no candidate dimension, or the run budget ran out during the trials).
+template <class D>
+std::optional<std::vector<Leaf<D>>> best_split(Subdivider<D>& sub, const Leaf<D>& leaf) {
+  std::optional<std::vector<Leaf<D>>> best;
+  double best_score = INFINITY;
+  for (std::size_t d : sub.candidates(leaf.box)) {
+    std::vector<Range> a = leaf.box, b = leaf.box;
+    const double mid = a[d].lo / 2 + a[d].hi / 2;
+    a[d].hi = mid;
+    b[d].lo = mid;
+    std::vector<Leaf<D>> halves;
+    bool complete = true;
+    for (const auto& box : {a, b}) {
+      if (auto l = sub.explore(box)) {
+        complete = complete && !l->budget_exhausted;
+        halves.push_back(std::move(*l));
+      }
+    }
+    if (!complete) break;  // the run budget is spent: keep what was decided
+    double s = 0;
+    for (const Leaf<D>& h : halves) s = std::max(s, h.score);
+    if (!best || s < best_score) best = std::move(halves), best_score = s;
+  }
+  return best;
+}
+
+template <class D>
+BasicDriverResult<D> hull_of_leaves(const std::vector<Leaf<D>>& leaves, std::size_t n_out, DriverReport rep) {
+  BasicDriverResult<D> res;
+  std::vector<std::optional<Stored<D>>> acc(n_out);
+  bool missing = false;  // a leaf without outputs (never kept by the subdivision; unbounded if it were)
+  for (const Leaf<D>& l : leaves) {
+    rep.budget_exhausted = rep.budget_exhausted || l.budget_exhausted;
+    missing = missing || l.outputs.size() < n_out;
+    for (std::size_t j = 0; j < n_out && j < l.outputs.size(); ++j) acc[j] = join(acc[j], l.outputs[j]);
+  }
+  rep.input_boxes = leaves.size();
+  for (std::size_t j = 0; j < n_out; ++j) {
+    Stored<D> v = acc[j] ? *acc[j] : unbounded_like(Stored<D>{});
+    if (missing) v = unbounded_like(v);
+    if constexpr (context_bound<D>) res.outputs.push_back(convert_fields<D>(v));
+    else res.outputs.push_back(v);
+  }
+  res.report = rep;
+  return res;
+}
+
+template <class D>
+BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const SymbolicDomainError<D>> inputs,
+                               std::size_t n_out, const DriverOptions& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  DriverReport rep;
+  rep.box_explorations = 0;
+  Subdivider<D> sub(kernel, inputs, n_out, opt, rep);
+  auto worse = [](const Leaf<D>& a, const Leaf<D>& b) { return a.score < b.score; };
+  std::priority_queue<Leaf<D>, std::vector<Leaf<D>>, decltype(worse)> open(worse);
+  std::vector<Leaf<D>> done;  // leaves that cannot be split
+  if (auto root = sub.explore(sub.root())) open.push(std::move(*root));
+  while (!open.empty()) {
+    if (opt.target_err > 0 && open.top().score <= opt.target_err) break;
+    const bool boxes_left = open.size() + done.size() < std::max<std::size_t>(opt.max_boxes, 1);
+    const bool time_left = opt.max_seconds <= 0 || elapsed() < opt.max_seconds;
+    if (!boxes_left || !time_left || rep.runs >= opt.max_runs) {
+      rep.subdivision_budget_exhausted = open.top().score > 0;
+      break;
+    }
+    Leaf<D> worst = open.top();
+    open.pop();
+    std::optional<std::vector<Leaf<D>>> parts = best_split(sub, worst);
+    if (!parts) {  // the worst box is a point, or the run budget is spent: its bound is final
+      rep.subdivision_budget_exhausted = rep.runs >= opt.max_runs;
+      done.push_back(std::move(worst));
+      break;
+    }
+    // A split that does not lower the box's score by min_gain (relative) is a
+    // stall (an unstable jump that no split removes, the rounding floor);
+    // after max_stalls consecutive ones the halves are kept, not split again.
+    double split_score = 0;
+    for (const Leaf<D>& p : *parts) split_score = std::max(split_score, p.score);
+    const unsigned stalls = split_score < worst.score * (1 - opt.min_gain) ? 0 : worst.stalls + 1;
+    for (Leaf<D>& p : *parts) {
+      p.stalls = stalls;
+      if (stalls > opt.max_stalls) done.push_back(std::move(p));
+      else open.push(std::move(p));
+    }
+  }
+  while (!open.empty()) {
+    done.push_back(open.top());
+    open.pop();
+  }
+  return hull_of_leaves<D>(done, n_out, rep);
+}
+
+void check_options(const DriverOptions& options, std::size_t n_inputs, std::size_t n_outputs) {
+  const bool use_lanes = !options.input_lanes.empty() || !options.output_lanes.empty();
+  if (use_lanes) {
+    if (options.input_lanes.size() != n_inputs || options.output_lanes.size() != n_outputs)
+      throw std::invalid_argument("run_kernel: lanes given for " + std::to_string(options.input_lanes.size()) +
+                                  " inputs and " + std::to_string(options.output_lanes.size()) +
+                                  " outputs, but the kernel has " + std::to_string(n_inputs) + " inputs and " +
+                                  std::to_string(n_outputs) + " outputs");
+    for (int l : options.output_lanes)
+      if (l < 0) throw std::invalid_argument("run_kernel: every output element needs a lane (>= 0)");
+  }
+  if (options.max_runs == 0) throw std::invalid_argument("run_kernel: max_runs must be at least 1");
+  if (options.max_boxes == 0) throw std::invalid_argument("run_kernel: max_boxes must be at least 1");
+  if (!(options.max_seconds >= 0) || !(options.target_err >= 0))
+    throw std::invalid_argument("run_kernel: max_seconds and target_err must be >= 0");
+}
+
+}  // namespace
+
+template <class D>
+BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& kernel,
+                                std::type_identity_t<std::span<const SymbolicDomainError<D>>> inputs,
+                                std::size_t n_outputs, const DriverOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  check_options(options, inputs.size(), n_outputs);
+  BasicDriverResult<D> r;
+  if (options.max_boxes > 1 || options.max_seconds > 0) {
+    r = subdivide<D>(kernel, inputs, n_outputs, options);
+  } else {
+    r = explore_box<D>(kernel, inputs, n_outputs, options, options.max_runs);
+  }
+  r.report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+template BasicDriverResult<Interval> run_kernel<Interval>(const BasicKernelFn<Interval>&,
+                                                          std::span<const SymbolicDomainError<Interval>>,
+                                                          std::size_t, const DriverOptions&);
+template BasicDriverResult<MpfrInterval> run_kernel<MpfrInterval>(const BasicKernelFn<MpfrInterval>&,
+                                                                  std::span<const SymbolicDomainError<MpfrInterval>>,
+                                                                  std::size_t, const DriverOptions&);
+template BasicDriverResult<RationalInterval> run_kernel<RationalInterval>(
+    const BasicKernelFn<RationalInterval>&, std::span<const SymbolicDomainError<RationalInterval>>, std::size_t,
+    const DriverOptions&);
+template BasicDriverResult<Affine> run_kernel<Affine>(const BasicKernelFn<Affine>&,
+                                                      std::span<const SymbolicDomainError<Affine>>, std::size_t,
+                                                      const DriverOptions&);
+
+DriverResult run_kernel(const KernelFn& kernel, std::span<const SymbolicError> inputs, std::size_t n_outputs,
+                        const DriverOptions& options) {
+  return run_kernel<Interval>(kernel, inputs, n_outputs, options);
 }
 
 void elementwise_lanes(DriverOptions& options, std::span<const std::size_t> input_sizes, std::size_t n_out) {
@@ -495,10 +828,13 @@ void elementwise_lanes(DriverOptions& options, std::span<const std::size_t> inpu
 
 std::string DriverReport::summary() const {
   std::ostringstream os;
-  os << runs << " runs, " << paths << " paths (+" << infeasible_paths << " infeasible) over " << lanes << " lane(s), " << undecided_branches
-     << " undecided branches (" << unstable_branches << " unstable), at most " << max_path_branches
-     << " on one path, " << refined_operands << " operand refinements";
-  if (input_boxes > 1) os << ", " << input_boxes << " input boxes (bisection)";
+  os << runs << " runs, " << paths << " paths (+" << infeasible_paths << " infeasible) over " << lanes
+     << " lane(s), " << undecided_branches << " undecided branches (" << unstable_branches << " unstable), at most "
+     << max_path_branches << " on one path, " << refined_operands << " operand refinements";
+  if (box_explorations > 1)
+    os << ", " << input_boxes << " input boxes (" << box_explorations << " explored, " << vacuous_boxes
+       << " vacuous)";
+  if (subdivision_budget_exhausted) os << "; subdivision stopped by its budget (the result is the hull so far)";
   if (budget_exhausted) os << "; BUDGET EXHAUSTED: unexplored lanes are unbounded";
   if (lanes_violated) os << "; the lanes statement did not hold: explored as one lane";
   return os.str();

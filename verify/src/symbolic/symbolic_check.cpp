@@ -1,5 +1,7 @@
 #include <symerr/verify/symbolic/symbolic_check.hpp>
 
+#include <symerr/verify/symbolic/driver.hpp>
+
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -154,11 +156,11 @@ bool decided_in_t(OpId op, const Interval& t, const FloatFormat& F, const SpecBo
   return true;
 }
 
-}  // namespace
 
-CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, const InputBox& b,
-                           const SpecBound& bound, const SymbolicCheckOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+// ---- the operator check, cell by cell ---------------------------------------
+
+CheckResult result_header(OpId op, const Format& format, const InputBox& a, const InputBox& b,
+                          const SpecBound& bound, const SymbolicCheckOptions& options) {
   CheckResult r;
   r.kind = "symbolic";
   r.kernel = "symerr generic " + std::string(to_string(op));
@@ -172,47 +174,54 @@ CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, con
   r.semantics["domain"] = "A: " + box_text(a) + "; B: " + box_text(b);
   r.bound = BoundInfo{bound.name, bound.formula, bound.source};
   r.requirements = bound.requirements;
-  r.strategies = {"symbolic-bisection", "sampling"};
+  r.strategies = {"symbolic-bisection", "kernel-driver", "sampling"};
   r.seed = options.seed;
+  return r;
+}
 
-  std::mt19937_64 rng(options.seed);
-  const FloatFormat* F = std::get_if<FloatFormat>(&format);
-  std::deque<Cell> queue{{a, b}};
-  std::size_t cells = 0, proven = 0, vacuous = 0;
-  bool special_possible = false;
-  Evidence& ev = r.evidence;
+// Records one exact execution in the evidence, and a witness if it violates.
+class PointJudge {
+ public:
+  PointJudge(CheckResult& r, const SpecBound& bound, const Format& format, std::size_t max_witnesses)
+      : r_(r), bound_(bound), format_(format), max_witnesses_(max_witnesses),
+        F_(std::get_if<FloatFormat>(&format)) {}
 
-  auto try_point = [&](const ExactPoint& p) {
+  void operator()(const ExactPoint& p) {
+    Evidence& ev = r_.evidence;
     if (!p.real_defined || !p.computed_finite) {
       ++ev.undefined;
       return;
     }
-    if (!bound.valid_at(p)) return;
+    if (!bound_.valid_at(p)) return;
     ++ev.inputs_checked;
     const ClassMask cls = classify(p);
     for (InputClass c : kInputClasses)
       if (has_class(cls, c)) ++ev[c].checked;
-    const mpq_class e = part_of(p, bound.part);
+    const mpq_class e = part_of(p, bound_.part);
     const mpq_class ae = sgn(e) < 0 ? mpq_class(-e) : e;
-    const mpq_class bv = bound.exact(p);
+    const mpq_class bv = bound_.exact(p);
     const double abs_err = ae.get_d();
-    double ulp_err = 0;
-    if (F) ulp_err = mpq_class(ae / exact_ulp(p.cr, *F)).get_d();
+    const double ulp_err = F_ ? mpq_class(ae / exact_ulp(p.cr, *F_)).get_d() : 0.0;
     ev.max_abs_error = std::max(ev.max_abs_error, abs_err);
-    if (sgn(p.cr) != 0) ev.max_rel_error = std::max(ev.max_rel_error, mpq_class(ae / (sgn(p.cr) < 0 ? mpq_class(-p.cr) : p.cr)).get_d());
+    if (sgn(p.cr) != 0)
+      ev.max_rel_error = std::max(ev.max_rel_error, mpq_class(ae / (sgn(p.cr) < 0 ? mpq_class(-p.cr) : p.cr)).get_d());
     ev.max_ulp_error = std::max(ev.max_ulp_error, ulp_err);
     ev.histogram.add(ulp_err);
-    const bool violated = bound.strict ? ae >= bv : ae > bv;
-    if (!violated) return;
+    if (!(bound_.strict ? ae >= bv : ae > bv)) return;
     ++ev.failures;
     for (InputClass c : kInputClasses)
       if (has_class(cls, c)) ++ev[c].failed;
-    if (r.witnesses.size() >= options.max_witnesses) return;
+    if (r_.witnesses.size() < max_witnesses_) r_.witnesses.push_back(witness(p, cls, ae, bv, abs_err, ulp_err));
+  }
+
+ private:
+  Witness witness(const ExactPoint& p, ClassMask cls, const mpq_class& ae, const mpq_class& bv, double abs_err,
+                  double ulp_err) const {
     Witness w;
-    w.inputs = {value_of(p.fa, format), value_of(p.fb, format)};
+    w.inputs = {value_of(p.fa, format_), value_of(p.fb, format_)};
     w.inputs[0].exact = "real " + p.ar.get_str() + ", err " + p.ae.get_str();
     w.inputs[1].exact = "real " + p.br.get_str() + ", err " + p.be.get_str();
-    w.output = value_of(p.fc, format);
+    w.output = value_of(p.fc, format_);
     w.output.exact = p.fcq.get_str();
     w.reference = w.output;
     w.exact_result = p.cr.get_str();
@@ -223,85 +232,70 @@ CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, con
     w.classes = cls;
     std::ostringstream msg;
     msg.precision(6);
-    msg << "|" << to_string(bound.part) << "| = " << ae.get_d() << " exceeds the bound " << bv.get_d()
+    msg << "|" << to_string(bound_.part) << "| = " << ae.get_d() << " exceeds the bound " << bv.get_d()
         << " (exact: " << ae.get_str() << " vs " << bv.get_str() << ")";
     w.message = msg.str();
-    r.witnesses.push_back(std::move(w));
-  };
-
-  while (!queue.empty() && cells < options.max_cells && r.witnesses.size() < options.max_witnesses) {
-    const Cell cell = queue.front();
-    queue.pop_front();
-    ++cells;
-    std::optional<SymbolicError> x, y;
-    try {
-      x = SymbolicError::input(cell.a.lo, cell.a.hi, cell.a.elo, cell.a.ehi, format).with_int_division(options.int_division);
-      y = SymbolicError::input(cell.b.lo, cell.b.hi, cell.b.elo, cell.b.ehi, format).with_int_division(options.int_division);
-    } catch (const std::invalid_argument&) {
-      ++vacuous;  // no value of the format in this box
-      continue;
-    }
-    const Tri valid = bound.valid_on(*x, *y);
-    if (valid == Tri::False) {
-      ++vacuous;
-      continue;
-    }
-    bool decided = false;
-    try {
-      const SymbolicError c = arithmetic(arith_of(op), *x, *y, options.int_division);
-      if (c.specials.may_be_nan || c.specials.may_be_pos_inf || c.specials.may_be_neg_inf || c.specials.may_be_undefined)
-        special_possible = true;
-      const Interval& field = bound.part == ErrorPart::Total ? c.err
-                              : bound.part == ErrorPart::Propagated ? c.propagated : c.introduced;
-      const double sup = mag(field);
-      const double inf_bound = bound.enclose(*x, *y, c).lower();
-      const bool holds = !c.specials.may_be_finite || (bound.strict ? sup < inf_bound : sup <= inf_bound);
-      decided = valid == Tri::True && holds;
-      if (!decided && F && bound.part == ErrorPart::Introduced && bound.enclose_t && valid != Tri::False) {
-        const Interval t = arith_of(op) == ArithOp::Div ? x->fp / y->fp
-                         : arith_of(op) == ArithOp::Mul ? x->fp * y->fp
-                         : arith_of(op) == ArithOp::Add ? x->fp + y->fp : x->fp - y->fp;
-        decided = decided_in_t(op, t, *F, bound);
-      }
-    } catch (const std::exception&) {
-      decided = false;
-    }
-    if (decided) {
-      ++proven;
-      continue;
-    }
-    // look for a counterexample in the box
-    for (int s = 0; s < options.samples_per_cell; ++s) {
-      const auto pa = sample(cell.a, x->fp.lower(), x->fp.upper(), format, rng);
-      const auto pb = sample(cell.b, y->fp.lower(), y->fp.upper(), format, rng);
-      if (!pa || !pb) continue;
-      try_point(evaluate_point(op, format, options.int_division, pa->first, pa->second, pb->first, pb->second));
-    }
-    // split the widest dimension (relative to the original box)
-    auto rel = [](double lo, double hi, double olo, double ohi) {
-      return ohi > olo ? (hi - lo) / (ohi - olo) : 0.0;
-    };
-    const double w[4] = {rel(cell.a.lo, cell.a.hi, a.lo, a.hi), rel(cell.a.elo, cell.a.ehi, a.elo, a.ehi),
-                         rel(cell.b.lo, cell.b.hi, b.lo, b.hi), rel(cell.b.elo, cell.b.ehi, b.elo, b.ehi)};
-    const int d = static_cast<int>(std::max_element(w, w + 4) - w);
-    if (w[d] <= 0) continue;  // a point box that stays undecided
-    Cell c1 = cell, c2 = cell;
-    auto halve = [](double& lo1, double& hi1, double& lo2, double& hi2) {
-      const double mid = lo1 + (hi1 - lo1) / 2;
-      hi1 = mid;
-      lo2 = mid;
-      (void)hi2;
-    };
-    switch (d) {
-      case 0: halve(c1.a.lo, c1.a.hi, c2.a.lo, c2.a.hi); break;
-      case 1: halve(c1.a.elo, c1.a.ehi, c2.a.elo, c2.a.ehi); break;
-      case 2: halve(c1.b.lo, c1.b.hi, c2.b.lo, c2.b.hi); break;
-      default: halve(c1.b.elo, c1.b.ehi, c2.b.elo, c2.b.ehi); break;
-    }
-    queue.push_back(c1);
-    queue.push_back(c2);
+    return w;
   }
 
+  CheckResult& r_;
+  const SpecBound& bound_;
+  Format format_;
+  std::size_t max_witnesses_;
+  const FloatFormat* F_;
+};
+
+const Interval& field_of(const SymbolicError& c, ErrorPart part) {
+  return part == ErrorPart::Total ? c.err : part == ErrorPart::Propagated ? c.propagated : c.introduced;
+}
+
+// Whether the bound certainly holds on the cell x op y: the operation runs
+// through the kernel driver (one box); an introduction bound that depends on
+// the exact result t only is also decided binade by binade.
+bool cell_decided(OpId op, const SymbolicError& x, const SymbolicError& y, Tri valid, const SpecBound& bound,
+                  const SymbolicCheckOptions& options, bool& special_possible) {
+  const SymbolicError in[2] = {x, y};
+  const auto run = run_kernel(
+      [op, &options](std::span<SymbolicError> v, std::span<SymbolicError> out) {
+        out[0] = arithmetic(arith_of(op), v[0], v[1], options.int_division);
+      },
+      in, 1);
+  const SymbolicError& c = run.outputs[0];
+  if (c.specials.may_be_nan || c.specials.may_be_pos_inf || c.specials.may_be_neg_inf || c.specials.may_be_undefined)
+    special_possible = true;
+  const double sup = mag(field_of(c, bound.part));
+  const double inf_bound = bound.enclose(x, y, c).lower();
+  const bool holds = !c.specials.may_be_finite || (bound.strict ? sup < inf_bound : sup <= inf_bound);
+  if (valid == Tri::True && holds) return true;
+  const FloatFormat* F = std::get_if<FloatFormat>(&x.format);
+  if (!F || bound.part != ErrorPart::Introduced || !bound.enclose_t || valid == Tri::False) return false;
+  const ArithOp a = arith_of(op);
+  const Interval t = a == ArithOp::Div ? x.fp / y.fp : a == ArithOp::Mul ? x.fp * y.fp
+                   : a == ArithOp::Add ? x.fp + y.fp : x.fp - y.fp;
+  return decided_in_t(op, t, *F, bound);
+}
+
+// The two halves of the cell along its widest dimension (relative to the
+// original box); empty for a point cell.
+std::vector<Cell> split_cell(const Cell& cell, const Cell& whole) {
+  auto rel = [](double lo, double hi, double olo, double ohi) { return ohi > olo ? (hi - lo) / (ohi - olo) : 0.0; };
+  const double w[4] = {rel(cell.a.lo, cell.a.hi, whole.a.lo, whole.a.hi),
+                       rel(cell.a.elo, cell.a.ehi, whole.a.elo, whole.a.ehi),
+                       rel(cell.b.lo, cell.b.hi, whole.b.lo, whole.b.hi),
+                       rel(cell.b.elo, cell.b.ehi, whole.b.elo, whole.b.ehi)};
+  const int d = static_cast<int>(std::max_element(w, w + 4) - w);
+  if (w[d] <= 0) return {};
+  Cell low = cell, high = cell;  // low keeps [lo, mid], high takes [mid, hi]
+  double* upper_of_low[4] = {&low.a.hi, &low.a.ehi, &low.b.hi, &low.b.ehi};
+  double* lower_of_high[4] = {&high.a.lo, &high.a.elo, &high.b.lo, &high.b.elo};
+  const double lo = *lower_of_high[d], hi = *upper_of_low[d];
+  *upper_of_low[d] = *lower_of_high[d] = lo + (hi - lo) / 2;
+  return {low, high};
+}
+
+void conclude(CheckResult& r, std::size_t cells, std::size_t proven, std::size_t vacuous,
+              const std::deque<Cell>& queue, bool special_possible) {
+  Evidence& ev = r.evidence;
   ev.metrics["boxes_examined"] = static_cast<double>(cells);
   ev.metrics["boxes_proven"] = static_cast<double>(proven);
   ev.metrics["boxes_vacuous"] = static_cast<double>(vacuous);
@@ -323,8 +317,189 @@ CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, con
     reason << ". Some inputs give ±inf, NaN or an undefined real result: the bound speaks of finite results only";
   r.reason = reason.str();
   r.exhaustive = r.verdict == Verdict::Proven;
+}
+
+}  // namespace
+
+CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, const InputBox& b,
+                           const SpecBound& bound, const SymbolicCheckOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  CheckResult r = result_header(op, format, a, b, bound, options);
+  std::mt19937_64 rng(options.seed);
+  const Cell whole{a, b};
+  std::deque<Cell> queue{whole};
+  std::size_t cells = 0, proven = 0, vacuous = 0;
+  bool special_possible = false;
+  PointJudge judge(r, bound, format, options.max_witnesses);
+  while (!queue.empty() && cells < options.max_cells && r.witnesses.size() < options.max_witnesses) {
+    const Cell cell = queue.front();
+    queue.pop_front();
+    ++cells;
+    std::optional<SymbolicError> x, y;
+    try {
+      x = SymbolicError::input(cell.a.lo, cell.a.hi, cell.a.elo, cell.a.ehi, format).with_int_division(options.int_division);
+      y = SymbolicError::input(cell.b.lo, cell.b.hi, cell.b.elo, cell.b.ehi, format).with_int_division(options.int_division);
+    } catch (const std::invalid_argument&) {
+      ++vacuous;  // no value of the format in this box
+      continue;
+    }
+    const Tri valid = bound.valid_on(*x, *y);
+    if (valid == Tri::False) {
+      ++vacuous;
+      continue;
+    }
+    bool decided = false;
+    try {
+      decided = cell_decided(op, *x, *y, valid, bound, options, special_possible);
+    } catch (const std::exception&) {
+      decided = false;
+    }
+    if (decided) {
+      ++proven;
+      continue;
+    }
+    for (int s = 0; s < options.samples_per_cell; ++s) {  // look for a counterexample in the box
+      const auto pa = sample(cell.a, x->fp.lower(), x->fp.upper(), format, rng);
+      const auto pb = sample(cell.b, y->fp.lower(), y->fp.upper(), format, rng);
+      if (pa && pb)
+        judge(evaluate_point(op, format, options.int_division, pa->first, pa->second, pb->first, pb->second));
+    }
+    for (const Cell& half : split_cell(cell, whole)) queue.push_back(half);
+  }
+  conclude(r, cells, proven, vacuous, queue, special_possible);
   r.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+// ---- any kernel, through the driver ------------------------------------------
+
+namespace {
+
+CheckResult kernel_header(const std::string& name, const Format& format, std::span<const InputBox> inputs,
+                          double bound, ErrorPart part, const KernelCheckOptions& options) {
+  CheckResult r;
+  r.kind = "symbolic";
+  r.kernel = name;
+  r.operator_name = name;
+  r.format = format_name(format);
+  r.id = "symbolic/kernel/" + name + "/" + r.format + "/" + to_string(part);
+  r.semantics["rounding"] = "RNE";
+  r.semantics["error_part"] = to_string(part);
+  std::ostringstream domain;
+  for (std::size_t i = 0; i < inputs.size(); ++i) domain << (i ? "; x" : "x") << i << ": " << box_text(inputs[i]);
+  r.semantics["domain"] = domain.str();
+  std::ostringstream f;
+  f.precision(17);
+  f << "|" << to_string(part) << "| <= " << bound;
+  r.bound = BoundInfo{"constant bound", f.str(), "caller"};
+  r.strategies = {"kernel-driver-subdivision", "point-enclosures"};
+  r.seed = options.seed;
+  return r;
+}
+
+// A point execution of input x: a value f of the format in its computed range
+// and an error e in [elo, ehi] with r = f − e a double in [lo, hi] (exactly:
+// f − e is checked in rationals). nullopt when the draw has no such pair.
+std::optional<SymbolicError> point_input(const InputBox& x, const Format& format, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  const double flo = x.lo + x.elo, fhi = x.hi + x.ehi;
+  const int k = static_cast<int>(rng() % 4);
+  double f = k == 0 ? flo : k == 1 ? fhi : flo + (fhi - flo) * unit(rng);
+  f = on_grid(f, format);
+  const int j = static_cast<int>(rng() % 3);
+  const double e = j == 0 ? x.elo : j == 1 ? x.ehi : (x.elo <= 0 && 0 <= x.ehi ? 0.0 : x.elo);
+  const double r = f - e;
+  if (!std::isfinite(f) || !(r >= x.lo && r <= x.hi)) return std::nullopt;
+  if (exact_value(r) + exact_value(e) != exact_value(f)) return std::nullopt;
+  try {
+    return SymbolicError::input(r, r, e, e, format);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+// Point executions: the kernel's enclosure at one execution; its smallest
+// |part| above the bound proves a violation there.
+void search_counterexample(const SymbolicKernel& kernel, std::span<const InputBox> inputs, const Format& format,
+                           double bound, ErrorPart part, const KernelCheckOptions& options, CheckResult& r) {
+  std::mt19937_64 rng(options.seed);
+  Evidence& ev = r.evidence;
+  const KernelFn run = [&kernel](std::span<SymbolicError> in, std::span<SymbolicError> out) {
+    out[0] = kernel(std::span<const SymbolicError>(in.data(), in.size()));
+  };
+  for (int s = 0; s < options.samples && r.witnesses.size() < options.max_witnesses; ++s) {
+    std::vector<SymbolicError> point;
+    for (const InputBox& x : inputs)
+      if (auto p = point_input(x, format, rng)) point.push_back(*p);
+    if (point.size() != inputs.size()) continue;
+    const SymbolicError c = run_kernel(run, point, 1).outputs[0];
+    if (symerr::detail::maybe_special(c)) {
+      ++ev.undefined;
+      continue;
+    }
+    ++ev.inputs_checked;
+    const double low = mig(field_of(c, part));
+    ev.max_abs_error = std::max(ev.max_abs_error, low);
+    if (!(low > bound)) continue;
+    ++ev.failures;
+    Witness w;
+    for (const SymbolicError& x : point) w.inputs.push_back(value_of(x.fp.lower(), format));
+    for (std::size_t i = 0; i < point.size(); ++i)
+      w.inputs[i].exact = "real " + exact_value(point[i].real.lower()).get_str() + ", err " +
+                          exact_value(point[i].err.lower()).get_str();
+    w.abs_error = low;
+    w.bound = bound;
+    std::ostringstream msg;
+    msg.precision(6);
+    msg << "|" << to_string(part) << "| >= " << low << " exceeds the bound " << bound
+        << " at this execution (enclosure " << field_of(c, part) << ")";
+    w.message = msg.str();
+    r.witnesses.push_back(std::move(w));
+  }
+}
+
+}  // namespace
+
+KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
+                                 const Format& format, double bound, ErrorPart part,
+                                 const KernelCheckOptions& options, const std::string& name) {
+  if (!(bound >= 0)) throw std::invalid_argument("symbolic_check: the bound must be a number >= 0");
+  const auto start = std::chrono::steady_clock::now();
+  KernelCheckResult out;
+  CheckResult& r = out.check;
+  r = kernel_header(name, format, inputs, bound, part, options);
+  std::vector<SymbolicError> in;
+  for (const InputBox& x : inputs) in.push_back(SymbolicError::input(x.lo, x.hi, x.elo, x.ehi, format));
+  DriverOptions o = options.driver;
+  o.target_err = part == ErrorPart::Total ? bound : 0;  // the driver's score is sup|err|
+  const auto run = run_kernel(
+      [&kernel](std::span<SymbolicError> x, std::span<SymbolicError> y) {
+        y[0] = kernel(std::span<const SymbolicError>(x.data(), x.size()));
+      },
+      in, 1, o);
+  out.enclosure = run.outputs[0];
+  out.report = run.report;
+  const bool special = symerr::detail::maybe_special(out.enclosure);
+  const double sup = mag(field_of(out.enclosure, part));
+  r.evidence.metrics["boxes"] = static_cast<double>(run.report.input_boxes);
+  r.evidence.metrics["enclosure_sup"] = sup;
+  std::ostringstream reason;
+  if (!special && sup <= bound) {
+    r.verdict = Verdict::Proven;
+    reason << "proven: sup |" << to_string(part) << "| <= " << sup << " over " << run.report.input_boxes
+           << " boxes (" << run.report.summary() << ")";
+  } else {
+    search_counterexample(kernel, inputs, format, bound, part, options, r);
+    r.verdict = r.witnesses.empty() ? Verdict::Inconclusive : Verdict::Violated;
+    if (!r.witnesses.empty()) reason << "counterexample (enclosure at one execution): " << r.witnesses.front().message;
+    else reason << "not proven: the enclosure's sup |" << to_string(part) << "| is " << sup << " > " << bound
+                << (special ? " (the result may be special)" : "") << " after " << run.report.input_boxes
+                << " boxes; no counterexample in " << options.samples << " point executions";
+  }
+  r.reason = reason.str();
+  r.exhaustive = r.verdict == Verdict::Proven;
+  r.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
 }
 
 }  // namespace symerr::verify

@@ -1,6 +1,9 @@
 // The kernel driver: runs a callable on symbolic inputs and returns, per output
 // element, a sound enclosure (real, fp, err, rel_err, flags), analysing the
-// data-dependent branches itself instead of throwing UndecidedBranch.
+// data-dependent branches itself instead of throwing UndecidedBranch, and
+// subdividing the input box to tighten the result when given a budget.
+// Templated over the domain: Interval (SymbolicError), MpfrInterval,
+// RationalInterval and Affine (explicit instantiations in driver.cpp).
 //
 // Model. An execution of a kernel has a real (ideal) control flow and a
 // computed one; at each comparison the ideal outcome is decided by the real
@@ -10,11 +13,14 @@
 //     values everywhere) are followed as always;
 //   * an undecided one forks the path: each possible pair (ideal, computed) of
 //     outcomes is a path of its own, on which the compared operands are
-//     tightened to the outcome taken (path condition) when the driver owns
-//     them (elements of the input or output buffers it passed) or when they
-//     still hold the compared value and the comparison is the thread's latest
-//     (`if (v < 0)`, `v < 0 ? 0 : v` on a local v); with lanes, never an
-//     operand of no lane (shared by every lane's path in the run);
+//     tightened to the outcome taken (path condition). Only modifiable objects
+//     are tightened: elements of the driver's own input/output buffers (found
+//     by address, written through the driver's buffer), and operands that
+//     were non-const lvalues at the comparison (ComparisonInfo::lhs_target /
+//     rhs_target, `if (v < 0)` on a local v) provided the comparison is the
+//     thread's latest and the operand still holds the compared value. A const
+//     operand or a temporary is never written. With lanes, never an operand
+//     of no lane (shared by every lane's path in the run);
 //   * a pair with ideal != computed is an unstable test: from there on the
 //     ideal and the computed executions follow different control flows. The
 //     driver runs the real path (the ideal outcomes from there on) and the
@@ -27,12 +33,11 @@
 //     x < c with x's enclosure tightened to the point c) is discarded, and an
 //     unstable outcome of a R b needs err_a − err_b to cross the switch (with
 //     exact operands the ideal and computed outcomes never differ).
-// Input-box bisection is a fixed, caller-chosen depth (DriverOptions::
-// bisections), not adaptive. Not done: relational bounds for unstable pairs (an unstable comparison of two
-// intermediate values, e.g. a running maximum over locals, is bounded by the
-// difference of the two paths' enclosures only).
 // Every execution follows one explored path (or one pair of paths), so the
 // hull over paths is sound for all executions, including unstable ones.
+// Not done: relational bounds for unstable pairs (an unstable comparison of
+// two intermediate values, e.g. a running maximum over locals, is bounded by
+// the difference of the two paths' enclosures only).
 //
 // Lanes (independent elements). Exploring every combination of the outcomes
 // of n independent comparisons (relu on n elements) costs 4^n runs. Given
@@ -46,30 +51,77 @@
 // lanes (or depend on no lane) violates the statement: the driver then starts
 // again with one lane and says so in the report.
 //
-// Budget: at most `max_runs` kernel executions. Lanes still unexplored when it
-// runs out get the unbounded enclosure (sound) and the report says so.
+// Automatic subdivision (max_boxes > 1 or max_seconds > 0). The input box (the
+// real ranges of the inputs) is explored as above; then, while the budget
+// lasts, the sub-box with the largest score — max over outputs of sup|err| —
+// is bisected: every candidate dimension (an input with a bounded real range
+// of positive width; at most split_candidates of them, the widest relative to
+// the whole box) is tried by exploring both halves, and the dimension whose
+// halves have the smallest larger score is kept (ties: the widest); after
+// max_stalls consecutive splits that lowered the score by less than min_gain
+// the halves are not split again (an unstable jump, the rounding floor). The same
+// rule drives the bisection for branches: an undecided comparison makes its
+// box's score large (the hull of the paths, or an unstable jump), and the
+// dimension its operands depend on is the one whose split lowers it. The
+// outputs are the hulls over the leaf boxes, which cover the input box (a
+// half with no value of an input's format is dropped: no execution lies in
+// it). Stopping (target reached, box/time/run budget, or every leaf a point)
+// never loses soundness: the hull of the current leaves is returned; the
+// report says which budget stopped it.
+//
+// Affine contexts. Affine values are handles into the thread's current
+// AffineContext (the caller's; the inputs must live in it). Without
+// subdivision every run happens in the caller's context, so the outputs are
+// forms correlated with the inputs (memoisation makes repeated paths share
+// forms). With subdivision every box exploration (including the trial
+// halves) runs in a fresh AffineContext made current for its duration (memory
+// bounded by one box's work), its inputs re-created from the caller's input
+// ranges as independent inputs (real range of the sub-box, the input's err
+// range or DriverOptions::input_error, format, mode); the box's outputs are exported as intervals, joined,
+// and the hull is returned as fresh forms of the caller's context (correlated
+// with nothing). Affine inputs that may be special (NaN, inf, undefined)
+// cannot be re-created: subdivision rejects them (std::invalid_argument).
+//
+// Budget: at most `max_runs` kernel executions in all. Lanes still unexplored
+// when it runs out get the unbounded enclosure (sound) and the report says so.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/mpfr_interval.hpp>
+#include <symerr/domains/rational_interval.hpp>
 #include <symerr/domains/symbolic_interval.hpp>
 
 namespace symerr::verify {
 
 struct DriverOptions {
-  std::size_t max_runs = 1u << 16;   // kernel executions
+  std::size_t max_runs = 1u << 16;   // kernel executions, over all boxes
   std::size_t max_branches = 4096;   // undecided comparisons on one path of one lane
-  // Input-box bisection: the real range of every input of a lane (of every
-  // input without lanes) is cut into 2^bisections pieces and every
-  // combination of a lane's pieces explored (lanes zipped); the outputs are
-  // the hulls. Tightens comparisons of values computed from the inputs,
-  // which the path condition cannot tighten. Cost: 2^(bisections · inputs of
-  // the largest lane) explorations.
-  unsigned bisections = 0;
+  // Automatic subdivision: at most `max_boxes` leaf boxes (1: none) and, if
+  // positive, `max_seconds` of subdivision; it stops early when every
+  // output's sup|err| is at most `target_err` (if positive).
+  std::size_t max_boxes = 1;
+  double max_seconds = 0;
+  double target_err = 0;
+  std::size_t split_candidates = 16;  // dimensions tried per split
+  // A split that lowers its box's score by less than this fraction is a
+  // stall; after more than max_stalls consecutive stalls the halves are kept
+  // and not split further.
+  double min_gain = 1e-3;
+  unsigned max_stalls = 2;
+  // The input error of input i on a sub-box where its real value lies in
+  // [lo, hi] (e.g. half an ulp of the sub-range's magnitude for inputs
+  // rounded from reals): {elo, ehi}. It must enclose the errors of every
+  // execution of the input in [lo, hi]. Empty: the input's own err range on
+  // every sub-box. Used only by subdivision.
+  std::function<std::pair<double, double>(std::size_t input, double lo, double hi)> input_error;
   // Empty: one lane (every combination of outcomes). Otherwise one entry per
   // input / output element: its lane (>= 0), or -1 for an input of no lane.
   std::vector<int> input_lanes;
@@ -78,29 +130,59 @@ struct DriverOptions {
 
 struct DriverReport {
   std::size_t runs = 0;               // kernel executions
-  std::size_t paths = 0;              // explored paths (sub-boxes of the input box), over all lanes
+  std::size_t paths = 0;              // explored paths, over all lanes and boxes
   std::size_t infeasible_paths = 0;   // paths whose condition no execution meets (discarded)
   std::size_t undecided_branches = 0; // undecided comparisons met (forks), over all lanes
   std::size_t unstable_branches = 0;  // forks where the ideal and computed outcomes differ
   std::size_t lanes = 1;
   std::size_t max_path_branches = 0;  // most undecided comparisons on one path
-  bool budget_exhausted = false;      // some lane unexplored: its outputs are unbounded
+  bool budget_exhausted = false;      // runs budget: some lane unexplored, its outputs unbounded
   bool lanes_violated = false;        // the lanes statement was contradicted: ran with one lane
   std::size_t refined_operands = 0;   // operand tightenings applied
-  std::size_t input_boxes = 1;        // explorations (sub-boxes of the input box, with bisections)
+  std::size_t input_boxes = 1;        // leaf boxes whose hull is the result
+  std::size_t box_explorations = 1;   // boxes explored (leaves, split boxes and tried halves)
+  std::size_t vacuous_boxes = 0;      // halves with no value of some input's format (dropped)
+  bool subdivision_budget_exhausted = false;  // box or time budget stopped the subdivision
+  double seconds = 0;                 // wall time of the whole call
   std::string summary() const;
 };
 
-struct DriverResult {
-  std::vector<SymbolicError> outputs;
+template <class D>
+struct BasicDriverResult {
+  std::vector<SymbolicDomainError<D>> outputs;
   DriverReport report;
 };
 
 // The kernel reads `in` (the driver's copy of the inputs, fresh for every run;
 // it may also write it) and writes every element of `out`. It must be
 // deterministic.
-using KernelFn = std::function<void(std::span<SymbolicError> in, std::span<SymbolicError> out)>;
+template <class D>
+using BasicKernelFn =
+    std::function<void(std::span<SymbolicDomainError<D>> in, std::span<SymbolicDomainError<D>> out)>;
 
+// run_kernel<D>(kernel, inputs, n_outputs, options): D is given explicitly
+// (Interval, MpfrInterval, RationalInterval, Affine).
+template <class D>
+BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& kernel,
+                                std::type_identity_t<std::span<const SymbolicDomainError<D>>> inputs,
+                                std::size_t n_outputs, const DriverOptions& options = {});
+
+extern template BasicDriverResult<Interval> run_kernel<Interval>(const BasicKernelFn<Interval>&,
+                                                                 std::span<const SymbolicDomainError<Interval>>,
+                                                                 std::size_t, const DriverOptions&);
+extern template BasicDriverResult<MpfrInterval> run_kernel<MpfrInterval>(
+    const BasicKernelFn<MpfrInterval>&, std::span<const SymbolicDomainError<MpfrInterval>>, std::size_t,
+    const DriverOptions&);
+extern template BasicDriverResult<RationalInterval> run_kernel<RationalInterval>(
+    const BasicKernelFn<RationalInterval>&, std::span<const SymbolicDomainError<RationalInterval>>, std::size_t,
+    const DriverOptions&);
+extern template BasicDriverResult<Affine> run_kernel<Affine>(const BasicKernelFn<Affine>&,
+                                                             std::span<const SymbolicDomainError<Affine>>,
+                                                             std::size_t, const DriverOptions&);
+
+// The Interval domain (SymbolicError), without naming the domain.
+using DriverResult = BasicDriverResult<Interval>;
+using KernelFn = BasicKernelFn<Interval>;
 DriverResult run_kernel(const KernelFn& kernel, std::span<const SymbolicError> inputs, std::size_t n_outputs,
                         const DriverOptions& options = {});
 

@@ -1,12 +1,25 @@
-// The symbolic check (docs/design.md §3): run an operator on SymbolicDomainError over
-// an input box and decide whether |error part| <= bound certainly holds; split
-// undecided boxes (bisection of the widest input dimension) within a budget;
-// look for a concrete counterexample (exact arithmetic) in every undecided box.
+// The symbolic check (docs/design.md §3), in two forms:
+//  * an operator (Add, Sub, Mul, Div) against a registered SpecBound: the
+//    operation runs on SymbolicDomainError over an input box through the
+//    kernel driver, and the check decides whether |error part| <= bound
+//    certainly holds; undecided boxes are split (bisection of the widest input
+//    dimension) within a budget, and every undecided box is searched for a
+//    concrete counterexample (exact arithmetic);
+//  * any kernel (a callable on SymbolicError values, one output) against a
+//    constant bound: the kernel runs through the driver's automatic
+//    subdivision (branches analysed, the dimension to split chosen by its
+//    contribution to sup|err|) until the bound is proven or the budget is
+//    spent; the result carries the enclosure (the hull over the sub-boxes)
+//    as well as the verdict.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
 
 #include <symerr/verify/bounds/bounds.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
 #include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify {
@@ -29,5 +42,39 @@ struct SymbolicCheckOptions {
 // with the number of undecided boxes and one of them in the reason.
 CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, const InputBox& b,
                            const SpecBound& bound, const SymbolicCheckOptions& options = {});
+
+// A kernel of one output: reads its symbolic inputs, returns the result. It
+// may branch on comparisons (the driver analyses them) and must be
+// deterministic.
+using SymbolicKernel = std::function<SymbolicError(std::span<const SymbolicError> inputs)>;
+
+struct KernelCheckOptions {
+  // The driver's budget (subdivision boxes, time, runs; lanes are not used:
+  // one output). The check sets target_err to the bound (for the total error).
+  DriverOptions driver = [] {
+    DriverOptions o;
+    o.max_boxes = 2000;
+    return o;
+  }();
+  int samples = 64;  // point executions searched for a counterexample when not proven
+  std::size_t max_witnesses = 4;
+  std::uint64_t seed = 1;
+};
+
+struct KernelCheckResult {
+  CheckResult check;        // verdict, reason, evidence (boxes, enclosure sup)
+  SymbolicError enclosure;  // the output's enclosure: hull over the leaf boxes
+  DriverReport report;      // what the driver did
+};
+
+// Check |part| <= bound for `kernel` with inputs of `format` in the given
+// boxes. Proven when the enclosure's sup |part| is at most the bound (and the
+// output cannot be special); Violated when a point execution's enclosure has
+// min |part| above the bound (a witness at that execution); otherwise
+// Inconclusive. Throws std::invalid_argument for a bound that is not >= 0 or
+// an input box with no value of the format.
+KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
+                                 const Format& format, double bound, ErrorPart part = ErrorPart::Total,
+                                 const KernelCheckOptions& options = {}, const std::string& name = "kernel");
 
 }  // namespace symerr::verify
