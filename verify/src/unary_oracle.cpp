@@ -1,6 +1,8 @@
 // The oracle of the unary concrete checks (unary.hpp): IEEE special values,
-// MPFR with Ziv's strategy, and the binary64 fast path for FP32.
+// MPFR with Ziv's strategy; the rigorous fast path for FP32 is
+// unary_fast_oracle.cpp.
 #include <symerr/verify/unary.hpp>
+#include <symerr/verify/unary_fast_oracle.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -80,21 +82,6 @@ UnaryTruth mpfr_truth(UnaryOperator op, double x, double y, const FloatFormat& F
   }
 }
 
-// op(x) in binary64 (glibc's double functions; error <= 2 ulps by its table).
-double fast_value(UnaryOperator op, double x) {
-  switch (op) {
-    case UnaryOperator::Exp: return std::exp(x);
-    case UnaryOperator::Log: return std::log(x);
-    case UnaryOperator::Tanh: return std::tanh(x);
-    case UnaryOperator::Erf: return std::erf(x);
-    case UnaryOperator::Sqrt: return std::sqrt(x);
-    case UnaryOperator::Abs: return std::fabs(x);
-    case UnaryOperator::Neg: return -x;
-    case UnaryOperator::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
-  }
-  return NAN;
-}
-
 }  // namespace
 
 const char* to_string(UnaryOperator op) noexcept {
@@ -151,61 +138,10 @@ std::optional<double> unary_special(UnaryOperator op, double x) {
   return std::nullopt;
 }
 
-// 2^e for a normal binary64 exponent e.
-inline double pow2(int e) {
-  const std::uint64_t b = static_cast<std::uint64_t>(e + 1023) << 52;
-  double r;
-  std::memcpy(&r, &b, 8);
-  return r;
-}
-
-// ilogb(|v|) for a finite nonzero normal double v (bit manipulation).
-inline int exponent_of(double v) {
-  std::uint64_t b;
-  std::memcpy(&b, &v, 8);
-  return static_cast<int>((b >> 52) & 0x7ff) - 1023;
-}
-
 UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& F, bool fast, double decide_near) {
-  if (!fast || !(F == FP32)) return mpfr_truth(op, x, y, F);
-  const double v = fast_value(op, x);
-  if (std::isnan(v)) return mpfr_truth(op, x, y, F);
-  UnaryTruth t;
-  if (std::isinf(v) || std::fabs(v) > 0x1p+200) {  // far beyond FP32's overflow threshold: ±inf
-    t.rounded = std::copysign(INFINITY, v);
-    if (y != t.rounded) return mpfr_truth(op, x, y, F);
-    return t;
-  }
-  if (std::fabs(v) < 0x1p-1000) {  // |f(x)| < 2^−999: far below FP32's subnormals (exp, sigmoid: +0)
-    if (!(op == UnaryOperator::Exp || op == UnaryOperator::Sigmoid) || !(y == 0 && !std::signbit(y)))
-      return mpfr_truth(op, x, y, F);
-    t.rounded = 0.0;
-    return t;
-  }
-  // |v − f(x)| <= 2^−48 |v|: the interval below is wider by 2^−48 |v|, which covers the
-  // (round-to-nearest) rounding of the two subtractions
-  const double slack = std::fabs(v) * 0x1p-47;
-  const double lo = v - slack, hi = v + slack;
-  const float rl = static_cast<float>(lo), rh = static_cast<float>(hi);  // RNE (the worker's environment)
-  if (rl != rh) return mpfr_truth(op, x, y, F);
-  t.rounded = rl;
-  if (std::isinf(rl)) {  // both ends overflow: the correctly rounded result is ±inf
-    if (y != rl) return mpfr_truth(op, x, y, F);
-    return t;
-  }
-  if (!std::isfinite(y)) {
-    t.ulp_error = INFINITY;
-    return t;
-  }
-  // ulp(f(x)) in FP32; f(x) may lie on either side of a power of two: its ulp
-  // is then undecided, which matters only for a result that is not the
-  // correctly rounded one
-  const int el = exponent_of(lo), eh = exponent_of(hi);
-  if (el != eh && y != t.rounded) return mpfr_truth(op, x, y, F);
-  const double u = pow2(std::max(std::min(eh, F.emax), F.emin) - F.precision + 1);
-  t.ulp_error = std::fabs(y - v) / u;
-  if (std::fabs(t.ulp_error - decide_near) < 0x1p-20) return mpfr_truth(op, x, y, F);
-  return t;
+  if (fast && F == FP32)
+    if (std::optional<UnaryTruth> t = unary_fast_truth(op, static_cast<float>(x), y, decide_near)) return *t;
+  return mpfr_truth(op, x, y, F);
 }
 
 }  // namespace symerr::verify
