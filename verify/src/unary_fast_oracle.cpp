@@ -6,8 +6,8 @@
 // range, |v − (a op b)| <= u·|v| with u = 2^−53 (round to nearest: the error is
 // at most half the spacing at v, and the spacing at v is <= 2^−52·|v|); below
 // the normal range the error is at most 2^−1075 more, covered by adding
-// η = 2^−1074 to the radius of every product and quotient (sums of doubles
-// are exact when subnormal). Every radius below is a sum of products of
+// η = 2^−1022 to the radius of every product and quotient (sums of doubles
+// are exact when subnormal; η is normal, so no operation here is subnormal). Every radius below is a sum of products of
 // nonnegative terms computed in round to nearest: each computed radius is at
 // least the exact one divided by (1 + u)^c, c the number of operations it
 // depends on (< 3000 here), and (1 + u)^3000 < 1 + 2^−41; so the final radius
@@ -28,7 +28,7 @@ namespace symerr::verify {
 namespace {
 
 constexpr double kU = 0x1p-53;      // unit roundoff of binary64
-constexpr double kEta = 0x1p-1074;  // the subnormal spacing
+constexpr double kEta = 0x1p-1022;  // >= the rounding error of a subnormal result (2^−1075); normal, so no slow subnormal arithmetic
 constexpr double kInflate = 1 + 0x1p-40;
 constexpr double kBelowOne = 1 - 0x1p-53;  // the largest double below 1
 
@@ -57,6 +57,25 @@ inline Ball div(Ball a, Ball b) {
   return {m, (a.r * bm + std::fabs(a.m) * b.r) / (bm * (bm - b.r)) + kU * std::fabs(m) + kEta};
 }
 inline Ball neg(Ball a) { return {-a.m, a.r}; }
+
+// 2^e for a normal binary64 exponent e (|e| <= 1022)
+inline double pow2(int e) {
+  const std::uint64_t b = static_cast<std::uint64_t>(e + 1023) << 52;
+  double v;
+  std::memcpy(&v, &b, 8);
+  return v;
+}
+
+// The neighbours of a finite double (nextafter without the library call).
+inline double step_down(double v) {
+  std::uint64_t b;
+  std::memcpy(&b, &v, 8);
+  if (v == 0) return -0x1p-1074;
+  b = v > 0 ? b - 1 : b + 1;
+  std::memcpy(&v, &b, 8);
+  return v;
+}
+inline double step_up(double v) { return -step_down(-v); }
 inline Ball exact(double v) { return {v, 0}; }
 inline double magnitude(Ball a) { return std::fabs(a.m) + a.r; }
 
@@ -83,14 +102,26 @@ Ball ball_of(mpfr_srcptr c) {
 }
 
 // A power series Σ c_i t^i evaluated on a ball t with |t| <= rho of one of its
-// tiers: terms 0..n by Horner in ball arithmetic, plus `tail`, an upper bound
-// of |Σ_{i>n} c_i t^i| over |t| <= rho.
+// tiers: terms 0..n by Horner on the midpoint, with the radius
+//   u·E + n·η + coef + t.r·deriv + tail, where
+// * E = Σ_i |t.m|^i (|p_i| + |q_i|) is Higham's running error sum (p_i =
+//   fl(q_{i+1}·t.m), q_i = fl(p_i + c_i.m): each step's two roundings are at
+//   most u·|p_i| + u·|q_i| (+ η if p_i is subnormal), and step i's error is
+//   multiplied by t.m^i on the way to q_0);
+// * coef >= Σ_{i<=n} c_i.r·rho^i (the coefficients' representation errors);
+// * deriv >= max_{|s|<=rho} |P'(s)| <= Σ_{i>=1} i·(|c_i.m| + c_i.r)·rho^(i−1)
+//   (t's own radius, by the mean value theorem);
+// * tail >= |Σ_{i>n} c_i s^i| for |s| <= rho (the series' remainder bound).
+// E is computed alongside the midpoint (one multiply-add per step, so the
+// radius adds no latency); coef and deriv are computed once, in binary64 on
+// nonnegative terms, times 1 + 2^−30 (more than covers their roundings).
 struct Series {
   struct Tier {
     double rho = 0;
     int n = 0;
-    double tail = 0;
+    double tail = 0, coef = 0, deriv = 0;
   };
+  std::vector<double> m;  // c_i.m
   std::vector<Ball> c;
   std::vector<Tier> tiers;  // increasing rho
 };
@@ -100,16 +131,24 @@ struct Series {
 // is <= 2^−66.
 template <class Tail>
 void build_tiers(Series& s, double rho_max, Tail tail) {
+  for (const Ball& b : s.c) s.m.push_back(b.m);
   for (double rho : {0x1p-60, 0x1p-40, 0x1p-30, 0x1p-22, 0x1p-16, 0x1p-12, 0x1p-9, 0x1p-7, 0x1p-5, 0x1p-3,
                      0x1p-2, rho_max}) {
     if (rho > rho_max) continue;
-    Series::Tier t{rho, static_cast<int>(s.c.size()) - 1, 0};
+    Series::Tier t{rho, static_cast<int>(s.c.size()) - 1, 0, 0, 0};
     for (int n = 0; n < static_cast<int>(s.c.size()); ++n)
       if (tail(n, rho) <= 0x1p-66) {
         t.n = n;
         break;
       }
     t.tail = tail(t.n, rho);
+    for (int i = t.n; i >= 0; --i) {
+      const Ball& ci = s.c[static_cast<std::size_t>(i)];
+      t.coef = t.coef * rho + ci.r;
+      if (i >= 1) t.deriv = t.deriv * rho + i * (std::fabs(ci.m) + ci.r);
+    }
+    t.coef *= 1 + 0x1p-30;
+    t.deriv *= 1 + 0x1p-30;
     s.tiers.push_back(t);
     if (rho == rho_max) break;
   }
@@ -128,10 +167,15 @@ std::optional<Ball> evaluate(const Series& s, Ball t) {
   const double mag = magnitude(t);
   for (const Series::Tier& tier : s.tiers) {
     if (!(mag <= tier.rho)) continue;
-    Ball q = s.c[static_cast<std::size_t>(tier.n)];
-    for (int i = tier.n - 1; i >= 0; --i) q = add(mul(q, t), s.c[static_cast<std::size_t>(i)]);
-    q.r += tier.tail;
-    return q;
+    const double* c = s.m.data();
+    const double x = t.m, ax = std::fabs(x);
+    double q = c[tier.n], e = 0;
+    for (int i = tier.n - 1; i >= 0; --i) {
+      const double p = q * x;
+      q = p + c[i];
+      e = e * ax + (std::fabs(p) + std::fabs(q));
+    }
+    return Ball{q, kU * e + tier.n * kEta + tier.coef + t.r * tier.deriv + tier.tail};
   }
   return std::nullopt;  // outside the series' range: a caller's range argument failed
 }
@@ -256,7 +300,10 @@ const Tables& tables() {
 std::optional<Ball> exp_ball(double t) {
   const Tables& T = tables();
   if (!(std::fabs(t) <= 200)) return std::nullopt;
-  const double kd = std::nearbyint(t * T.inv_l);
+  // nearest integer to t·32/ln 2 (|·| < 2^14: adding 1.5·2^52 rounds it to an
+  // integer in round to nearest; any integer k would be sound, the check of
+  // |r| below rejects a bad one)
+  const double kd = (t * T.inv_l + 0x1.8p52) - 0x1.8p52;
   const auto k = static_cast<long>(kd);
   const double r1 = t - kd * T.l_hi;
   const double kl = kd * T.l_lo;
@@ -267,7 +314,9 @@ std::optional<Ball> exp_ball(double t) {
   if (!p) return std::nullopt;
   const long j = k & 31, q = (k - j) / 32;
   const Ball e = mul(T.two_j32[static_cast<std::size_t>(j)], *p);
-  return Ball{std::ldexp(e.m, static_cast<int>(q)), std::ldexp(e.r, static_cast<int>(q))};
+  // exact for the midpoint (normal); the radius may lose its bits below 2^−1074: + η
+  const double scale = pow2(static_cast<int>(q));
+  return Ball{e.m * scale, e.r * scale + kEta};
 }
 
 // expm1(t) for |t| <= 1.2: for |t| <= 0.35, t · Σ t^j/(j+1)! with the tier's
@@ -427,7 +476,7 @@ std::optional<Ball> erf_enclosure(float x, UnaryEnclosure& saturated, bool& is_s
 
 UnaryEnclosure widen(Ball b, double radius_scale) {
   const double r = b.r * kInflate * radius_scale + kEta;
-  return {std::nextafter(b.m - r, -INFINITY), std::nextafter(b.m + r, INFINITY), b.m, r};
+  return {step_down(b.m - r), step_up(b.m + r), b.m, r};
 }
 
 // The FP32 binade exponent of v, clamped to [−126, 127] (every |v| < 2^−126,
@@ -494,15 +543,15 @@ std::optional<UnaryTruth> unary_fast_truth(UnaryOperator op, float x, double y, 
   const int el = fp32_binade(std::fabs(e->lo)), eh = fp32_binade(std::fabs(e->hi));
   const bool correct = y == t.rounded && std::signbit(y) == std::signbit(t.rounded);
   if (el != eh && !correct) return std::nullopt;
-  const double u = std::ldexp(1.0, std::max(el, eh) - 23);
+  const double inv_u = pow2(23 - std::max(el, eh));  // 1/ulp, exact
   const double mid = 0.5 * e->lo + 0.5 * e->hi;
-  const double err = std::fabs(y - mid) / u;
+  const double err = std::fabs(y - mid) * inv_u;
   if (correct) {  // the verdict needs no ulp error (<= ½ ulp); the figure is the enclosure's estimate
     t.ulp_error = std::min(err, 0.5);
     return t;
   }
   // |err − |y − f(x)|/u| <= (hi − lo)/(2u) + the rounding of this computation
-  const double uncertainty = (0.5 * e->hi - 0.5 * e->lo) / u * kInflate + err * 0x1p-50 + 0x1p-60;
+  const double uncertainty = (0.5 * e->hi - 0.5 * e->lo) * inv_u * kInflate + err * 0x1p-50 + 0x1p-60;
   if (std::fabs(err - decide_near) <= uncertainty) return std::nullopt;
   t.ulp_error = err;
   return t;
