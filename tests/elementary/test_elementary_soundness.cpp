@@ -1,6 +1,6 @@
 // Soundness of the elementary functions on SymbolicDomainError: per function
 // × format (FP16, BF16, FP32, FP64) × domain (Interval, MpfrInterval,
-// RationalInterval), random symbolic inputs (with and without input error,
+// RationalInterval, Affine), random symbolic inputs (with and without input error,
 // near the overflow / underflow thresholds, near 0 and the poles, subnormals,
 // the saturation regions) and random concrete executions inside each, checked
 // exactly (MPFR at 256 bits, both directions) under the declared accuracy
@@ -8,6 +8,7 @@
 // result taken at the extremes the model allows.
 #include <catch2/catch.hpp>
 
+#include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
@@ -96,6 +97,7 @@ CellCounts soundness_cell(Fn f, const FloatFormat& F, std::uint64_t seed, long e
     const AccuracyModel model = model_for(static_cast<int>(k), f);
     const UlpBound bound = (f == Fn::Abs || f == Fn::Sqrt) ? UlpBound{true, 0.5, ""}
                                                             : model.bound(library_fn(f), F, RoundingMode::NearestEven);
+    [[maybe_unused]] DomainScope<D> scope;
     SymbolicDomainError<D> x;
     try {
       x = SymbolicDomainError<D>::input(bx.lo, bx.hi, bx.elo, bx.ehi, F);
@@ -153,11 +155,11 @@ void soundness_campaign(std::uint64_t seed, long per_cell) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("elementary functions are sound (random boxes, MPFR oracle, declared model)",
-                   "[elementary][soundness]", Interval, MpfrInterval, RationalInterval) {
+                   "[elementary][soundness]", Interval, MpfrInterval, RationalInterval, Affine) {
   soundness_campaign<TestType>(2026, static_cast<long>(4000 * scale_from_env()));
 }
 
 TEMPLATE_TEST_CASE("elementary soundness, long run (10^5 executions per cell)",
-                   "[.][elementary][soundness][long]", Interval, MpfrInterval, RationalInterval) {
+                   "[.][elementary][soundness][long]", Interval, MpfrInterval, RationalInterval, Affine) {
   soundness_campaign<TestType>(77, 100000);
 }

@@ -31,6 +31,7 @@ constexpr double kU = 0x1p-53;      // unit roundoff of binary64
 constexpr double kEta = 0x1p-1022;  // >= the rounding error of a subnormal result (2^−1075); normal, so no slow subnormal arithmetic
 constexpr double kInflate = 1 + 0x1p-40;
 constexpr double kBelowOne = 1 - 0x1p-53;  // the largest double below 1
+constexpr double kExpRho = 0.00136;        // > ln2/512 = 0.0013538: exp's reduced argument
 
 // The set [m − r, m + r].
 struct Ball {
@@ -181,10 +182,10 @@ std::optional<Ball> evaluate(const Series& s, Ball t) {
 }
 
 struct Tables {
-  // ln 2 / 32 = l_hi + l_lo + δ, l_hi with 32 significant bits, |δ| <= l_err
+  // ln 2 / 256 = l_hi + l_lo + δ, l_hi with 32 significant bits, |δ| <= l_err
   double l_hi = 0, l_lo = 0, l_err = 0;
-  double inv_l = 0;                // ≈ 32 / ln 2 (only picks k)
-  std::array<Ball, 32> two_j32{};  // 2^(j/32)
+  double inv_l = 0;                  // ≈ 256 / ln 2 (only picks k)
+  std::array<Ball, 256> two_j{};     // 2^(j/256)
   Ball two_over_sqrt_pi;
   Series exp_s, expm1_s, atanh_s, erf_s;  // see the evaluators
   double ln2_hi = 0, ln2_lo = 0, ln2_err = 0;  // ln 2 = ln2_hi + ln2_lo + δ, |δ| <= ln2_err
@@ -229,7 +230,7 @@ void build_series(Tables& T) {
       return power_times(rho, n, e.v);
     };
   };
-  build_tiers(T.exp_s, 0.0109, factorial_tail(1));
+  build_tiers(T.exp_s, kExpRho, factorial_tail(1));
   build_tiers(T.expm1_s, 0.35, factorial_tail(2));
   // atanh(s)/s in z = s²: c_i = 1/(2i+1); |Σ_{i>n} z^i/(2i+1)| <= z^(n+1)/((2n+3)(1 − z))
   for (int i = 0; i <= 13; ++i) {
@@ -260,14 +261,14 @@ Tables::Tables() {
   Mpfr v;
   mpfr_const_log2(v.v, MPFR_RNDN);
   split(v.v, 32, ln2_hi, ln2_lo, ln2_err);
-  mpfr_div_ui(v.v, v.v, 32, MPFR_RNDN);  // exact
+  mpfr_div_ui(v.v, v.v, 256, MPFR_RNDN);  // exact
   split(v.v, 32, l_hi, l_lo, l_err);
   inv_l = 1 / mpfr_get_d(v.v, MPFR_RNDN);
-  for (int j = 0; j < 32; ++j) {
+  for (int j = 0; j < 256; ++j) {
     mpfr_set_si(v.v, j, MPFR_RNDN);
-    mpfr_div_ui(v.v, v.v, 32, MPFR_RNDN);  // exact
+    mpfr_div_ui(v.v, v.v, 256, MPFR_RNDN);  // exact
     mpfr_exp2(v.v, v.v, MPFR_RNDN);
-    two_j32[static_cast<std::size_t>(j)] = ball_of(v.v);
+    two_j[static_cast<std::size_t>(j)] = ball_of(v.v);
   }
   mpfr_const_pi(v.v, MPFR_RNDN);
   mpfr_sqrt(v.v, v.v, MPFR_RNDN);
@@ -285,22 +286,22 @@ const Tables& tables() {
 // ---- the evaluators -------------------------------------------------------------
 
 // exp(t), |t| <= 200, t any double.
-// Reduction: k = nearest integer to t·32/ln 2, k = 32q + j (0 <= j < 32),
-// exp(t) = 2^q · 2^(j/32) · exp(r), r = t − k·ln2/32.
-// r1 = t − k·l_hi is exact: |k| < 2^14 and l_hi has 32 significant bits, so
-// k·l_hi is exact (46 bits) and a multiple of 2^−37; if k ≠ 0 then
-// |t| >= 0.0108 > 2^−7, so t is a multiple of 2^−59 (the spacing at 2^−7), and
-// r1 is a multiple of 2^−59 with |r1| < 2^−6 (checked below through |r|): at
-// most 53 bits. r = r1 − k·l_lo − k·δ: the rounding of k·l_lo and of the
+// Reduction: k = nearest integer to t·256/ln 2, k = 256q + j (0 <= j < 256),
+// exp(t) = 2^q · 2^(j/256) · exp(r), r = t − k·ln2/256.
+// r1 = t − k·l_hi is exact: |k| < 2^17 and l_hi has 32 significant bits, so
+// k·l_hi is exact (49 bits) and a multiple of 2^−40 (l_hi ∈ [2^−9, 2^−8)); if
+// k ≠ 0 then |t| >= 0.00135 > 2^−10, so t is a multiple of 2^−62 (the spacing
+// at 2^−10), and r1 is a multiple of 2^−62 with |r1| < 2^−9 (|r| <= kExpRho is
+// checked below, and |r1 − r| <= |k|·2^−40 <= 2^−23): at most 53 bits. r = r1 − k·l_lo − k·δ: the rounding of k·l_lo and of the
 // subtraction (u each) and |k|·l_err form r's radius.
 // exp(r): Taylor series to degree n with the tier's remainder bound
-// rho^(n+1)/(n+1)!·e^rho (|r| <= rho <= 0.0109), evaluated in balls on the
-// ball r (so r's radius propagates). Times the ball 2^(j/32); the scaling by 2^q
+// rho^(n+1)/(n+1)!·e^rho (|r| <= rho <= kExpRho), evaluated on the ball r (so
+// r's radius propagates). Times the ball 2^(j/256); the scaling by 2^q
 // is exact (|q| <= 300: every result stays normal, every radius above 2^−1000).
 std::optional<Ball> exp_ball(double t) {
   const Tables& T = tables();
   if (!(std::fabs(t) <= 200)) return std::nullopt;
-  // nearest integer to t·32/ln 2 (|·| < 2^14: adding 1.5·2^52 rounds it to an
+  // nearest integer to t·256/ln 2 (|·| < 2^17: adding 1.5·2^52 rounds it to an
   // integer in round to nearest; any integer k would be sound, the check of
   // |r| below rejects a bad one)
   const double kd = (t * T.inv_l + 0x1.8p52) - 0x1.8p52;
@@ -309,11 +310,11 @@ std::optional<Ball> exp_ball(double t) {
   const double kl = kd * T.l_lo;
   const double rm = r1 - kl;
   const Ball r{rm, kU * std::fabs(kl) + kU * std::fabs(rm) + std::fabs(kd) * T.l_err + kEta};
-  if (!(magnitude(r) <= 0.0109)) return std::nullopt;  // the exactness argument needs |r1| < 2^−6
+  if (!(magnitude(r) <= kExpRho)) return std::nullopt;  // the exactness argument needs |r1| < 2^−9
   const std::optional<Ball> p = evaluate(T.exp_s, r);
   if (!p) return std::nullopt;
-  const long j = k & 31, q = (k - j) / 32;
-  const Ball e = mul(T.two_j32[static_cast<std::size_t>(j)], *p);
+  const long j = k & 255, q = (k - j) / 256;
+  const Ball e = mul(T.two_j[static_cast<std::size_t>(j)], *p);
   // exact for the midpoint (normal); the radius may lose its bits below 2^−1074: + η
   const double scale = pow2(static_cast<int>(q));
   return Ball{e.m * scale, e.r * scale + kEta};
@@ -490,7 +491,8 @@ int fp32_binade(double v) {
 
 }  // namespace
 
-std::optional<UnaryEnclosure> unary_fast_enclosure(UnaryOperator op, float x, double radius_scale) {
+// flatten: the evaluators inline into one function (the exhaustive sweep's hot path)
+[[gnu::flatten]] std::optional<UnaryEnclosure> unary_fast_enclosure(UnaryOperator op, float x, double radius_scale) {
   UnaryEnclosure saturated;
   bool is_saturated = false;
   std::optional<Ball> b;
@@ -521,7 +523,7 @@ std::optional<UnaryEnclosure> unary_fast_enclosure(UnaryOperator op, float x, do
   return widen(*b, radius_scale);
 }
 
-std::optional<UnaryTruth> unary_fast_truth(UnaryOperator op, float x, double y, double decide_near) {
+[[gnu::flatten]] std::optional<UnaryTruth> unary_fast_truth(UnaryOperator op, float x, double y, double decide_near) {
   const std::optional<UnaryEnclosure> e = unary_fast_enclosure(op, x);
   if (!e) return std::nullopt;
   // RNE into FP32 (the worker's environment): monotonic, so lo <= f(x) <= hi
