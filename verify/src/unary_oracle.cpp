@@ -138,6 +138,45 @@ std::optional<double> unary_special(UnaryOperator op, double x) {
   return std::nullopt;
 }
 
+bool unary_within_unit_roundoff(UnaryOperator op, double x, double y, const FloatFormat& F) {
+  for (mpfr_prec_t p = 128; p <= 4096; p *= 4) {
+    Mp a(64), lo(p), hi(p), dmax(p + 64), dmin(p + 64), b(p + 64), t(p + 64);
+    mpfr_set_d(a.v, x, MPFR_RNDN);
+    eval(op, lo.v, a.v, MPFR_RNDD);
+    eval(op, hi.v, a.v, MPFR_RNDU);
+    // |y − f| over f ∈ [lo, hi]: at most dmax, at least dmin
+    mpfr_d_sub(dmax.v, y, lo.v, MPFR_RNDU);
+    mpfr_abs(dmax.v, dmax.v, MPFR_RNDU);
+    mpfr_d_sub(t.v, y, hi.v, MPFR_RNDU);
+    mpfr_abs(t.v, t.v, MPFR_RNDU);
+    mpfr_max(dmax.v, dmax.v, t.v, MPFR_RNDU);
+    if (mpfr_cmp_d(lo.v, y) <= 0 && mpfr_cmp_d(hi.v, y) >= 0) mpfr_set_ui(dmin.v, 0, MPFR_RNDN);
+    else {
+      mpfr_d_sub(dmin.v, y, lo.v, MPFR_RNDD);
+      mpfr_abs(dmin.v, dmin.v, MPFR_RNDD);
+      mpfr_d_sub(t.v, y, hi.v, MPFR_RNDD);
+      mpfr_abs(t.v, t.v, MPFR_RNDD);
+      mpfr_min(dmin.v, dmin.v, t.v, MPFR_RNDD);
+    }
+    // the bound over f ∈ [lo, hi]: at least min(|lo|, |hi|) (0 if the set holds 0), at most max
+    const bool straddles = mpfr_sgn(lo.v) <= 0 && mpfr_sgn(hi.v) >= 0;
+    mpfr_abs(b.v, lo.v, MPFR_RNDD);
+    mpfr_abs(t.v, hi.v, MPFR_RNDD);
+    mpfr_min(b.v, b.v, t.v, MPFR_RNDD);
+    if (straddles) mpfr_set_ui(b.v, 0, MPFR_RNDN);
+    if (mpfr_cmp_d(b.v, F.min_normal()) < 0) mpfr_set_d(b.v, F.min_normal(), MPFR_RNDN);
+    mpfr_mul_2si(b.v, b.v, -F.precision, MPFR_RNDD);
+    if (mpfr_cmp(dmax.v, b.v) <= 0) return true;
+    mpfr_abs(b.v, lo.v, MPFR_RNDU);
+    mpfr_abs(t.v, hi.v, MPFR_RNDU);
+    mpfr_max(b.v, b.v, t.v, MPFR_RNDU);
+    if (mpfr_cmp_d(b.v, F.min_normal()) < 0) mpfr_set_d(b.v, F.min_normal(), MPFR_RNDN);
+    mpfr_mul_2si(b.v, b.v, -F.precision, MPFR_RNDU);
+    if (mpfr_cmp(dmin.v, b.v) > 0) return false;
+  }
+  return true;  // |y − f| = the bound to 4096 bits: the bound is inclusive
+}
+
 UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& F, bool fast, double decide_near) {
   if (fast && F == FP32)
     if (std::optional<UnaryTruth> t = unary_fast_truth(op, static_cast<float>(x), y, decide_near)) return *t;

@@ -18,6 +18,7 @@
 #include <symerr/ops/semantics.hpp>
 #include <symerr/verify/kernel.hpp>
 #include <symerr/verify/symbolic_campaign.hpp>
+#include <symerr/verify/unary.hpp>
 #include <symerr/verify/verdict.hpp>
 
 namespace symerr::verify {
@@ -46,6 +47,26 @@ struct BoundSpec {
   double ulp = 0.5;  // Kind::Ulp: |Y - exact| <= ulp * ulp(exact) in the format
 };
 
+// A unary kernel  void f(const T* x, T* y, size_t n)  ("form": "unary" in a
+// campaign file; unary.hpp): a user kernel (library + symbol) or, with an empty
+// library, symerr's reference kernel named by `symbol` ("symerr::Sqrt",
+// "symerr::Abs", "symerr::Neg": the double result rounded once to the format).
+struct UnaryKernelSpec {
+  std::string name;  // default: the symbol
+  std::string library;
+  std::string symbol;
+  UnaryOperator op = UnaryOperator::Exp;
+  ElementType type = ElementType::FP32;
+  // correctly rounded (0.5), k >= 0.5 ulps of f(x), or the SONNX introduction
+  // bound |Y − f(X)| <= u·max(|f(X)|, min normal) (sonnx_unit_roundoff)
+  double ulp_bound = 0.5;
+  bool sonnx_unit_roundoff = false;
+  std::vector<UnaryStrategy> strategies;  // empty: special, boundary, random
+  std::uint64_t random_count = 100000;
+  std::vector<std::string> requirements;
+  std::map<std::string, std::string> build;
+};
+
 struct CampaignSpec {
   std::string name = "default";
   std::filesystem::path file;  // empty for the default campaign
@@ -55,6 +76,7 @@ struct CampaignSpec {
   std::vector<Operator> operators;
   std::vector<ElementType> formats;
   std::vector<UserKernelSpec> kernels;
+  std::vector<UnaryKernelSpec> unary_kernels;  // run after the binary checks, in the same report
   IntegerDivision integer_division = IntegerDivision::Floor;  // SONNX Div (seed 000)
   std::string broadcast = "sonnx";  // reported only: the concrete checks pass identical shapes
   // Operands outside [min, max] in magnitude are dropped from the strategies'
@@ -117,5 +139,12 @@ CampaignResult run_audit(const RunOptions& options = {});
 
 // The Kernel of symerr's generic operator `op` on `type` (lib/ops scalar rules).
 Kernel builtin_kernel(Operator op, ElementType type, IntegerDivision d = IntegerDivision::Floor);
+
+// symerr's reference unary kernel "symerr::Sqrt" | "symerr::Abs" | "symerr::Neg"
+// on a float type (campaign_unary.cpp); nullopt for another name.
+std::optional<UnaryKernel> builtin_unary_kernel(const std::string& symbol, ElementType type);
+
+// The unary checks of a campaign as report entries (campaign_unary.cpp).
+std::vector<CheckResult> run_unary_checks(const CampaignSpec& spec, const RunOptions& options);
 
 }  // namespace symerr::verify

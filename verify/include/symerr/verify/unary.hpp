@@ -79,6 +79,10 @@ struct UnaryTruth {
 UnaryTruth unary_truth(UnaryOperator op, double x, double y, const FloatFormat& F, bool fast,
                        double decide_near = 0.5);
 
+// |y − op(x)| <= 2^−p·max(|op(x)|, 2^emin) (the SONNX introduction bound),
+// decided in MPFR (directed bounds at growing precision). x ordinary, y finite.
+bool unary_within_unit_roundoff(UnaryOperator op, double x, double y, const FloatFormat& F);
+
 // ---- the check ------------------------------------------------------------
 
 enum class UnaryStrategy : unsigned char { Special, Boundary, Random, Exhaustive };
@@ -87,6 +91,9 @@ const char* to_string(UnaryStrategy s) noexcept;
 struct UnaryOptions {
   UnaryStrategy strategy = UnaryStrategy::Exhaustive;
   double ulp_bound = 0.5;      // 0.5: correct rounding is the bound; k: at most k ulps
+  // instead: the SONNX introduction bound |y − f(x)| <= u·max(|f(x)|, min normal),
+  // u = 2^−p (a correctly rounded result always meets it; others are decided in MPFR)
+  bool sonnx_unit_roundoff = false;
   std::uint64_t samples = 100000;  // Random
   std::uint64_t seed = 1;
   unsigned threads = 2;        // Exhaustive
@@ -107,6 +114,7 @@ struct UnaryResult {
   ElementType type{};
   UnaryStrategy strategy{};
   double ulp_bound = 0.5;
+  bool sonnx_unit_roundoff = false;
   std::uint64_t tested = 0;
   std::uint64_t incorrectly_rounded = 0;  // ordinary arguments whose result is not the RNE value
   std::uint64_t special_mismatches = 0;   // special arguments with a wrong IEEE result
