@@ -49,7 +49,8 @@ inline Ball sub(Ball a, Ball b) {
 // (a.m + α)(b.m + β) − a.m·b.m = a.m·β + α·b.m + αβ
 inline Ball mul(Ball a, Ball b) {
   const double m = a.m * b.m;
-  return {m, std::fabs(a.m) * b.r + a.r * std::fabs(b.m) + a.r * b.r + kU * std::fabs(m) + kEta};
+  // grouped so that a's radius (the running one in a chain) meets two operations
+  return {m, (std::fabs(a.m) * b.r + kU * std::fabs(m) + kEta) + a.r * (std::fabs(b.m) + b.r)};
 }
 // a/b − a.m/b.m = (α·b.m − a.m·β)/(b·b.m), |b| >= |b.m| − b.r > 0 (checked by the callers' ranges)
 inline Ball div(Ball a, Ball b) {
@@ -176,7 +177,7 @@ std::optional<Ball> evaluate(const Series& s, Ball t) {
       q = p + c[i];
       e = e * ax + (std::fabs(p) + std::fabs(q));
     }
-    return Ball{q, kU * e + tier.n * kEta + tier.coef + t.r * tier.deriv + tier.tail};
+    return Ball{q, kU * e + ((tier.n * kEta + tier.coef + tier.tail) + t.r * tier.deriv)};
   }
   return std::nullopt;  // outside the series' range: a caller's range argument failed
 }
@@ -476,7 +477,7 @@ std::optional<Ball> erf_enclosure(float x, UnaryEnclosure& saturated, bool& is_s
 }
 
 UnaryEnclosure widen(Ball b, double radius_scale) {
-  const double r = b.r * kInflate * radius_scale + kEta;
+  const double r = b.r * (kInflate * radius_scale) + kEta;
   return {step_down(b.m - r), step_up(b.m + r), b.m, r};
 }
 
