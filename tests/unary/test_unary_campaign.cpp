@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include <symerr/verify/campaign.hpp>
+#include <symerr/verify/report.hpp>
 
 using namespace symerr;
 using namespace symerr::verify;
@@ -125,6 +126,14 @@ TEST_CASE("campaign: unary and binary checks in one report", "[unary][campaign]"
   CHECK(sq.verdict == Verdict::Proven);  // all 2^16 FP16 inputs
   CHECK(sq.exhaustive);
   CHECK(sq.evidence.inputs_checked >= 65536);
+  // the reports render them, and the JSON report reads back
+  const std::string md = render_markdown(r);
+  CHECK(md.find("concrete/Log/FP32/zoo_logf_zero") != std::string::npos);
+  CHECK(!render_html(r).empty());
+  const CampaignResult back = parse_report(render_json(r), "r.json");
+  REQUIRE(back.checks.size() == 6);
+  CHECK(back.checks[2].verdict == Verdict::Violated);
+  CHECK(back.checks[2].item.form == "unary");
 }
 
 TEST_CASE("the default campaign checks symerr's reference unary kernels, in well under a second each",
