@@ -103,6 +103,14 @@ BoundSpec parse_bound(const Reader& r, const json& j) {
   return b;
 }
 
+// A kernel's "build": compiler, flags, version, source — strings, reported as given.
+std::map<std::string, std::string> parse_build(const Reader& r, const json& j, const std::string& path) {
+  r.only_keys(j, path, {"compiler", "flags", "version", "source"});
+  std::map<std::string, std::string> b;
+  for (const auto& [key, v] : j.items()) b[key] = r.string(v, path + "/" + key);
+  return b;
+}
+
 UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& path) {
   r.only_keys(j, path, {"name", "library", "symbol", "operator", "type", "form", "requirements", "build"});
   for (const char* k : {"library", "symbol", "operator", "type"})
@@ -120,10 +128,7 @@ UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& p
     else r.fail(path + "/form", "expected \"elementwise\", \"tensor\" or \"unary\"");
   }
   if (j.contains("requirements")) k.requirements = r.strings(j["requirements"], path + "/requirements");
-  if (j.contains("build")) {
-    r.only_keys(j["build"], path + "/build", {"compiler", "flags", "version", "source"});
-    for (const auto& [key, v] : j["build"].items()) k.build[key] = r.string(v, path + "/build/" + key);
-  }
+  if (j.contains("build")) k.build = parse_build(r, j["build"], path + "/build");
   std::filesystem::path lib(k.library);
   if (lib.is_relative() && !r.file().empty()) k.library = (r.file().parent_path() / lib).string();
   return k;
@@ -190,10 +195,7 @@ UnaryKernelSpec parse_unary_kernel(const Reader& r, const json& j, const std::st
   if (j.contains("random_count")) k.random_count = r.unsigned_int(j["random_count"], path + "/random_count");
   if (k.random_count > kMaxRandomCount) r.fail(path + "/random_count", "more than the limit of " + std::to_string(kMaxRandomCount));
   if (j.contains("requirements")) k.requirements = r.strings(j["requirements"], path + "/requirements");
-  if (j.contains("build")) {
-    r.only_keys(j["build"], path + "/build", {"compiler", "flags", "version", "source"});
-    for (const auto& [key, v] : j["build"].items()) k.build[key] = r.string(v, path + "/build/" + key);
-  }
+  if (j.contains("build")) k.build = parse_build(r, j["build"], path + "/build");
   std::filesystem::path lib(k.library);
   if (!k.library.empty() && lib.is_relative() && !r.file().empty()) k.library = (r.file().parent_path() / lib).string();
   return k;

@@ -383,19 +383,23 @@ std::optional<Ball> log_enclosure(float x) {
   return add(e_ln2, log_m);
 }
 
+// For an odd function with |f(x) − sign(x)| < 2^−53 once |x| >= threshold (the
+// callers prove it): sets the enclosure [1 − 2^−53, 1] (or its negation).
+bool saturates_to_sign(float x, double threshold, UnaryEnclosure& saturated, bool& is_saturated) {
+  if (!(std::fabs(static_cast<double>(x)) >= threshold)) return false;
+  saturated = x < 0 ? UnaryEnclosure{-1, -kBelowOne} : UnaryEnclosure{kBelowOne, 1};
+  is_saturated = true;
+  return true;
+}
+
 // Tanh, FP32 x ≠ 0 finite; a = |x|, tanh(x) = sign(x)·tanh(a) (exact negation).
-// a >= 20: 1 − tanh(a) = 2/(e^(2a) + 1) < 2e^−40 < 2^−56, so f ∈ [1 − 2^−56, 1].
+// a >= 20: 1 − tanh(a) = 2/(e^(2a) + 1) < 2e^−40 < 2^−56, so f ∈ [1 − 2^−53, 1] (the enclosure used).
 // a < 0.55: E = expm1(2a) (2a exact), tanh a = E/(E + 2) (no cancellation).
 // 0.55 <= a < 20: E = exp(2a), tanh a = 1 − 2/(E + 1) (1 − c with c <= 0.5:
 // no cancellation). Each step in balls.
 std::optional<Ball> tanh_enclosure(float x, UnaryEnclosure& saturated, bool& is_saturated) {
   const double a = std::fabs(static_cast<double>(x));
-  if (a >= 20) {
-    saturated = {kBelowOne, 1};
-    if (x < 0) saturated = {-1, -(kBelowOne)};
-    is_saturated = true;
-    return std::nullopt;
-  }
+  if (saturates_to_sign(x, 20, saturated, is_saturated)) return std::nullopt;
   std::optional<Ball> t;
   if (a < 0.55) {
     const std::optional<Ball> E = expm1_ball(2 * a);
@@ -409,7 +413,7 @@ std::optional<Ball> tanh_enclosure(float x, UnaryEnclosure& saturated, bool& is_
 }
 
 // Sigmoid 1/(1 + e^−x), FP32 x finite. x >= 40: 1 − σ(x) < e^−40 < 2^−57, so
-// f ∈ [1 − 2^−57, 1]. x <= −104: 0 < σ(x) < e^x < 2^−150, f ∈ [0, 2^−150].
+// f ∈ [1 − 2^−53, 1]. x <= −104: 0 < σ(x) < e^x < 2^−150, f ∈ [0, 2^−150].
 // 0 <= x < 40: 1/(1 + exp(−x)); −104 < x < 0: E/(1 + E), E = exp(x) (no
 // cancellation in either form).
 std::optional<Ball> sigmoid_enclosure(float x, UnaryEnclosure& saturated, bool& is_saturated) {
@@ -452,19 +456,14 @@ std::optional<Ball> erf_kummer(double a) {
 
 // Erf, FP32 x ≠ 0 finite; a = |x|, erf(x) = sign(x)·erf(a).
 // a >= 6.5: 0 < erfc(a) <= e^(−a²)/(a√π) (the standard bound for a > 0)
-// <= e^−42.25/11.5 < 2^−63, so f ∈ [1 − 2^−63, 1].
+// <= e^−42.25/11.5 < 2^−63, so f ∈ [1 − 2^−53, 1].
 // a < 1: erf(a) = (2/√π)·a·Σ (−1)^n z^n/(n!(2n+1)), z = a² (exact) <= 1, with the
 // tier's remainder z^(N+1)/(N+1)!·e^z (the absolute series dominates); the
 // alternating signs' cancellation is carried by the balls (at most a factor
 // e^z/0.74 < 3.7). 1 <= a < 6.5: erf_kummer.
 std::optional<Ball> erf_enclosure(float x, UnaryEnclosure& saturated, bool& is_saturated) {
   const double a = std::fabs(static_cast<double>(x));
-  if (a >= 6.5) {
-    saturated = {kBelowOne, 1};
-    if (x < 0) saturated = {-1, -(kBelowOne)};
-    is_saturated = true;
-    return std::nullopt;
-  }
+  if (saturates_to_sign(x, 6.5, saturated, is_saturated)) return std::nullopt;
   std::optional<Ball> e;
   if (a < 1) {
     const std::optional<Ball> s = evaluate(tables().erf_s, exact(a * a));
