@@ -6,6 +6,7 @@
 // decides is MPFR's; a radius shrunk by 2^10 (the planted bug) is caught.
 #include <catch2/catch.hpp>
 
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -192,5 +193,26 @@ TEST_CASE("fast FP32 oracle: decisions name the rounding and ulp error MPFR give
       }
     }
     CHECK(decided > n / 2);
+  }
+}
+
+TEST_CASE("fast FP32 oracle: the caller's rounding mode does not change its answers", "[unary][oracle]") {
+  std::mt19937_64 rng(9);
+  std::vector<float> xs;
+  for (int i = 0; i < 2000; ++i) xs.push_back(from_bits((static_cast<std::uint32_t>(rng()) & 0x83ffffffu) | 0x3c000000u));
+  for (UnaryOperator op : kOps) {
+    std::vector<std::optional<UnaryEnclosure>> ref;
+    for (float x : xs) ref.push_back(unary_fast_enclosure(op, x));
+    for (int mode : {FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO}) {
+      std::fesetround(mode);
+      bool same = true;
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        const auto e = unary_fast_enclosure(op, xs[i]);
+        same = same && e.has_value() == ref[i].has_value() && (!e || (e->lo == ref[i]->lo && e->hi == ref[i]->hi));
+      }
+      std::fesetround(FE_TONEAREST);
+      INFO(to_string(op) << " mode " << mode);
+      CHECK(same);
+    }
   }
 }

@@ -24,6 +24,8 @@
 
 #include <mpfr.h>
 
+#include <symerr/fp_environment.hpp>
+
 namespace symerr::verify {
 namespace {
 
@@ -493,6 +495,7 @@ int fp32_binade(double v) {
 
 // flatten: the evaluators inline into one function (the exhaustive sweep's hot path)
 [[gnu::flatten]] std::optional<UnaryEnclosure> unary_fast_enclosure(UnaryOperator op, float x, double radius_scale) {
+  const FpEnvironmentGuard env;  // round to nearest, no FTZ/DAZ: the rounding model above (free when already set)
   UnaryEnclosure saturated;
   bool is_saturated = false;
   std::optional<Ball> b;
@@ -524,6 +527,7 @@ int fp32_binade(double v) {
 }
 
 [[gnu::flatten]] std::optional<UnaryTruth> unary_fast_truth(UnaryOperator op, float x, double y, double decide_near) {
+  const FpEnvironmentGuard env;  // the RNE conversions to FP32 below
   const std::optional<UnaryEnclosure> e = unary_fast_enclosure(op, x);
   if (!e) return std::nullopt;
   // RNE into FP32 (the worker's environment): monotonic, so lo <= f(x) <= hi
