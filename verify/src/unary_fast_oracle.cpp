@@ -318,7 +318,7 @@ std::optional<Ball> exp_ball(double t) {
   if (!p) return std::nullopt;
   const long j = k & 255, q = (k - j) / 256;
   const Ball e = mul(T.two_j[static_cast<std::size_t>(j)], *p);
-  // exact for the midpoint (normal); the radius may lose its bits below 2^−1074: + η
+  // exact for the midpoint (normal); a subnormal radius may lose bits: + η
   const double scale = pow2(static_cast<int>(q));
   return Ball{e.m * scale, e.r * scale + kEta};
 }

@@ -4,9 +4,9 @@
 // is evaluated in binary64 ball arithmetic: every intermediate value is a
 // midpoint m and a radius r with |exact − m| <= r, the radius computed
 // alongside from the standard model |fl(a op b) − (a op b)| <= 2^−53·|fl(a op b)|
-// (plus 2^−1074 where a product may be subnormal), the truncation of every
+// (plus 2^−1022 where a product may be subnormal), the truncation of every
 // series bounded by an explicit remainder, every constant (ln 2 in two parts,
-// 2^(j/32), 2/√π, the series coefficients) taken from MPFR at 256 bits with its
+// 2^(j/256), 2/√π, the series coefficients) taken from MPFR at 256 bits with its
 // representation error. The result is an enclosure [lo, hi] ∋ f(x) proven by
 // construction (each evaluator's derivation opens it in unary_fast_oracle.cpp).
 //
