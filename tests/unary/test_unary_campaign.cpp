@@ -4,6 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include <mpfr.h>
 
 #include <symerr/verify/campaign.hpp>
 #include <symerr/verify/report.hpp>
@@ -154,4 +159,36 @@ TEST_CASE("the default campaign checks symerr's reference unary kernels, in well
     if (c.format == "FP16" || c.format == "BF16") CHECK(c.verdict == Verdict::Proven);
   }
   WARN("default campaign's unary checks: " << seconds << " s");
+}
+
+TEST_CASE("the SONNX unit-roundoff bound of unary checks is decided exactly", "[unary][campaign]") {
+  // |y − f(x)| <= 2^−24·max(|f(x)|, 2^−126) for results one FP32 step off the
+  // correctly rounded one, against a direct MPFR evaluation at 512 bits
+  std::mt19937_64 rng(12);
+  long within = 0, beyond = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::uint32_t bits = (static_cast<std::uint32_t>(rng()) & 0x83ffffffu) | 0x3c000000u;
+    float x;
+    std::memcpy(&x, &bits, 4);
+    const UnaryOperator op = i % 2 ? UnaryOperator::Exp : UnaryOperator::Tanh;
+    const double cr = unary_truth(op, x, 0.0, FP32, false).rounded;
+    const double y = std::nextafter(static_cast<float>(cr), i % 4 < 2 ? INFINITY : -INFINITY);
+    mpfr_t a, f, d, b;
+    mpfr_inits2(512, a, f, d, b, static_cast<mpfr_ptr>(nullptr));
+    mpfr_set_flt(a, x, MPFR_RNDN);
+    if (op == UnaryOperator::Exp) mpfr_exp(f, a, MPFR_RNDN);
+    else mpfr_tanh(f, a, MPFR_RNDN);
+    mpfr_d_sub(d, y, f, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    mpfr_abs(b, f, MPFR_RNDN);
+    if (mpfr_cmp_d(b, 0x1p-126) < 0) mpfr_set_d(b, 0x1p-126, MPFR_RNDN);
+    mpfr_mul_2si(b, b, -24, MPFR_RNDN);
+    const bool expected = mpfr_cmp(d, b) <= 0;
+    mpfr_clears(a, f, d, b, static_cast<mpfr_ptr>(nullptr));
+    INFO(to_string(op) << " x = " << x << " y = " << y);
+    REQUIRE(unary_within_unit_roundoff(op, x, y, FP32) == expected);
+    (expected ? within : beyond) += 1;
+  }
+  CHECK(within > 100);  // both answers occur: the test can fail either way
+  CHECK(beyond > 100);
 }
