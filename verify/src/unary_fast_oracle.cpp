@@ -491,11 +491,8 @@ int fp32_binade(double v) {
   return e < -126 ? -126 : (e > 127 ? 127 : e);
 }
 
-}  // namespace
-
-// flatten: the evaluators inline into one function (the exhaustive sweep's hot path)
-[[gnu::flatten]] std::optional<UnaryEnclosure> unary_fast_enclosure(UnaryOperator op, float x, double radius_scale) {
-  const FpEnvironmentGuard env;  // round to nearest, no FTZ/DAZ: the rounding model above (free when already set)
+// The enclosure, in the library's FP environment (the callers hold the guard).
+std::optional<UnaryEnclosure> enclosure_in_library_environment(UnaryOperator op, float x, double radius_scale) {
   UnaryEnclosure saturated;
   bool is_saturated = false;
   std::optional<Ball> b;
@@ -525,10 +522,17 @@ int fp32_binade(double v) {
   if (!b || !std::isfinite(b->m) || !std::isfinite(b->r)) return std::nullopt;
   return widen(*b, radius_scale);
 }
+}  // namespace
 
+std::optional<UnaryEnclosure> unary_fast_enclosure(UnaryOperator op, float x, double radius_scale) {
+  const FpEnvironmentGuard env;  // round to nearest, no FTZ/DAZ: the rounding model above (free when already set)
+  return enclosure_in_library_environment(op, x, radius_scale);
+}
+
+// flatten: the evaluators inline into one function (the exhaustive sweep's hot path)
 [[gnu::flatten]] std::optional<UnaryTruth> unary_fast_truth(UnaryOperator op, float x, double y, double decide_near) {
-  const FpEnvironmentGuard env;  // the RNE conversions to FP32 below
-  const std::optional<UnaryEnclosure> e = unary_fast_enclosure(op, x);
+  const FpEnvironmentGuard env;  // the rounding model of the evaluators, the RNE conversions to FP32 below
+  const std::optional<UnaryEnclosure> e = enclosure_in_library_environment(op, x, 1.0);
   if (!e) return std::nullopt;
   // RNE into FP32 (the worker's environment): monotonic, so lo <= f(x) <= hi
   // and round(lo) = round(hi) give round(f(x))
