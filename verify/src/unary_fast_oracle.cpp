@@ -338,21 +338,23 @@ std::optional<Ball> expm1_ball(double t) {
   return sub(*e, exact(1));
 }
 
+// Where the function saturates (cond): sets its proven enclosure e.
+bool saturated_if(bool cond, UnaryEnclosure e, UnaryEnclosure& saturated, bool& is_saturated) {
+  if (cond) {
+    saturated = e;
+    is_saturated = true;
+  }
+  return cond;
+}
+
 // Exp, FP32 x. x >= 89: e^89 > 2^128.4 >= 2^128, so f(x) ∈ [2^128, +inf] (rounds
 // to +inf in FP32: the overflow threshold is 2^128 − 2^103). x <= −104:
 // e^−104 < 2^−150.04, so f(x) ∈ [0, 2^−150] (rounds to +0: 2^−150 is the
 // midpoint of 0 and 2^−149, ties to even). Between: exp_ball(x).
 std::optional<Ball> exp_enclosure(float x, UnaryEnclosure& saturated, bool& is_saturated) {
-  if (x >= 89) {
-    saturated = {0x1p128, INFINITY};
-    is_saturated = true;
+  if (saturated_if(x >= 89, {0x1p128, INFINITY}, saturated, is_saturated) ||
+      saturated_if(x <= -104, {0, 0x1p-150}, saturated, is_saturated))
     return std::nullopt;
-  }
-  if (x <= -104) {
-    saturated = {0, 0x1p-150};
-    is_saturated = true;
-    return std::nullopt;
-  }
   return exp_ball(x);
 }
 
@@ -388,10 +390,8 @@ std::optional<Ball> log_enclosure(float x) {
 // For an odd function with |f(x) − sign(x)| < 2^−53 once |x| >= threshold (the
 // callers prove it): sets the enclosure [1 − 2^−53, 1] (or its negation).
 bool saturates_to_sign(float x, double threshold, UnaryEnclosure& saturated, bool& is_saturated) {
-  if (!(std::fabs(static_cast<double>(x)) >= threshold)) return false;
-  saturated = x < 0 ? UnaryEnclosure{-1, -kBelowOne} : UnaryEnclosure{kBelowOne, 1};
-  is_saturated = true;
-  return true;
+  return saturated_if(std::fabs(static_cast<double>(x)) >= threshold,
+                      x < 0 ? UnaryEnclosure{-1, -kBelowOne} : UnaryEnclosure{kBelowOne, 1}, saturated, is_saturated);
 }
 
 // Tanh, FP32 x ≠ 0 finite; a = |x|, tanh(x) = sign(x)·tanh(a) (exact negation).
@@ -419,16 +419,9 @@ std::optional<Ball> tanh_enclosure(float x, UnaryEnclosure& saturated, bool& is_
 // 0 <= x < 40: 1/(1 + exp(−x)); −104 < x < 0: E/(1 + E), E = exp(x) (no
 // cancellation in either form).
 std::optional<Ball> sigmoid_enclosure(float x, UnaryEnclosure& saturated, bool& is_saturated) {
-  if (x >= 40) {
-    saturated = {kBelowOne, 1};
-    is_saturated = true;
+  if (saturated_if(x >= 40, {kBelowOne, 1}, saturated, is_saturated) ||
+      saturated_if(x <= -104, {0, 0x1p-150}, saturated, is_saturated))
     return std::nullopt;
-  }
-  if (x <= -104) {
-    saturated = {0, 0x1p-150};
-    is_saturated = true;
-    return std::nullopt;
-  }
   const std::optional<Ball> E = exp_ball(x >= 0 ? -static_cast<double>(x) : static_cast<double>(x));
   if (!E) return std::nullopt;
   return x >= 0 ? div(exact(1), add(exact(1), *E)) : div(*E, add(exact(1), *E));
