@@ -182,10 +182,11 @@ TEST_CASE("fast FP32 oracle: decisions name the rounding and ulp error MPFR give
   std::mt19937_64 rng(5);
   const long n = static_cast<long>(4000 * scale_of_run());
   for (UnaryOperator op : kOps) {
-    long decided = 0;
+    long decided = 0, ordinary = 0;
     for (long i = 0; i < n; ++i) {
       const float x = from_bits((static_cast<std::uint32_t>(rng()) & 0x83ffffffu) | 0x3c000000u);
       if (unary_special(op, x)) continue;
+      ++ordinary;
       const UnaryTruth slow = unary_truth(op, x, 0.0, FP32, false, 1.0);
       // a result one FP32 step off the correctly rounded one: about 1 ulp away
       const double y = std::nextafter(static_cast<float>(slow.rounded), 0.0f);
@@ -200,7 +201,7 @@ TEST_CASE("fast FP32 oracle: decisions name the rounding and ulp error MPFR give
         REQUIRE((fast->ulp_error <= 1.0) == (ref.ulp_error <= 1.0));
       }
     }
-    CHECK(decided > n / 2);
+    CHECK(decided > ordinary / 2);  // results ~1 ulp off: only those near the 1-ulp line go to MPFR
   }
 }
 
