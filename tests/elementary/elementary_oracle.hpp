@@ -13,11 +13,23 @@
 
 #include <mpfr.h>
 
+#include <symerr/domains/affine.hpp>
 #include <symerr/elementary.hpp>
 
 #include "core/symbolic_oracle.hpp"
 
 namespace symerr::test {
+
+// The context a domain's values need while they live: for Affine a fresh
+// AffineContext made current on this thread (one per box keeps its memo
+// small), for the interval domains nothing.
+template <class D>
+struct DomainScope {};
+template <>
+struct DomainScope<Affine> {
+  AffineContext ctx;
+  AffineScope scope{ctx};
+};
 
 enum class Fn { Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Erf, Pow, Sqrt, Abs };
 inline constexpr Fn kAllFns[] = {Fn::Exp,     Fn::Expm1, Fn::Log, Fn::Log1p, Fn::Tanh,
@@ -212,6 +224,35 @@ bool encloses(const D& a, mpfr_srcptr lo, mpfr_srcptr hi) {
 
 inline const std::string kUndecided = "oracle undecided";
 
+// [lo, hi] ∋ erf(t) − erf(r) through erfc when t and r are nonzero with one
+// sign and |t|, |r| >= 1 (else lo, hi are left as they are): for t, r > 0,
+// erf(t) − erf(r) = erfc(r) − erfc(t); for t, r < 0, erfc(−t) − erfc(−r).
+inline void erfc_difference(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr t, mpfr_srcptr r) {
+  if (mpfr_sgn(t) * mpfr_sgn(r) <= 0 || mpfr_cmpabs_ui(t, 1) < 0 || mpfr_cmpabs_ui(r, 1) < 0) return;
+  const bool neg = mpfr_sgn(t) < 0;
+  Mp u(mpfr_get_prec(t)), v(mpfr_get_prec(r)), u_lo(256), u_hi(256), v_lo(256), v_hi(256);
+  // first = erfc of (r, or −t), second = erfc of (t, or −r): the difference is first − second
+  if (neg) {
+    mpfr_neg(u.v, t, MPFR_RNDN);  // exact
+    mpfr_neg(v.v, r, MPFR_RNDN);
+  } else {
+    mpfr_set(u.v, r, MPFR_RNDN);
+    mpfr_set(v.v, t, MPFR_RNDN);
+  }
+  const bool underflow_before = mpfr_underflow_p();
+  mpfr_clear_underflow();
+  mpfr_erfc(u_lo.v, u.v, MPFR_RNDD);
+  mpfr_erfc(u_hi.v, u.v, MPFR_RNDU);
+  mpfr_erfc(v_lo.v, v.v, MPFR_RNDD);
+  mpfr_erfc(v_hi.v, v.v, MPFR_RNDU);
+  const bool underflow = mpfr_underflow_p();
+  mpfr_clear_underflow();
+  if (underflow_before) mpfr_set_underflow();
+  if (underflow) return;  // erfc below MPFR's exponent range: not decided here
+  mpfr_sub(lo, u_lo.v, v_hi.v, MPFR_RNDD);
+  mpfr_sub(hi, u_hi.v, v_lo.v, MPFR_RNDU);
+}
+
 struct UnaryExecution {
   mpq_class r;  // the real input
   double t;     // the machine input (a value of F, or ±0)
@@ -279,6 +320,10 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
       mpfr_sub(a.v, ft_lo.v, fr_hi.v, MPFR_RNDD);
       mpfr_sub(bb.v, ft_hi.v, fr_lo.v, MPFR_RNDU);
     }
+    // erf far out: erf(t) − erf(r) = erfc(r) − erfc(t) (t, r > 0; mirrored for t, r < 0),
+    // a difference of two tiny numbers that MPFR's erfc gives to 256 bits relative,
+    // where erf itself would need thousands of bits (1 − erf(20) < 2^−580)
+    if (f == Fn::Erf && !encloses(z.propagated, a.v, bb.v)) erfc_difference(a.v, bb.v, tt.v, r.v);
     // f(t) − f(r) may cancel below 256 bits (expm1 near −1): Ziv-style retries
     for (mpfr_prec_t prec = 1024; !encloses(z.propagated, a.v, bb.v) && prec <= 4096; prec *= 4) {
       Mp p1(prec), p2(prec), p3(prec), p4(prec);

@@ -8,6 +8,7 @@
 //    caught by the soundness check of tests/elementary.
 #include <catch2/catch.hpp>
 
+#include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/symbolic_interval.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
@@ -60,6 +61,7 @@ void point_tightness(bool sqrt_fp64_only) {
       for (int i = 0; i < 200; ++i) {
         const double t = round_to(point_argument(g, f), F, RoundingMode::NearestEven).value;
         const double c = f == Fn::Pow ? 2.5 : 0;
+        [[maybe_unused]] DomainScope<D> scope;
         const auto x = SymbolicDomainError<D>::input(t, t, F);
         const auto z = apply(f, x, c, cr);
         Mp tt(64), ft(256);
@@ -79,13 +81,13 @@ void point_tightness(bool sqrt_fp64_only) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("point inputs, correctly rounded model: err within half an ulp",
-                   "[elementary][tightness]", Interval, MpfrInterval, RationalInterval) {
+                   "[elementary][tightness]", Interval, MpfrInterval, RationalInterval, Affine) {
   point_tightness<TestType>(false);
 }
 
 // Known gap, reported: sqrt of an FP64 point is not decided to one value.
 TEMPLATE_TEST_CASE("sqrt of FP64 points: one correctly rounded value", "[elementary][tightness][!mayfail]",
-                   Interval, MpfrInterval, RationalInterval) {
+                   Interval, MpfrInterval, RationalInterval, Affine) {
   point_tightness<TestType>(true);
 }
 
@@ -116,17 +118,19 @@ TEST_CASE("FP16 boxes: sup |err| within 5% of the enumerated maximum", "[element
   }
 }
 
-TEST_CASE("a planted bug in an err enclosure is caught by the soundness check", "[elementary][tightness]") {
+TEMPLATE_TEST_CASE("a planted bug in an err enclosure is caught by the soundness check", "[elementary][tightness]",
+                   Interval, Affine) {
   Generator g(11);
   const AccuracyModel cr = AccuracyModel::correctly_rounded();
   const UlpBound b{true, 0.5, ""};
   for (Fn f : kFunctions) {
     const double lo = f == Fn::Log1p ? 0.5 : 1.0, hi = f == Fn::Log1p ? 0.75 : 1.25;
     const Box box{lo, hi, -0x1p-12, 0x1p-12};
-    const auto x = SymbolicError::input(box.lo, box.hi, box.elo, box.ehi, FP32);
+    [[maybe_unused]] DomainScope<TestType> scope;
+    const auto x = SymbolicDomainError<TestType>::input(box.lo, box.hi, box.elo, box.ehi, FP32);
     auto z = apply(f, x, 2.5, cr);
     const double w = z.err.upper() - z.err.lower();
-    z.err = Interval::between(z.err.lower() + w / 4, z.err.upper() - w / 4);  // the bug
+    z.err = TestType::between(z.err.lower() + w / 4, z.err.upper() - w / 4);  // the bug
     int caught = 0;
     for (int i = 0; i < 2000 && caught == 0; ++i) {
       const auto ex = g.execution(box, x.fp.lower(), x.fp.upper(), FP32, false);

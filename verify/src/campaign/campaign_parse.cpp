@@ -105,6 +105,14 @@ BoundSpec parse_bound(const Reader& r, const json& j) {
   return b;
 }
 
+// A kernel's "build": compiler, flags, version, source — strings, reported as given.
+std::map<std::string, std::string> parse_build(const Reader& r, const json& j, const std::string& path) {
+  r.only_keys(j, path, {"compiler", "flags", "version", "source"});
+  std::map<std::string, std::string> b;
+  for (const auto& [key, v] : j.items()) b[key] = r.string(v, path + "/" + key);
+  return b;
+}
+
 UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& path) {
   r.only_keys(j, path, {"name", "library", "symbol", "operator", "type", "form", "requirements", "build"});
   for (const char* k : {"library", "symbol", "operator", "type"})
@@ -119,16 +127,85 @@ UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& p
     const auto f = r.string(j["form"], path + "/form");
     if (f == "elementwise") k.signature.form = KernelForm::Elementwise;
     else if (f == "tensor") k.signature.form = KernelForm::Tensor;
-    else r.fail(path + "/form", "expected \"elementwise\" or \"tensor\"");
+    else r.fail(path + "/form", "expected \"elementwise\", \"tensor\" or \"unary\"");
   }
   if (j.contains("requirements")) k.requirements = r.strings(j["requirements"], path + "/requirements");
-  if (j.contains("build")) {
-    r.only_keys(j["build"], path + "/build", {"compiler", "flags", "version", "source"});
-    for (const auto& [key, v] : j["build"].items()) k.build[key] = r.string(v, path + "/build/" + key);
-  }
+  if (j.contains("build")) k.build = parse_build(r, j["build"], path + "/build");
   std::filesystem::path lib(k.library);
   if (lib.is_relative() && !r.file().empty()) k.library = (r.file().parent_path() / lib).string();
   return k;
+}
+
+// ---- "form": "unary" -----------------------------------------------------------
+
+UnaryStrategy unary_strategy(const Reader& r, const json& j, const std::string& path) {
+  const auto n = r.string(j, path);
+  if (n == "special" || n == "special_grid") return UnaryStrategy::Special;
+  if (n == "boundary") return UnaryStrategy::Boundary;
+  if (n == "random") return UnaryStrategy::Random;
+  if (n == "exhaustive") return UnaryStrategy::Exhaustive;
+  r.fail(path, "unknown strategy \"" + n + "\" (special, boundary, random, exhaustive)");
+}
+
+// A unary kernel's bound: its own "bound", else the campaign's.
+void unary_bound(const Reader& r, const json& b, const std::string& path, UnaryKernelSpec& k) {
+  if (b.is_string()) {
+    const auto n = b.get<std::string>();
+    if (n == "correctly_rounded") k.ulp_bound = 0.5;
+    else if (n == "sonnx_unit_roundoff" || n == "unit_roundoff") k.sonnx_unit_roundoff = true;
+    else r.fail(path, "unknown bound \"" + n + "\" for a unary kernel (correctly_rounded, sonnx_unit_roundoff, "
+                      "or {\"ulp\": N} with N >= 0.5)");
+    return;
+  }
+  r.only_keys(b, path, {"ulp"});
+  if (!b.contains("ulp")) r.fail(path, "missing key \"ulp\"");
+  k.ulp_bound = r.number(b["ulp"], path + "/ulp");
+  if (!(k.ulp_bound >= 0.5) || !std::isfinite(k.ulp_bound))
+    r.fail(path + "/ulp", "a unary kernel's ulp bound must be a finite number >= 0.5 (0.5: correctly rounded)");
+}
+
+UnaryKernelSpec parse_unary_kernel(const Reader& r, const json& j, const std::string& path, const json& campaign) {
+  r.only_keys(j, path, {"name", "library", "symbol", "operator", "type", "form", "bound", "strategies",
+                        "random_count", "requirements", "build"});
+  for (const char* key : {"symbol", "operator", "type"})
+    if (!j.contains(key)) r.fail(path, std::string("missing key \"") + key + "\"");
+  UnaryKernelSpec k;
+  k.symbol = r.string(j["symbol"], path + "/symbol");
+  k.name = j.contains("name") ? r.string(j["name"], path + "/name") : k.symbol;
+  if (j.contains("library")) k.library = r.string(j["library"], path + "/library");
+  try {
+    k.op = parse_unary_operator(r.string(j["operator"], path + "/operator"));
+  } catch (const std::invalid_argument& e) {
+    r.fail(path + "/operator", e.what());
+  }
+  k.type = r.type(j["type"], path + "/type");
+  if (!is_float(k.type)) r.fail(path + "/type", "a unary kernel takes a float type (FP16, BF16, FP32, FP64)");
+  if (k.library.empty() && !builtin_unary_kernel(k.symbol, k.type))
+    r.fail(path + "/symbol", "no \"library\" given and \"" + k.symbol +
+                                 "\" is not a reference kernel (symerr::Sqrt, symerr::Abs, symerr::Neg)");
+  if (j.contains("bound")) unary_bound(r, j["bound"], path + "/bound", k);
+  else if (campaign.contains("bound")) unary_bound(r, campaign["bound"], "/bound", k);
+  if (j.contains("strategies")) {
+    const auto& st = j["strategies"];
+    if (!st.is_array() || st.empty()) r.fail(path + "/strategies", "expected a non-empty array of strategies");
+    for (std::size_t i = 0; i < st.size(); ++i) {
+      const std::string p = path + "/strategies/" + std::to_string(i);
+      k.strategies.push_back(unary_strategy(r, st[i], p));
+      if (k.strategies.back() == UnaryStrategy::Exhaustive && k.type == ElementType::FP64)
+        r.fail(p, "exhaustive sweeps cover FP16, BF16 (2^16 inputs) and FP32 (2^32), not FP64");
+    }
+  }
+  if (j.contains("random_count")) k.random_count = r.unsigned_int(j["random_count"], path + "/random_count");
+  if (k.random_count > kMaxRandomCount) r.fail(path + "/random_count", "more than the limit of " + std::to_string(kMaxRandomCount));
+  if (j.contains("requirements")) k.requirements = r.strings(j["requirements"], path + "/requirements");
+  if (j.contains("build")) k.build = parse_build(r, j["build"], path + "/build");
+  std::filesystem::path lib(k.library);
+  if (!k.library.empty() && lib.is_relative() && !r.file().empty()) k.library = (r.file().parent_path() / lib).string();
+  return k;
+}
+
+bool is_unary_form(const json& k) {
+  return k.is_object() && k.contains("form") && k["form"].is_string() && k["form"].get<std::string>() == "unary";
 }
 
 void parse_semantics(const Reader& r, const json& j, CampaignSpec& s) {
@@ -242,8 +319,11 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
            "\"operators\" and \"formats\" go together (symerr's generic kernels, operator x format)");
   if (j.contains("kernels")) {
     if (!j["kernels"].is_array()) r.fail("/kernels", "expected an array of kernel objects");
-    for (std::size_t i = 0; i < j["kernels"].size(); ++i)
-      s.kernels.push_back(parse_kernel(r, j["kernels"][i], "/kernels/" + std::to_string(i)));
+    for (std::size_t i = 0; i < j["kernels"].size(); ++i) {
+      const std::string path = "/kernels/" + std::to_string(i);
+      if (is_unary_form(j["kernels"][i])) s.unary_kernels.push_back(parse_unary_kernel(r, j["kernels"][i], path, j));
+      else s.kernels.push_back(parse_kernel(r, j["kernels"][i], path));
+    }
   }
   if (j.contains("semantics")) parse_semantics(r, j["semantics"], s);
   if (j.contains("inputs")) parse_inputs(r, j["inputs"], s);
@@ -283,7 +363,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
     if (s.requirements[i].empty()) r.fail("/requirements/" + std::to_string(i), "an empty requirement ID");
   if (j.contains("symbolic")) s.symbolic = r.boolean(j["symbolic"], "/symbolic");
   if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
-  if (s.operators.empty() && s.kernels.empty() && !s.symbolic && !s.audit)
+  if (s.operators.empty() && s.kernels.empty() && s.unary_kernels.empty() && !s.symbolic && !s.audit)
     r.fail("", "nothing to verify: give \"operators\"+\"formats\", \"kernels\", \"symbolic\" or \"audit\"");
   return s;
 }

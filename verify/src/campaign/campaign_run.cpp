@@ -256,6 +256,26 @@ CampaignSpec default_campaign() {
   s.formats = {ElementType::FP16, ElementType::BF16,  ElementType::FP32, ElementType::FP64,
                ElementType::INT8, ElementType::UINT8, ElementType::INT32};
   s.random_count = 1000000;  // about 20 s of the few minutes the main job may take on 2 cores
+  // symerr's reference unary kernels (well under a second): Sqrt on every
+  // float format (FP16/BF16 on all 2^16 inputs), Abs and Neg on all FP16 inputs
+  for (ElementType t : {ElementType::FP16, ElementType::BF16, ElementType::FP32, ElementType::FP64}) {
+    UnaryKernelSpec u;
+    u.symbol = u.name = "symerr::Sqrt";
+    u.op = OpId::Sqrt;
+    u.type = t;
+    u.random_count = 20000;
+    if (t == ElementType::FP16 || t == ElementType::BF16)
+      u.strategies = {UnaryStrategy::Special, UnaryStrategy::Boundary, UnaryStrategy::Exhaustive};
+    s.unary_kernels.push_back(u);
+  }
+  for (OpId op : {OpId::Abs, OpId::Neg}) {
+    UnaryKernelSpec u;
+    u.symbol = u.name = std::string("symerr::") + to_string(op);
+    u.op = op;
+    u.type = ElementType::FP16;
+    u.strategies = {UnaryStrategy::Special, UnaryStrategy::Exhaustive};
+    s.unary_kernels.push_back(u);
+  }
   s.symbolic = true;
   s.audit = true;
   return s;
@@ -278,6 +298,10 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
     ro.progress("concrete checks: " + std::to_string(jobs.size()) + " on " +
                 std::to_string(std::max(1u, ro.jobs)) + " threads");
   append(r.checks, run_jobs(jobs, spec, ro));
+  if (!spec.unary_kernels.empty()) {
+    if (ro.progress) ro.progress("unary checks: " + std::to_string(spec.unary_kernels.size()));
+    append(r.checks, classified(run_unary_checks(spec, ro)));
+  }
   if (spec.symbolic) {
     if (ro.progress) ro.progress("symbolic checks");
     append(r.checks, classified(run_default_symbolic_checks(ro.progress)));

@@ -1,6 +1,8 @@
 // The oracle of the unary concrete checks (unary.hpp): IEEE special values,
-// MPFR with Ziv's strategy, and the binary64 fast path for FP32.
+// MPFR with Ziv's strategy; the rigorous fast path for FP32 is
+// unary_fast_oracle.cpp.
 #include <symerr/verify/concrete/unary.hpp>
+#include <symerr/verify/oracle/unary_fast_oracle.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -62,21 +64,6 @@ UnaryTruth mpfr_truth(OpId op, double x, double y, const FloatFormat& F) {
   }
 }
 
-// op(x) in binary64 (glibc's double functions; error <= 2 ulps by its table).
-double fast_value(OpId op, double x) {
-  switch (op) {
-    case OpId::Exp: return std::exp(x);
-    case OpId::Log: return std::log(x);
-    case OpId::Tanh: return std::tanh(x);
-    case OpId::Erf: return std::erf(x);
-    case OpId::Sqrt: return std::sqrt(x);
-    case OpId::Abs: return std::fabs(x);
-    case OpId::Neg: return -x;
-    case OpId::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
-    default: return NAN;  // no binary64 function known: MPFR decides
-  }
-}
-
 // The special result of an operator without a rule above, as MPFR defines it
 // (IEEE 754 / C Annex F conventions): at ±inf every result, at ±0 a zero,
 // infinite or NaN result (the sign of a zero kept), and a NaN (outside the
@@ -124,61 +111,49 @@ std::optional<double> unary_special(OpId op, double x) {
   }
 }
 
-// 2^e for a normal binary64 exponent e.
-inline double pow2(int e) {
-  const std::uint64_t b = static_cast<std::uint64_t>(e + 1023) << 52;
-  double r;
-  std::memcpy(&r, &b, 8);
-  return r;
-}
-
-// ilogb(|v|) for a finite nonzero normal double v (bit manipulation).
-inline int exponent_of(double v) {
-  std::uint64_t b;
-  std::memcpy(&b, &v, 8);
-  return static_cast<int>((b >> 52) & 0x7ff) - 1023;
+bool unary_within_unit_roundoff(OpId op, double x, double y, const FloatFormat& F) {
+  for (mpfr_prec_t p = 128; p <= 4096; p *= 4) {
+    Mp a(64), lo(p), hi(p), dmax(p + 64), dmin(p + 64), b(p + 64), t(p + 64);
+    mpfr_set_d(a.v, x, MPFR_RNDN);
+    eval(op, lo.v, a.v, MPFR_RNDD);
+    eval(op, hi.v, a.v, MPFR_RNDU);
+    // |y − f| over f ∈ [lo, hi]: at most dmax, at least dmin
+    mpfr_d_sub(dmax.v, y, lo.v, MPFR_RNDU);
+    mpfr_abs(dmax.v, dmax.v, MPFR_RNDU);
+    mpfr_d_sub(t.v, y, hi.v, MPFR_RNDU);
+    mpfr_abs(t.v, t.v, MPFR_RNDU);
+    mpfr_max(dmax.v, dmax.v, t.v, MPFR_RNDU);
+    if (mpfr_cmp_d(lo.v, y) <= 0 && mpfr_cmp_d(hi.v, y) >= 0) mpfr_set_ui(dmin.v, 0, MPFR_RNDN);
+    else {
+      mpfr_d_sub(dmin.v, y, lo.v, MPFR_RNDD);
+      mpfr_abs(dmin.v, dmin.v, MPFR_RNDD);
+      mpfr_d_sub(t.v, y, hi.v, MPFR_RNDD);
+      mpfr_abs(t.v, t.v, MPFR_RNDD);
+      mpfr_min(dmin.v, dmin.v, t.v, MPFR_RNDD);
+    }
+    // the bound over f ∈ [lo, hi]: at least min(|lo|, |hi|) (0 if the set holds 0), at most max
+    const bool straddles = mpfr_sgn(lo.v) <= 0 && mpfr_sgn(hi.v) >= 0;
+    mpfr_abs(b.v, lo.v, MPFR_RNDD);
+    mpfr_abs(t.v, hi.v, MPFR_RNDD);
+    mpfr_min(b.v, b.v, t.v, MPFR_RNDD);
+    if (straddles) mpfr_set_ui(b.v, 0, MPFR_RNDN);
+    if (mpfr_cmp_d(b.v, F.min_normal()) < 0) mpfr_set_d(b.v, F.min_normal(), MPFR_RNDN);
+    mpfr_mul_2si(b.v, b.v, -F.precision, MPFR_RNDD);
+    if (mpfr_cmp(dmax.v, b.v) <= 0) return true;
+    mpfr_abs(b.v, lo.v, MPFR_RNDU);
+    mpfr_abs(t.v, hi.v, MPFR_RNDU);
+    mpfr_max(b.v, b.v, t.v, MPFR_RNDU);
+    if (mpfr_cmp_d(b.v, F.min_normal()) < 0) mpfr_set_d(b.v, F.min_normal(), MPFR_RNDN);
+    mpfr_mul_2si(b.v, b.v, -F.precision, MPFR_RNDU);
+    if (mpfr_cmp(dmin.v, b.v) > 0) return false;
+  }
+  return true;  // |y − f| = the bound to 4096 bits: the bound is inclusive
 }
 
 UnaryTruth unary_truth(OpId op, double x, double y, const FloatFormat& F, bool fast, double decide_near) {
-  if (!fast || !(F == FP32)) return mpfr_truth(op, x, y, F);
-  const double v = fast_value(op, x);
-  if (std::isnan(v)) return mpfr_truth(op, x, y, F);
-  UnaryTruth t;
-  if (std::isinf(v) || std::fabs(v) > 0x1p+200) {  // far beyond FP32's overflow threshold: ±inf
-    t.rounded = std::copysign(INFINITY, v);
-    if (y != t.rounded) return mpfr_truth(op, x, y, F);
-    return t;
-  }
-  if (std::fabs(v) < 0x1p-1000) {  // |f(x)| < 2^−999: far below FP32's subnormals (exp, sigmoid: +0)
-    if (!(op == OpId::Exp || op == OpId::Sigmoid) || !(y == 0 && !std::signbit(y)))
-      return mpfr_truth(op, x, y, F);
-    t.rounded = 0.0;
-    return t;
-  }
-  // |v − f(x)| <= 2^−48 |v|: the interval below is wider by 2^−48 |v|, which covers the
-  // (round-to-nearest) rounding of the two subtractions
-  const double slack = std::fabs(v) * 0x1p-47;
-  const double lo = v - slack, hi = v + slack;
-  const float rl = static_cast<float>(lo), rh = static_cast<float>(hi);  // RNE (the worker's environment)
-  if (rl != rh) return mpfr_truth(op, x, y, F);
-  t.rounded = rl;
-  if (std::isinf(rl)) {  // both ends overflow: the correctly rounded result is ±inf
-    if (y != rl) return mpfr_truth(op, x, y, F);
-    return t;
-  }
-  if (!std::isfinite(y)) {
-    t.ulp_error = INFINITY;
-    return t;
-  }
-  // ulp(f(x)) in FP32; f(x) may lie on either side of a power of two: its ulp
-  // is then undecided, which matters only for a result that is not the
-  // correctly rounded one
-  const int el = exponent_of(lo), eh = exponent_of(hi);
-  if (el != eh && y != t.rounded) return mpfr_truth(op, x, y, F);
-  const double u = pow2(std::max(std::min(eh, F.emax), F.emin) - F.precision + 1);
-  t.ulp_error = std::fabs(y - v) / u;
-  if (std::fabs(t.ulp_error - decide_near) < 0x1p-20) return mpfr_truth(op, x, y, F);
-  return t;
+  if (fast && F == FP32)
+    if (std::optional<UnaryTruth> t = unary_fast_truth(op, static_cast<float>(x), y, decide_near)) return *t;
+  return mpfr_truth(op, x, y, F);
 }
 
 }  // namespace symerr::verify

@@ -18,6 +18,7 @@
 #include <symerr/ops/semantics.hpp>
 #include <symerr/verify/kernel/kernel.hpp>
 #include <symerr/verify/symbolic/symbolic_campaign.hpp>
+#include <symerr/verify/concrete/unary.hpp>
 #include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify {
@@ -46,15 +47,36 @@ struct BoundSpec {
   double ulp = 0.5;  // Kind::Ulp: |Y - exact| <= ulp * ulp(exact) in the format
 };
 
+// A unary kernel  void f(const T* x, T* y, size_t n)  ("form": "unary" in a
+// campaign file; unary.hpp): a user kernel (library + symbol) or, with an empty
+// library, symerr's reference kernel named by `symbol` ("symerr::Sqrt",
+// "symerr::Abs", "symerr::Neg": the double result rounded once to the format).
+struct UnaryKernelSpec {
+  std::string name;  // default: the symbol
+  std::string library;
+  std::string symbol;
+  OpId op = OpId::Exp;
+  ElementType type = ElementType::FP32;
+  // correctly rounded (0.5), k >= 0.5 ulps of f(x), or the SONNX introduction
+  // bound |Y − f(X)| <= u·max(|f(X)|, min normal) (sonnx_unit_roundoff)
+  double ulp_bound = 0.5;
+  bool sonnx_unit_roundoff = false;
+  std::vector<UnaryStrategy> strategies;  // empty: special, boundary, random
+  std::uint64_t random_count = 100000;
+  std::vector<std::string> requirements;
+  std::map<std::string, std::string> build;
+};
+
 struct CampaignSpec {
   std::string name = "default";
   std::filesystem::path file;  // empty for the default campaign
   std::string text;            // the file's content (hashed and copied into the report)
   std::uint64_t seed = 20240501;
   // symerr's generic kernels, one concrete check per operator x format.
-  std::vector<OpId> operators;
+  std::vector<Operator> operators;
   std::vector<ElementType> formats;
   std::vector<UserKernelSpec> kernels;
+  std::vector<UnaryKernelSpec> unary_kernels;  // run after the binary checks, in the same report
   IntegerDivision integer_division = IntegerDivision::Floor;  // SONNX Div (seed 000)
   std::string broadcast = "sonnx";  // reported only: the concrete checks pass identical shapes
   // Operands outside [min, max] in magnitude are dropped from the strategies'
@@ -95,7 +117,7 @@ inline constexpr std::uint64_t kMaxRandomCount = 100000000;  // 10^8 inputs per 
 
 // The requirement IDs of the seeds that a check of symerr's own `op` kernel
 // on `type` covers, section-qualified: "Div/float/[C3]", "Sub/int/[R1]".
-std::vector<std::string> seed_requirements(OpId op, ElementType type);
+std::vector<std::string> seed_requirements(Operator op, ElementType type);
 // "[C3]" on a Div FP32 check -> "Div/float/[C3]"; IDs with a '/' are kept.
 std::string qualified_requirement(const std::string& id, const std::string& op, const std::string& format);
 
@@ -116,6 +138,13 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& options 
 CampaignResult run_audit(const RunOptions& options = {});
 
 // The Kernel of symerr's generic operator `op` on `type` (lib/ops scalar rules).
-Kernel builtin_kernel(OpId op, ElementType type, IntegerDivision d = IntegerDivision::Floor);
+Kernel builtin_kernel(Operator op, ElementType type, IntegerDivision d = IntegerDivision::Floor);
+
+// symerr's reference unary kernel "symerr::Sqrt" | "symerr::Abs" | "symerr::Neg"
+// on a float type (campaign_unary.cpp); nullopt for another name.
+std::optional<UnaryKernel> builtin_unary_kernel(const std::string& symbol, ElementType type);
+
+// The unary checks of a campaign as report entries (campaign_unary.cpp).
+std::vector<CheckResult> run_unary_checks(const CampaignSpec& spec, const RunOptions& options);
 
 }  // namespace symerr::verify

@@ -13,13 +13,10 @@
 //
 // The oracle (unary_oracle.cpp): MPFR with Ziv's strategy (directed
 // evaluations at growing precision until both round to the same format
-// value). For FP32 a fast path evaluates f in binary64 first and decides
-// from it when the binary64 value v satisfies |v − f(x)| <= 2^−48·|v| + 2^−1074
-// and that interval rounds to one FP32 value; otherwise MPFR decides. The
-// 2^−48 rests on glibc's documented binary64 accuracy (exp, log, erf: 1 ulp;
-// tanh: 2 ulps; libm-test-ulps) with a margin of 16×, and is cross-checked
-// against MPFR in tests/unary; it is not a proof (UnaryOptions::mpfr_only
-// switches the fast path off).
+// value). For FP32 a fast path (unary_fast_oracle.hpp) encloses f(x) in
+// binary64 ball arithmetic with a proven radius and decides from the
+// enclosure when it rounds to one FP32 value; otherwise MPFR decides.
+// UnaryOptions::mpfr_only switches the fast path off.
 #pragma once
 
 #include <cstddef>
@@ -77,9 +74,9 @@ std::optional<double> unary_special(OpId op, double x);
 
 // The correctly rounded (RNE) value of op(x) in F (±inf on overflow), and
 // |y − op(x)| / ulp(op(x)) for a finite y (+inf if y is infinite and op(x)
-// is not). x ordinary (not special). fast: allow the binary64 fast path (FP32);
-// a fast ulp error within 2^−20 of `decide_near` (the bound being checked) is
-// recomputed in MPFR.
+// is not). x ordinary (not special). fast: allow the rigorous fast path (FP32);
+// an ulp error that the fast enclosure cannot place on one side of
+// `decide_near` (the bound being checked) is recomputed in MPFR.
 struct UnaryTruth {
   double rounded = 0;
   double ulp_error = 0;   // of the y passed in
@@ -87,6 +84,10 @@ struct UnaryTruth {
 };
 UnaryTruth unary_truth(OpId op, double x, double y, const FloatFormat& F, bool fast,
                        double decide_near = 0.5);
+
+// |y − op(x)| <= 2^−p·max(|op(x)|, 2^emin) (the SONNX introduction bound),
+// decided in MPFR (directed bounds at growing precision). x ordinary, y finite.
+bool unary_within_unit_roundoff(OpId op, double x, double y, const FloatFormat& F);
 
 // ---- the check ------------------------------------------------------------
 
@@ -96,6 +97,9 @@ const char* to_string(UnaryStrategy s) noexcept;
 struct UnaryOptions {
   UnaryStrategy strategy = UnaryStrategy::Exhaustive;
   double ulp_bound = 0.5;      // 0.5: correct rounding is the bound; k: at most k ulps
+  // instead: the SONNX introduction bound |y − f(x)| <= u·max(|f(x)|, min normal),
+  // u = 2^−p (a correctly rounded result always meets it; others are decided in MPFR)
+  bool sonnx_unit_roundoff = false;
   std::uint64_t samples = 100000;  // Random
   std::uint64_t seed = 1;
   unsigned threads = 2;        // Exhaustive
@@ -116,6 +120,7 @@ struct UnaryResult {
   ElementType type{};
   UnaryStrategy strategy{};
   double ulp_bound = 0.5;
+  bool sonnx_unit_roundoff = false;
   std::uint64_t tested = 0;
   std::uint64_t incorrectly_rounded = 0;  // ordinary arguments whose result is not the RNE value
   std::uint64_t special_mismatches = 0;   // special arguments with a wrong IEEE result

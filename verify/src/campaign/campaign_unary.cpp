@@ -1,0 +1,212 @@
+// The unary checks of a campaign ("form": "unary"; campaign.hpp): symerr's
+// reference unary kernels, loading user kernels, running check_unary_kernel
+// per strategy, and one CheckResult per kernel in the campaign's report.
+#include <symerr/verify/campaign/campaign.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include <symerr/verify/report/identity.hpp>
+
+#include "../concrete/judge.hpp"
+
+namespace symerr::verify {
+namespace {
+
+// The reference kernels: the binary64 result (exact for Abs and Neg; sqrt
+// correctly rounded) rounded once to the format — correctly rounded, since
+// binary64 has >= 2p + 2 bits for every p <= 24 (double rounding is innocuous
+// for sqrt) and FP64 needs no second rounding.
+double reference_value(OpId op, double x) {
+  switch (op) {
+    case OpId::Sqrt: return std::sqrt(x);
+    case OpId::Abs: return std::fabs(x);
+    case OpId::Neg: return -x;
+    default: break;
+  }
+  throw std::invalid_argument("no reference kernel for this operator");
+}
+
+UnaryKernel reference_kernel(const std::string& symbol, OpId op, ElementType type) {
+  UnaryKernel k;
+  k.name = symbol;
+  k.op = op;
+  k.type = type;
+  const FloatFormat F = std::get<FloatFormat>(format_of(type));
+  k.run = [op, type, F](const void* x, void* y, std::size_t n) {
+    const auto* in = static_cast<const unsigned char*>(x);
+    auto* out = static_cast<unsigned char*>(y);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = reference_value(op, decode_float(type, load_bits(type, in, i)));
+      const double r = std::isnan(v) ? v : round_to(v, F, RoundingMode::NearestEven).value;
+      store_bits(type, out, i, encode_float(type, r));
+    }
+  };
+  return k;
+}
+
+std::string bound_name(const UnaryKernelSpec& u) {
+  if (u.sonnx_unit_roundoff) return "SONNX introduction: u·max(|f(X)|, min normal)";
+  if (u.ulp_bound <= 0.5) return "correctly rounded";
+  char b[64];
+  std::snprintf(b, sizeof b, "within %g ulp", u.ulp_bound);
+  return b;
+}
+
+std::string bound_formula(const UnaryKernelSpec& u) {
+  const std::string f = std::string(to_string(u.op)) + "(X)";
+  if (u.sonnx_unit_roundoff) return "|Y - " + f + "| <= u * max(|" + f + "|, min normal), u = 2^-p";
+  if (u.ulp_bound <= 0.5) return "Y == round_RNE(" + f + ")";
+  char b[96];
+  std::snprintf(b, sizeof b, "|Y - %s| <= %g ulp(%s)", f.c_str(), u.ulp_bound, f.c_str());
+  return b;
+}
+
+Value float_value(ElementType t, double x) {
+  return Value{x, detail::exact_decimal(x), bits_text(t, encode_float(t, x))};
+}
+
+Witness witness_of(const UnaryWitness& w, ElementType t, const std::string& op) {
+  Witness r;
+  r.inputs.push_back(float_value(t, w.x));
+  r.output = float_value(t, w.y);
+  r.reference = float_value(t, w.expected);
+  r.exact_result = std::string(op) + "(" + detail::short_text(w.x) + ")";
+  r.ulp_error = w.ulp_error;
+  r.abs_error = std::isfinite(w.y) && std::isfinite(w.expected) ? std::fabs(w.y - w.expected) : INFINITY;
+  r.message = op + "(" + detail::short_text(w.x) + ") = " + detail::short_text(w.y) + ", expected " +
+              detail::short_text(w.expected) + " (" + (w.what.empty() ? "worst" : w.what) + ")";
+  return r;
+}
+
+// The header of a unary check's report entry.
+CheckResult header_of(const UnaryKernelSpec& u, const UnaryKernel& k, std::uint64_t seed) {
+  CheckResult r;
+  r.kind = "concrete";
+  r.kernel = k.name;
+  r.operator_name = to_string(u.op);
+  r.format = to_string(u.type);
+  r.id = "concrete/" + r.operator_name + "/" + r.format + "/" + k.name;
+  r.bound = BoundInfo{bound_name(u), bound_formula(u),
+                      u.sonnx_unit_roundoff ? "SONNX digest §1.6 (intro, elementwise correctly rounded)" : "campaign file"};
+  r.requirements = u.requirements;
+  r.seed = seed;
+  r.semantics["kernel_form"] = "unary";
+  r.semantics["rounding"] = "RNE";
+  r.semantics["special_values"] = "IEEE 754 / C Annex F (judged)";
+  r.semantics["oracle"] = u.type == ElementType::FP32 ? "rigorous binary64 enclosure, MPFR (Ziv) fallback"
+                                                      : "MPFR (Ziv)";
+  r.item.form = "unary";
+  r.item.symbol = u.symbol;
+  for (UnaryStrategy st : u.strategies) r.strategies.push_back(to_string(st));
+  return r;
+}
+
+// Evidence and verdict from the per-strategy results.
+void fill(CheckResult& r, const std::vector<UnaryResult>& parts, bool exhaustive) {
+  Evidence& ev = r.evidence;
+  const UnaryWitness* worst = nullptr;
+  for (const UnaryResult& p : parts) {
+    ev.inputs_checked += p.tested;
+    ev.failures += p.over_bound;
+    ev.wrong_special += p.special_mismatches;
+    ev.max_ulp_error = std::max(ev.max_ulp_error, p.max_ulp_error);
+    ev.metrics["not_correctly_rounded"] += static_cast<double>(p.incorrectly_rounded);
+    ev.metrics["mpfr_fallbacks"] += static_cast<double>(p.mpfr_calls);
+    for (const UnaryWitness& w : p.witnesses)
+      if (r.witnesses.size() < 8) r.witnesses.push_back(witness_of(w, p.type, r.operator_name));
+    if (!p.worst.empty() && (!worst || p.worst.front().ulp_error > worst->ulp_error)) worst = &p.worst.front();
+  }
+  if (worst) ev.worst = witness_of(*worst, parts.front().type, r.operator_name);
+  r.exhaustive = exhaustive;
+  detail::finish_verdict(r, exhaustive);
+}
+
+UnaryKernel kernel_of(const UnaryKernelSpec& u) {
+  if (u.library.empty()) {
+    std::optional<UnaryKernel> k = builtin_unary_kernel(u.symbol, u.type);
+    if (!k) throw std::invalid_argument("no reference unary kernel \"" + u.symbol + "\"");
+    if (k->op != u.op)
+      throw std::invalid_argument(u.symbol + " is not a kernel of " + std::string(to_string(u.op)));
+    k->name = u.name;
+    return *k;
+  }
+  UnaryKernel k = load_unary_kernel(u.library, u.symbol, u.op, u.type);
+  k.name = u.name;
+  return k;
+}
+
+CheckResult run_one(const UnaryKernelSpec& u, std::uint64_t seed, const RunOptions& ro) {
+  const UnaryKernel k = kernel_of(u);
+  CheckResult r = header_of(u, k, seed);
+  if (!u.library.empty()) {
+    r.item.library = u.library;
+    r.item.sha256 = sha256_file(u.library);
+    r.item.package = debian_package_of(u.library);
+    r.item.build = u.build;
+  }
+  std::vector<UnaryResult> parts;
+  bool exhaustive = false;
+  for (UnaryStrategy st : u.strategies) {
+    UnaryOptions o;
+    o.strategy = st;
+    o.ulp_bound = u.ulp_bound;
+    o.sonnx_unit_roundoff = u.sonnx_unit_roundoff;
+    o.samples = u.random_count;
+    o.seed = seed;
+    o.threads = std::max(1u, ro.jobs);
+    if (ro.progress) ro.progress(r.id + ": " + to_string(st));
+    parts.push_back(check_unary_kernel(k, o));
+    exhaustive = exhaustive || st == UnaryStrategy::Exhaustive;
+  }
+  if (parts.empty()) throw std::invalid_argument("no strategy");
+  fill(r, parts, exhaustive);
+  return r;
+}
+
+}  // namespace
+
+std::optional<UnaryKernel> builtin_unary_kernel(const std::string& symbol, ElementType type) {
+  if (!is_float(type)) return std::nullopt;
+  for (OpId op : {OpId::Sqrt, OpId::Abs, OpId::Neg})
+    if (symbol == std::string("symerr::") + to_string(op)) return reference_kernel(symbol, op, type);
+  return std::nullopt;
+}
+
+std::vector<CheckResult> run_unary_checks(const CampaignSpec& spec, const RunOptions& ro) {
+  std::vector<CheckResult> out;
+  const std::uint64_t seed = ro.seed.value_or(spec.seed);
+  for (UnaryKernelSpec u : spec.unary_kernels) {
+    if (u.strategies.empty()) {
+      u.strategies.push_back(UnaryStrategy::Special);
+      u.strategies.push_back(UnaryStrategy::Boundary);
+      u.strategies.push_back(UnaryStrategy::Random);
+    }
+    const bool sixteen = u.type == ElementType::FP16 || u.type == ElementType::BF16;
+    const bool has_sweep = std::find(u.strategies.begin(), u.strategies.end(), UnaryStrategy::Exhaustive) !=
+                           u.strategies.end();
+    if (ro.exhaustive && sixteen && !has_sweep) u.strategies.push_back(UnaryStrategy::Exhaustive);  // --exhaustive
+    const auto t0 = std::chrono::steady_clock::now();
+    CheckResult r;
+    try {
+      r = run_one(u, seed, ro);
+    } catch (const KernelLoadError&) {
+      throw;  // as for binary kernels: loading errors stop the run
+    } catch (const std::exception& e) {
+      UnaryKernel k;
+      k.name = u.name;
+      r = header_of(u, k, seed);
+      r.verdict = Verdict::Inconclusive;
+      r.reason = std::string("the harness stopped this check with an error (not a kernel fault): ") + e.what();
+    }
+    r.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (ro.progress) ro.progress(r.id + ": " + to_string(r.verdict));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace symerr::verify
