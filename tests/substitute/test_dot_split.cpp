@@ -92,10 +92,15 @@ Exact evaluate(const Execution& x, double e) {
   k32::tensor ta{2, {1, static_cast<int>(n)}, a.data()}, tb{2, {static_cast<int>(n), 1}, b.data()}, ty{2, {1, 1}, &y};
   k32::onnx_matmul(&ta, &tb, &ty);
   const mpq_class E = exact_value(e);
+  auto scaled = [](std::int64_t z, int shift) {
+    mpq_class q(mpz_class(static_cast<long>(z)), mpz_class(1) << shift);
+    q.canonicalize();  // GMP's operations need canonical operands
+    return q;
+  };
   Exact r;
-  r.pr = mpq_class(mpz_class(static_cast<long>(P)), mpz_class(1) << 48);
-  const mpq_class cross = mpq_class(mpz_class(static_cast<long>(Q)), mpz_class(1) << 34) * E;
-  const mpq_class squares = mpq_class(mpz_class(static_cast<long>(R)), mpz_class(1) << 20) * E * E;
+  r.pr = scaled(P, 48);
+  const mpq_class cross = scaled(Q, 34) * E;
+  const mpq_class squares = scaled(R, 20) * E * E;
   r.real = r.pr - cross + squares;  // sum (a − da)(b − db)
   r.fp = exact_value(static_cast<double>(y));
   return r;
