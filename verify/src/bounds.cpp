@@ -240,17 +240,50 @@ std::vector<SpecBound> builtin_bounds() {
   return v;
 }
 
-// The registry: a deque, so that the pointers find_bound and bounds_for hand
-// out stay valid while bounds are registered; every access holds the mutex.
-struct Registry {
-  Registry() {
-    for (SpecBound& b : builtin_bounds()) bounds.push_back(std::move(b));
+// A registry of bounds B (SpecBound, KernelBound): a deque, so that the
+// pointers it hands out stay valid while bounds are registered; every access
+// holds the mutex. `add` checks the id rules; the caller checks the rest.
+template <class B>
+class Registry {
+ public:
+  explicit Registry(std::vector<B> builtin) {
+    for (B& b : builtin) bounds_.push_back(std::move(b));
   }
-  std::mutex mutex;
-  std::deque<SpecBound> bounds;
+  std::vector<const B*> all() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<const B*> r;
+    for (const auto& b : bounds_) r.push_back(&b);
+    return r;
+  }
+  const B* find(std::string_view id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& b : bounds_)
+      if (b.id == id) return &b;
+    return nullptr;
+  }
+  std::vector<const B*> for_op(std::string_view op, const Format& format) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<const B*> r;
+    for (const auto& b : bounds_)
+      if (b.op == op && (b.types & type_class(format))) r.push_back(&b);
+    return r;
+  }
+  void add(B b, const char* who) {
+    if (!is_lower_case_id(b.id))
+      throw std::invalid_argument(std::string(who) + ": the id '" + b.id +
+                                  "' must be non-empty and lower-case, without spaces");
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& x : bounds_)
+      if (x.id == b.id) throw std::invalid_argument(std::string(who) + ": a bound with id '" + b.id + "' exists");
+    bounds_.push_back(std::move(b));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<B> bounds_;
 };
-Registry& registry() {
-  static Registry r;
+Registry<SpecBound>& registry() {
+  static Registry<SpecBound> r(builtin_bounds());
   return r;
 }
 
@@ -312,44 +345,21 @@ ExactPoint evaluate_point(Operator op, const Format& format, IntegerDivision idi
   return p;
 }
 
-std::vector<const SpecBound*> bound_registry() {
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  std::vector<const SpecBound*> r;
-  for (const auto& b : reg.bounds) r.push_back(&b);
-  return r;
-}
+std::vector<const SpecBound*> bound_registry() { return registry().all(); }
 
 void register_bound(SpecBound b) {
-  if (!is_lower_case_id(b.id))
-    throw std::invalid_argument("register_bound: the id '" + b.id + "' must be non-empty and lower-case, without spaces");
   if (!b.enclose || !b.exact) throw std::invalid_argument("register_bound: '" + b.id + "' needs enclose and exact");
   if (!b.valid_on) b.valid_on = always;
   if (!b.valid_at) b.valid_at = always_at;
   if (find_kernel_bound(b.id)) throw std::invalid_argument("register_bound: a kernel bound with id '" + b.id + "' exists");
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  for (const auto& x : reg.bounds)
-    if (x.id == b.id) throw std::invalid_argument("register_bound: a bound with id '" + b.id + "' exists");
-  reg.bounds.push_back(std::move(b));
+  registry().add(std::move(b), "register_bound");
 }
 
 std::vector<const SpecBound*> bounds_for(std::string_view op, const Format& format) {
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  std::vector<const SpecBound*> r;
-  for (const auto& b : reg.bounds)
-    if (b.op == op && (b.types & type_class(format))) r.push_back(&b);
-  return r;
+  return registry().for_op(op, format);
 }
 
-const SpecBound* find_bound(std::string_view id) {
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  for (const auto& b : reg.bounds)
-    if (b.id == id) return &b;
-  return nullptr;
-}
+const SpecBound* find_bound(std::string_view id) { return registry().find(id); }
 
 }  // namespace symerr::verify
 
@@ -395,15 +405,8 @@ std::vector<KernelBound> builtin_kernel_bounds() {
   return v;
 }
 
-struct KernelRegistry {
-  KernelRegistry() {
-    for (KernelBound& b : builtin_kernel_bounds()) bounds.push_back(std::move(b));
-  }
-  std::mutex mutex;
-  std::deque<KernelBound> bounds;
-};
-KernelRegistry& kernel_registry() {
-  static KernelRegistry r;
+Registry<KernelBound>& kernel_registry() {
+  static Registry<KernelBound> r(builtin_kernel_bounds());
   return r;
 }
 
@@ -444,43 +447,19 @@ bool kernel_bound_holds_at(const KernelBound& b, const KernelBoundArgs& executio
   return within(b, absq(part), b.value(execution));
 }
 
-std::vector<const KernelBound*> kernel_bound_registry() {
-  KernelRegistry& reg = kernel_registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  std::vector<const KernelBound*> r;
-  for (const auto& b : reg.bounds) r.push_back(&b);
-  return r;
-}
+std::vector<const KernelBound*> kernel_bound_registry() { return kernel_registry().all(); }
 
 void register_kernel_bound(KernelBound b) {
-  if (!is_lower_case_id(b.id))
-    throw std::invalid_argument("register_kernel_bound: the id '" + b.id +
-                                "' must be non-empty and lower-case, without spaces");
   if (!b.value) throw std::invalid_argument("register_kernel_bound: '" + b.id + "' needs value");
   if (find_bound(b.id))
     throw std::invalid_argument("register_kernel_bound: a bound with id '" + b.id + "' exists (an operator bound)");
-  KernelRegistry& reg = kernel_registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  for (const auto& x : reg.bounds)
-    if (x.id == b.id) throw std::invalid_argument("register_kernel_bound: a bound with id '" + b.id + "' exists");
-  reg.bounds.push_back(std::move(b));
+  kernel_registry().add(std::move(b), "register_kernel_bound");
 }
 
 std::vector<const KernelBound*> kernel_bounds_for(std::string_view op, const Format& format) {
-  KernelRegistry& reg = kernel_registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  std::vector<const KernelBound*> r;
-  for (const auto& b : reg.bounds)
-    if (b.op == op && (b.types & type_class(format))) r.push_back(&b);
-  return r;
+  return kernel_registry().for_op(op, format);
 }
 
-const KernelBound* find_kernel_bound(std::string_view id) {
-  KernelRegistry& reg = kernel_registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  for (const auto& b : reg.bounds)
-    if (b.id == id) return &b;
-  return nullptr;
-}
+const KernelBound* find_kernel_bound(std::string_view id) { return kernel_registry().find(id); }
 
 }  // namespace symerr::verify
