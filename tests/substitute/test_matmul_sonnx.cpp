@@ -210,8 +210,9 @@ void check_execution(const Execution& x, const std::vector<SymbolicError>& y, Ta
 
 }  // namespace
 
-TEST_CASE("MatMul 16x16 FP64 against the SONNX MatMul bounds: proven on the box, checked per execution",
-          "[substitute][sonnx]") {
+namespace {
+
+void run_against_sonnx(std::size_t executions, int greedy_runs) {
   std::vector<SymbolicError> a, b;
   std::vector<SR> ra, rb;
   for (int i = 0; i < kN * kN; ++i) {
@@ -243,10 +244,8 @@ TEST_CASE("MatMul 16x16 FP64 against the SONNX MatMul bounds: proven on the box,
   // then 8 greedy worst cases of the introduced error of element (0, 0).
   std::mt19937_64 rng(2026);
   Tally t;
-  const char* scale = std::getenv("SYMERR_TEST_SCALE");
-  const auto n = std::max<std::size_t>(20, static_cast<std::size_t>(400 * (scale ? std::atof(scale) : 1.0)));
-  for (std::size_t s = 0; s < n; ++s) check_execution(draw(rng, s % 4 == 0), y, t);
-  for (int g = 0; g < 8; ++g) check_execution(greedy(rng, 4096), y, t);
+  for (std::size_t s = 0; s < executions; ++s) check_execution(draw(rng, s % 4 == 0), y, t);
+  for (int g = 0; g < greedy_runs; ++g) check_execution(greedy(rng, 4096), y, t);
   const double u = FP64.unit_roundoff();
   std::printf("| part | SONNX bound | symerr Interval | symerr RationalInterval | observed max | proven |\n");
   std::printf("| propagated | %.6g | %.6g | %.6g | %.6g | %s |\n", prop_bound.get_d(), sup_p.get_d(), sup_pr.get_d(),
@@ -267,6 +266,17 @@ TEST_CASE("MatMul 16x16 FP64 against the SONNX MatMul bounds: proven on the box,
   // at most, the partial sums stay below 2, 4, 8; the enclosures reach (1 + e)^2·k)
   CHECK(sup_i < intro_bound * mpq_class(4, 5));
   CHECK(sup_i <= t.max_introduced * mpq_class(13, 10));
+}
+
+}  // namespace
+
+TEST_CASE("MatMul 16x16 FP64 against the SONNX MatMul bounds: proven on the box, checked per execution",
+          "[substitute][sonnx]") {
+  const char* scale = std::getenv("SYMERR_TEST_SCALE");
+  run_against_sonnx(std::max<std::size_t>(20, static_cast<std::size_t>(400 * (scale ? std::atof(scale) : 1.0))), 8);
+}
+TEST_CASE("[long] MatMul 16x16 FP64 against the SONNX MatMul bounds: 10^4 executions", "[.][long][substitute][sonnx]") {
+  run_against_sonnx(10000, 64);
 }
 
 TEST_CASE("planted bug: a SONNX MatMul bound made too small is refuted by an execution", "[substitute][sonnx]") {
