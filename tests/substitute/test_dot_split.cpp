@@ -26,28 +26,7 @@
 #include <tuple>
 #include <vector>
 
-#include <symerr/domains/affine.hpp>
-
-#include <symerr/substitute.hpp>
-#undef double
-#define double ::symerr::SymbolicError
-namespace ksym {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double ::symerr::SymbolicDomainError<::symerr::Affine>
-namespace kaff {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double float
-namespace k32 {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#include <symerr/substitute_end.hpp>
+#include "substitute/kernel_builds.hpp"
 
 using namespace symerr;
 

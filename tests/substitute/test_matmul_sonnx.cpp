@@ -21,26 +21,9 @@
 #include <string>
 #include <vector>
 
-#include <symerr/domains/rational_interval.hpp>
 #include <symerr/verify/bounds.hpp>
 
-#include <symerr/substitute.hpp>
-#undef double
-#define double ::symerr::SymbolicError
-namespace ksym {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double ::symerr::SymbolicDomainError<::symerr::RationalInterval>
-namespace krat {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#include <symerr/substitute_end.hpp>
-extern "C" {
-#include "kernels/onnx_kernels.h"
-}
+#include "substitute/kernel_builds.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;

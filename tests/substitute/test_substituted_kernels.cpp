@@ -14,47 +14,9 @@
 #include <span>
 #include <vector>
 
-#include <symerr/domains/affine.hpp>
 #include <symerr/verify/driver.hpp>
 
-#include "substitute/enclosure_prelude.hpp"
-
-// ---- the kernel's declarations, once per replacement type ----------------
-#include <symerr/substitute.hpp>
-#undef double
-#define double ::symerr::SymbolicError
-namespace ksym {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double float
-namespace k32 {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double mpq_class
-namespace kq {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double ::symerr::SymbolicDomainError<::symerr::Affine>
-namespace kaff {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double ::symref::Enclosure
-namespace kmp {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#include <symerr/substitute_end.hpp>
-extern "C" {
-#include "kernels/onnx_kernels.h"
-}
+#include "substitute/kernel_builds.hpp"
 
 using namespace symerr;
 using S = SymbolicError;
