@@ -21,3 +21,8 @@ inline mpq_class sqrt(const mpq_class& q) {
   mpz_sqrt(d.get_mpz_t(), c.get_den_mpz_t());
   return mpq_class(n, d);
 }
+// exp has no rational value (the softmax reference is symref::Enclosure,
+// enclosure_prelude.hpp); declared so that the kernel file links unchanged.
+inline mpq_class exp(const mpq_class&) {
+  throw std::domain_error("exact rational reference: exp is not rational (use the MPFR enclosure reference)");
+}

@@ -3,8 +3,10 @@
 // in [-1, 1] with input error e, and checked against exact concrete
 // executions: the same C kernel compiled as C on double (FP64) or substituted
 // with float (FP32) gives the computed result, and substituted with mpq_class
-// the exact real result. Tightness twin: the bound against the largest
-// observed error (a table is printed; README "Verify your own kernel").
+// the exact real result (softmax, whose exp is not rational: substituted with
+// symref::Enclosure, 256-bit MPFR intervals rounded outward, and the whole
+// enclosure must lie inside the bound). Tightness twin: the bound against the
+// largest observed error (a table is printed; README "Verify your own kernel").
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -14,30 +16,7 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
-// ---- the kernel's declarations, once per replacement type ----------------
-#include <symerr/substitute.hpp>
-#undef double
-#define double ::symerr::SymbolicError
-namespace ksym {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double float
-namespace k32 {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#undef double
-#define double mpq_class
-namespace kq {
-#include "kernels/onnx_kernels.h"
-}
-#undef ONNX_KERNELS_H
-#include <symerr/substitute_end.hpp>
-extern "C" {
-#include "kernels/onnx_kernels.h"
-}
+#include "substitute/kernel_builds.hpp"
 
 using namespace symerr;
 using S = SymbolicError;
@@ -51,7 +30,8 @@ inline double test_scale_env() {
 
 namespace {
 
-enum class K { Add, Mul, MatMul, Conv, Relu, LeakyRelu, Where, Clip, MaxPool, MaxPoolIf, BatchNorm };
+enum class K { Add, Mul, MatMul, Conv, Relu, LeakyRelu, Where, Clip, MaxPool, MaxPoolIf, BatchNorm, Softmax, SoftmaxIf };
+bool is_softmax(K k) { return k == K::Softmax || k == K::SoftmaxIf; }
 
 struct Shape {
   int rank;
@@ -70,6 +50,7 @@ struct Spec {
   std::vector<std::vector<double>> constants;  // empty: a symbolic input in [-1, 1]
   Shape out;
   std::vector<double> switches;  // where the kernel's comparisons switch (sampled densely)
+  unsigned bisections = 0;       // the driver's input-box bisection depth
 };
 
 constexpr double kAlpha32 = static_cast<double>(0.01f);  // leakyrelu alpha as a value of FP32 (and FP64)
@@ -91,6 +72,8 @@ constexpr double kEps = 0x1p-16;                          // batchnorm: var + ep
       case K::MaxPool: NS::onnx_maxpool(t[0], 2, 2, y); break;                                                \
       case K::MaxPoolIf: NS::onnx_maxpool_if(t[0], 2, 2, y); break;                                           \
       case K::BatchNorm: NS::onnx_batchnorm(t[0], t[1], t[2], t[3], t[4], kEps, y); break;                   \
+      case K::Softmax: NS::onnx_softmax(t[0], y); break;                                                      \
+      case K::SoftmaxIf: NS::onnx_softmax_if(t[0], y); break;                                                 \
     }                                                                                                         \
   }                                                                                                           \
   template <class T>                                                                                          \
@@ -112,6 +95,7 @@ constexpr double kEps = 0x1p-16;                          // batchnorm: var + ep
 SYMERR_DISPATCH(NATIVE)
 SYMERR_DISPATCH(k32)
 SYMERR_DISPATCH(kq)
+SYMERR_DISPATCH(kmp)
 SYMERR_DISPATCH(ksym)
 #undef SYMERR_DISPATCH
 
@@ -143,7 +127,7 @@ const Scenario kScenarios[] = {{FP64, 0.0, "FP64 e=0"},
                                {FP32, 0x1p-20, "FP32 e=2^-20"}};
 
 std::vector<Spec> specs() {
-  const Shape v16{1, {16}}, m4{2, {4, 4}}, m64{2, {64, 64}};
+  const Shape v4{1, {4}}, v16{1, {16}}, m4{2, {4, 4}}, m64{2, {64, 64}};
   const Shape x8{4, {1, 1, 8, 8}}, w3{4, {1, 1, 3, 3}}, p4{4, {1, 1, 4, 4}}, p2{4, {1, 1, 2, 2}};
   const Shape b{4, {1, 2, 4, 4}}, c2{1, {2}};
   return {
@@ -164,6 +148,10 @@ std::vector<Spec> specs() {
       {K::Clip, "clip", {v16}, {{}}, v16, {-0.5, 0.5}},
       {K::MaxPool, "maxpool (fmax)", {p4}, {{}}, p2, {}},
       {K::MaxPoolIf, "maxpool (if)", {p4}, {{}}, p2, {}},
+      {K::Softmax, "softmax 4", {v4}, {{}}, v4, {}},
+      {K::Softmax, "softmax 4 (k=3)", {v4}, {{}}, v4, {}, 3},
+      {K::Softmax, "softmax 16", {v16}, {{}}, v16, {}},
+      {K::SoftmaxIf, "softmax (if) 4", {v4}, {{}}, v4, {}},
   };
 }
 
@@ -176,6 +164,7 @@ verify::DriverOptions lanes_for(const Spec& s) {
   const auto n_out = static_cast<std::size_t>(s.out.size());
   if (s.k == K::Relu || s.k == K::LeakyRelu || s.k == K::Clip || s.k == K::Where)
     verify::elementwise_lanes(opt, sizes, n_out);
+  opt.bisections = s.bisections;
   if (s.k == K::MaxPoolIf) {
     for (int h = 0; h < 4; ++h)
       for (int w = 0; w < 4; ++w) opt.input_lanes.push_back((h / 2) * 2 + w / 2);
@@ -245,7 +234,8 @@ struct Outcome {
   std::string first;
 };
 
-void check_element(const S& s, const mpq_class& real, double fp, Outcome& o) {
+template <class B>
+void check_element(const B& s, const mpq_class& real, double fp, Outcome& o) {
   ++o.checks;
   const mpq_class err = exact_value(fp) - real;
   o.max_err = std::max(o.max_err, std::fabs(err.get_d()));
@@ -255,6 +245,31 @@ void check_element(const S& s, const mpq_class& real, double fp, Outcome& o) {
     os << "real " << real.get_d() << " fp " << fp << " err " << err.get_d() << " not in " << s;
     o.first = os.str();
   }
+}
+
+// The same against a reference enclosure [lo, hi] of the real result: the
+// whole enclosure must lie in s.real and fp − [lo, hi] in s.err (MPFR,
+// directed roundings: the check holds for the real value whatever it is).
+template <class B>  // SymbolicError, or SymbolicDomainError<Affine> (softmax on the affine domain)
+void check_element(const B& s, const symref::Enclosure& real, double fp, Outcome& o) {
+  ++o.checks;
+  symerr::detail::MpfrStateGuard guard;
+  mpfr_t elo, ehi;
+  mpfr_inits2(2 * symref::kBits, elo, ehi, static_cast<mpfr_ptr>(nullptr));
+  mpfr_d_sub(elo, fp, real.upper(), MPFR_RNDD);
+  mpfr_d_sub(ehi, fp, real.lower(), MPFR_RNDU);
+  const double big = std::max(std::fabs(mpfr_get_d(elo, MPFR_RNDD)), std::fabs(mpfr_get_d(ehi, MPFR_RNDU)));
+  o.max_err = std::max(o.max_err, big);
+  const bool ok = mpfr_cmp_d(real.lower(), s.real.lower()) >= 0 && mpfr_cmp_d(real.upper(), s.real.upper()) <= 0 &&
+                  contains(s.fp, exact_value(fp)) && mpfr_cmp_d(elo, s.err.lower()) >= 0 &&
+                  mpfr_cmp_d(ehi, s.err.upper()) <= 0;
+  if (!ok && o.violations++ == 0) {
+    std::ostringstream os;
+    os << "real in " << real.interval() << " fp " << fp << " err in [" << mpfr_get_d(elo, MPFR_RNDD) << ", "
+       << mpfr_get_d(ehi, MPFR_RNDU) << "] not in " << s;
+    o.first = os.str();
+  }
+  mpfr_clears(elo, ehi, static_cast<mpfr_ptr>(nullptr));
 }
 
 std::vector<double> computed_run(const Spec& s, const Scenario& sc, const std::vector<std::vector<double>>& f) {
@@ -267,7 +282,8 @@ std::vector<double> computed_run(const Spec& s, const Scenario& sc, const std::v
   return run_NATIVE(s, f);
 }
 
-Outcome sample(const Spec& s, const Scenario& sc, const std::vector<S>& bound, std::size_t executions,
+template <class B>
+Outcome sample(const Spec& s, const Scenario& sc, const std::vector<B>& bound, std::size_t executions,
                std::uint64_t seed) {
   Sampler gen(seed, sc, s.switches);
   Outcome o;
@@ -319,6 +335,14 @@ Outcome sample(const Spec& s, const Scenario& sc, const std::vector<S>& bound, s
       }
       continue;
     }
+    if (is_softmax(s.k)) {  // exp: the MPFR enclosure reference
+      std::vector<std::vector<symref::Enclosure>> r(s.in.size());
+      for (std::size_t i = 0; i < s.in.size(); ++i)
+        for (const Input& v : x[i]) r[i].emplace_back(gen.real(v));
+      const std::vector<symref::Enclosure> real = run_kmp(s, r);
+      for (std::size_t j = 0; j < real.size(); ++j) check_element(bound[j], real[j], fp[j], o);
+      continue;
+    }
     std::vector<std::vector<mpq_class>> r(s.in.size());
     for (std::size_t i = 0; i < s.in.size(); ++i)
       for (const Input& v : x[i]) r[i].push_back(gen.real(v));
@@ -336,6 +360,11 @@ std::size_t executions(double factor = 1) {
 
 namespace {
 
+// Softmax: no tightness target on the interval domain (the affine domain's
+// target); the twin is a ceiling 2.5x above the measured ratios (1500-3200 on
+// the full box, README table), so that a bound grown 3x fails.
+constexpr double kSoftmaxCeiling = 8000;
+
 // Target ratios bound / largest observed error (issue 12), where one is set.
 double target_ratio(const Spec& s, const Scenario& sc) {
   switch (s.k) {
@@ -347,6 +376,9 @@ double target_ratio(const Spec& s, const Scenario& sc) {
     case K::MatMul:  // e = 0: the worst-case rounding is not met by sampling; see a_priori_bound
     case K::Conv: return sc.e > 0 ? 1.5 : 0;
     case K::MaxPoolIf: return 0;  // reported only: a running max over locals is loose (see README)
+    case K::Softmax:  // tightness is the affine domain's target: a ceiling only (bisected: measured 6.7-11.6)
+      return s.bisections > 0 ? 30 : kSoftmaxCeiling;
+    case K::SoftmaxIf: return sc.e > 0 ? 0 : kSoftmaxCeiling;  // e > 0: unstable running max, as maxpool (if)
     default: return sc.e > 0 ? 2.0 : 4.0;
   }
 }
@@ -423,17 +455,50 @@ TEST_CASE("C kernel maxpool 2x2 on 4x4 (fmax and if-based): sound against exact 
   for (const Spec& s : specs())
     if (s.k == K::MaxPool || s.k == K::MaxPoolIf) run_spec(s, 1);
 }
+TEST_CASE("C kernel softmax on 4 and 16 elements (exp; MPFR enclosure reference), full box", "[substitute]") {
+  for (const Spec& s : specs())
+    if (is_softmax(s.k)) run_spec(s, 1);
+}
+// Softmax (fmax running maximum: no branch, no driver needed) substituted on
+// SymbolicDomainError<Affine>: the correlations of x_i − m, exp and the sum
+// kept. Sound against the same exact executions; reported with its ratio
+// (the issue-14 target, <= 2x, is the driver's with subdivision).
+TEST_CASE("C kernel softmax on the affine domain: sound, tighter than Interval", "[substitute]") {
+  for (const Spec& s : specs()) {
+    if (s.k != K::Softmax || s.bisections > 0) continue;
+    for (const Scenario& sc : kScenarios) {
+      AffineContext ctx;
+      AffineScope scope(ctx);
+      using SA = SymbolicDomainError<Affine>;
+      std::vector<SA> in, out(static_cast<std::size_t>(s.out.size()));
+      for (int i = 0; i < s.in[0].size(); ++i) in.push_back(SA::input(-1, 1, -sc.e, sc.e, sc.F));
+      kaff::tensor tx{1, {s.in[0].size()}, in.data()}, ty{1, {s.out.size()}, out.data()};
+      kaff::onnx_softmax(&tx, &ty);
+      double bound = 0, interval = 0;
+      for (const SA& y : out) bound = std::max(bound, mag(y.err));
+      for (const S& y : symbolic_run(s, sc).outputs) interval = std::max(interval, mag(y.err));
+      const Outcome o = sample(s, sc, out, executions(0.3), 1234);
+      std::printf("| %-15s | %-13s | Affine %6zu | %10.3g | %10.3g | %6.3g | Interval %10.3g\n", s.name, sc.name,
+                  o.executions, bound, o.max_err, bound / o.max_err, interval);
+      INFO(s.name << " " << sc.name << ": " << o.first);
+      CHECK(o.violations == 0);
+      CHECK(bound <= interval);  // never worse than Interval
+    }
+  }
+}
 TEST_CASE("[long] every C kernel, 10x the executions", "[.][long][substitute]") {
   for (const Spec& s : specs()) run_spec(s, 10);
 }
 
 TEST_CASE("planted bug: narrowed C-kernel enclosures are caught by the exact executions", "[substitute]") {
   for (const Spec& s : specs()) {
-    if (s.k != K::Relu && s.k != K::MatMul) continue;
+    if (s.k != K::Relu && s.k != K::MatMul && s.k != K::Softmax) continue;
     if (s.k == K::MatMul && s.in[0].dims[0] == 64) continue;
     const Scenario& sc = kScenarios[3];  // FP32, e = 2^-20
     std::vector<S> bound = symbolic_run(s, sc).outputs;
-    for (S& y : bound) y.err = Interval::between(y.err.lower() * 0.75, y.err.upper() * 0.75);
+    for (S& y : bound)  // softmax is loose (ratio ~10): its planted bug drops the negative errors
+      y.err = s.k == K::Softmax ? Interval::between(0, y.err.upper())
+                                : Interval::between(y.err.lower() * 0.75, y.err.upper() * 0.75);
     const Outcome o = sample(s, sc, bound, executions(0.2), 99);
     INFO(s.name);
     CHECK(o.violations > 0);

@@ -20,6 +20,10 @@
 //     implicit void* conversion) and construct the elements when T needs it
 //     (SymbolicError: the exact value 0, so calloc'd buffers hold zeros);
 //     free/memset/memcpy work on such buffers (memset(p, 0, n) writes zeros);
+//   * the C math functions of a replaced value are symerr's: sqrt, fabs,
+//     fmin, fmax (<symerr/symbolic/dropin.hpp>) and the elementary functions
+//     exp, expm1, log, log1p, tanh, erf, pow (<symerr/elementary.hpp>, under
+//     the thread's accuracy model), all found by argument-dependent lookup;
 //   * `restrict` is GCC's __restrict; the kernel's functions get C++ linkage
 //     in the namespace (no `extern "C"` needed, no clash with the same kernel
 //     compiled as C).
@@ -47,6 +51,7 @@
 #include <type_traits>
 
 #include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/elementary.hpp>  // exp, log, tanh, ... of a replaced value, found by ADL (as sqrt)
 
 namespace symerr::substitute {
 

@@ -147,7 +147,6 @@ void onnx_batchnorm(const tensor* x, const tensor* scale, const tensor* bias, co
     }
 }
 
-#ifndef ONNX_KERNELS_NO_SOFTMAX
 void onnx_softmax(const tensor* x, tensor* y) {
   const int n = tensor_size(x);
   double m = x->data[0];
@@ -159,4 +158,16 @@ void onnx_softmax(const tensor* x, tensor* y) {
   }
   for (int i = 0; i < n; ++i) y->data[i] = y->data[i] / sum;
 }
-#endif
+
+void onnx_softmax_if(const tensor* x, tensor* y) {
+  const int n = tensor_size(x);
+  double m = x->data[0];
+  for (int i = 1; i < n; ++i)
+    if (x->data[i] > m) m = x->data[i];
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    y->data[i] = exp(x->data[i] - m);
+    sum += y->data[i];
+  }
+  for (int i = 0; i < n; ++i) y->data[i] = y->data[i] / sum;
+}

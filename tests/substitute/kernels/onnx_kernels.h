@@ -36,9 +36,9 @@ void onnx_maxpool_if(const tensor* x, int k, int s, tensor* y);
 /* NCHW batch normalization (inference): scale, bias, mean, var per channel */
 void onnx_batchnorm(const tensor* x, const tensor* scale, const tensor* bias, const tensor* mean,
                     const tensor* var, double eps, tensor* y);
-#ifndef ONNX_KERNELS_NO_SOFTMAX
 /* softmax over the last axis of a rank-1 tensor: running max, exp, sum, divide */
 void onnx_softmax(const tensor* x, tensor* y);
-#endif
+/* the same with the running maximum written as a comparison of the inputs: if (x[i] > m) m = x[i] */
+void onnx_softmax_if(const tensor* x, tensor* y);
 
 #endif

@@ -232,17 +232,51 @@ std::vector<SpecBound> builtin_bounds() {
   return v;
 }
 
-// The registry: a deque, so that the pointers find_bound and bounds_for hand
-// out stay valid while bounds are registered; every access holds the mutex.
-struct Registry {
-  Registry() {
-    for (SpecBound& b : builtin_bounds()) bounds.push_back(std::move(b));
+// A registry of bounds B (SpecBound, KernelBound): a deque, so that the
+// pointers it hands out stay valid while bounds are registered; every access
+// holds the mutex. `add` checks the id rules; the caller checks the rest.
+template <class B>
+class Registry {
+ public:
+  explicit Registry(std::vector<B> builtin) {
+    for (B& b : builtin) bounds_.push_back(std::move(b));
   }
-  std::mutex mutex;
-  std::deque<SpecBound> bounds;
+  std::vector<const B*> all() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<const B*> r;
+    for (const auto& b : bounds_) r.push_back(&b);
+    return r;
+  }
+  const B* find(std::string_view id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& b : bounds_)
+      if (b.id == id) return &b;
+    return nullptr;
+  }
+  template <class Key>  // OpId for SpecBound, the operator name for KernelBound
+  std::vector<const B*> for_op(const Key& op, const Format& format) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<const B*> r;
+    for (const auto& b : bounds_)
+      if (b.op == op && (b.types & type_class(format))) r.push_back(&b);
+    return r;
+  }
+  void add(B b, const char* who) {
+    if (!is_lower_case_id(b.id))
+      throw std::invalid_argument(std::string(who) + ": the id '" + b.id +
+                                  "' must be non-empty and lower-case, without spaces");
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& x : bounds_)
+      if (x.id == b.id) throw std::invalid_argument(std::string(who) + ": a bound with id '" + b.id + "' exists");
+    bounds_.push_back(std::move(b));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<B> bounds_;
 };
-Registry& registry() {
-  static Registry r;
+Registry<SpecBound>& registry() {
+  static Registry<SpecBound> r(builtin_bounds());
   return r;
 }
 
@@ -303,42 +337,121 @@ ExactPoint evaluate_point(OpId op, const Format& format, IntegerDivision idiv, c
   return p;
 }
 
-std::vector<const SpecBound*> bound_registry() {
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  std::vector<const SpecBound*> r;
-  for (const auto& b : reg.bounds) r.push_back(&b);
-  return r;
-}
+std::vector<const SpecBound*> bound_registry() { return registry().all(); }
 
 void register_bound(SpecBound b) {
-  if (!is_lower_case_id(b.id))
-    throw std::invalid_argument("register_bound: the id '" + b.id + "' must be non-empty and lower-case, without spaces");
   if (!b.enclose || !b.exact) throw std::invalid_argument("register_bound: '" + b.id + "' needs enclose and exact");
   if (!b.valid_on) b.valid_on = always;
   if (!b.valid_at) b.valid_at = always_at;
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  for (const auto& x : reg.bounds)
-    if (x.id == b.id) throw std::invalid_argument("register_bound: a bound with id '" + b.id + "' exists");
-  reg.bounds.push_back(std::move(b));
+  if (find_kernel_bound(b.id)) throw std::invalid_argument("register_bound: a kernel bound with id '" + b.id + "' exists");
+  registry().add(std::move(b), "register_bound");
 }
 
 std::vector<const SpecBound*> bounds_for(OpId op, const Format& format) {
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  std::vector<const SpecBound*> r;
-  for (const auto& b : reg.bounds)
-    if (b.op == op && (b.types & type_class(format))) r.push_back(&b);
+  return registry().for_op(op, format);
+}
+
+const SpecBound* find_bound(std::string_view id) { return registry().find(id); }
+
+}  // namespace symerr::verify
+
+// ---- Bounds on a part of a whole tensor operator ---------------------------
+
+namespace symerr::verify {
+
+namespace {
+
+mpq_class sup_abs(const Interval& x) { return exact_value(mag(x)); }  // mag rounds up: an upper bound
+
+// (1+u)^n exactly.
+mpq_class power(const mpq_class& base, std::size_t n) {
+  mpz_class num, den;
+  mpz_pow_ui(num.get_mpz_t(), base.get_num_mpz_t(), n);
+  mpz_pow_ui(den.get_mpz_t(), base.get_den_mpz_t(), n);
+  return mpq_class(num, den);
+}
+
+// SONNX accuracy digest §1.3 (matmul_acc.md): the two MatMul bounds, with
+// n the inner dimension; a, b the coefficient bounds, ae, be the error bounds.
+std::vector<KernelBound> builtin_kernel_bounds() {
+  const char* source = "SONNX accuracy digest §1.3 (MatMul)";
+  std::vector<KernelBound> v;
+  v.push_back({"digest.matmul.propagation", "MatMul", "digest MatMul propagation bound",
+               "|Y_err^propag[i,j]| <= n*(|A_err|*|B| + |B_err|*|A| + |A_err|*|B_err|)", source,
+               ErrorPart::Propagated, kRealType | kFloatType | kIntType, true, false,
+               "always (|A|, |B| bound the ideal coefficients, |A_err|, |B_err| their errors)",
+               [](const KernelBoundArgs& k) {
+                 const OperandMagnitudes &a = k.operands.at(0), &b = k.operands.at(1);
+                 return mpq_class(mpq_class(k.reduction) * (a.error * b.value + b.error * a.value + a.error * b.error));
+               }});
+  v.push_back({"digest.matmul.float.introduction", "MatMul", "digest MatMul introduction bound (naive loop)",
+               "|Y_err^intro[i,j]| <= ((1+u)^2*((1+u)^n - 1)/u - n)*|A|*|B|", source, ErrorPart::Introduced,
+               kFloatType, true, false,
+               "round to nearest even, the naive sequential loop, Y[i,j] normal (|A|, |B| bound the values read)",
+               [](const KernelBoundArgs& k) {
+                 const FloatFormat& F = std::get<FloatFormat>(k.format);
+                 const mpq_class u = exact_value(F.unit_roundoff()), n(k.reduction);
+                 const mpq_class factor = power(1 + u, 2) * (power(1 + u, k.reduction) - 1) / u - n;
+                 return mpq_class(factor * k.operands.at(0).actual * k.operands.at(1).actual);
+               }});
+  return v;
+}
+
+Registry<KernelBound>& kernel_registry() {
+  static Registry<KernelBound> r(builtin_kernel_bounds());
   return r;
 }
 
-const SpecBound* find_bound(std::string_view id) {
-  Registry& reg = registry();
-  std::lock_guard<std::mutex> lock(reg.mutex);
-  for (const auto& b : reg.bounds)
-    if (b.id == id) return &b;
-  return nullptr;
+bool within(const KernelBound& b, const mpq_class& part, const mpq_class& bound) {
+  return b.strict ? part < bound : part <= bound;
 }
+
+}  // namespace
+
+OperandMagnitudes magnitudes(std::span<const SymbolicError> x) {
+  OperandMagnitudes m;
+  for (const SymbolicError& v : x) {
+    m.value = std::max(m.value, sup_abs(v.real));
+    m.error = std::max(m.error, sup_abs(v.err));
+    m.actual = std::max(m.actual, sup_abs(v.fp));
+  }
+  return m;
+}
+
+OperandMagnitudes magnitudes(std::span<const mpq_class> ideal, std::span<const mpq_class> actual) {
+  if (ideal.size() != actual.size())
+    throw std::invalid_argument("magnitudes: " + std::to_string(ideal.size()) + " ideal values but " +
+                                std::to_string(actual.size()) + " actual values");
+  OperandMagnitudes m;
+  for (std::size_t i = 0; i < ideal.size(); ++i) {
+    m.value = std::max(m.value, absq(ideal[i]));
+    m.error = std::max(m.error, absq(mpq_class(actual[i] - ideal[i])));
+    m.actual = std::max(m.actual, absq(actual[i]));
+  }
+  return m;
+}
+
+Tri kernel_bound_proven(const KernelBound& b, const KernelBoundArgs& box, const mpq_class& part_sup) {
+  return within(b, part_sup, b.value(box)) ? Tri::True : Tri::Unknown;
+}
+
+bool kernel_bound_holds_at(const KernelBound& b, const KernelBoundArgs& execution, const mpq_class& part) {
+  return within(b, absq(part), b.value(execution));
+}
+
+std::vector<const KernelBound*> kernel_bound_registry() { return kernel_registry().all(); }
+
+void register_kernel_bound(KernelBound b) {
+  if (!b.value) throw std::invalid_argument("register_kernel_bound: '" + b.id + "' needs value");
+  if (find_bound(b.id))
+    throw std::invalid_argument("register_kernel_bound: a bound with id '" + b.id + "' exists (an operator bound)");
+  kernel_registry().add(std::move(b), "register_kernel_bound");
+}
+
+std::vector<const KernelBound*> kernel_bounds_for(std::string_view op, const Format& format) {
+  return kernel_registry().for_op(op, format);
+}
+
+const KernelBound* find_kernel_bound(std::string_view id) { return kernel_registry().find(id); }
 
 }  // namespace symerr::verify

@@ -14,9 +14,12 @@
 
 namespace symerr::detail {
 
-// 2^e for every int e (exact; ldexp outside the normal binary64 range).
+// 2^e for every int e (exact; the subnormal powers 2^-1074 ... 2^-1023 by
+// their single fraction bit — FP64's min_subnormal() is on the hot path;
+// ldexp outside the binary64 range).
 inline double pow2(int e) noexcept {
   if (e >= -1022 && e <= 1023) return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+  if (e >= -1074 && e < -1022) return std::bit_cast<double>(std::uint64_t{1} << (e + 1074));
   return std::ldexp(1.0, e);
 }
 
@@ -46,7 +49,10 @@ inline double min_subnormal(const FloatFormat& F) noexcept {
 inline double ulp_of(double x, const FloatFormat& F) {
   const std::uint64_t bits = std::bit_cast<std::uint64_t>(x) & ~(std::uint64_t{1} << 63);
   const int biased = static_cast<int>(bits >> 52);
-  if (biased == 0 || biased == 0x7ff) return symerr::ulp(x, F);  // zero, subnormal, inf, NaN
+  if (biased == 0x7ff) return symerr::ulp(x, F);  // inf, NaN: the error it throws
+  // zero and subnormal doubles lie below every format's min_normal (emin >= -1022):
+  // the spacing below the normal range (mig of an interval containing 0 is on the hot path)
+  if (biased == 0) return F.emin >= -1022 ? pow2(F.emin - F.precision + 1) : symerr::ulp(x, F);
   const int e = biased - 1023;                            // ilogb(|x|)
   if (e < F.emin) return pow2(F.emin - F.precision + 1);
   return pow2(std::min(e, F.emax) - F.precision + 1);

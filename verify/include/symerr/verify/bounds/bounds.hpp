@@ -2,10 +2,13 @@
 // seed specifications state (verbatim, with their validity conditions), the
 // bounds of the SONNX accuracy digest, and rigorous bounds of symerr's own.
 // Users register their own bound as callables over the inputs and the result.
+// Bounds on the propagated or introduced part of a whole tensor operator
+// (KernelBound, below) have a registry of their own.
 #pragma once
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -117,5 +120,59 @@ void register_bound(SpecBound b);
 // The bounds applicable to an operator and a format.
 std::vector<const SpecBound*> bounds_for(OpId op, const Format& format);
 const SpecBound* find_bound(std::string_view id);
+
+// ---- Bounds on a part of a whole tensor operator ---------------------------
+// Specifications also bound the propagated and the introduced error of a
+// whole operator (SONNX MatMul: propagated <= n(|A_err||B| + |B_err||A| +
+// |A_err||B_err|)). Such formulas speak about magnitudes — |A| bounds every
+// coefficient of A, |A_err| every error — so one function gives the bound
+// over a symbolic box (the box's magnitudes; a proof is sup |part| <= bound,
+// with the part enclosed by a kernel run: SymbolicDomainError::propagated /
+// ::introduced) and at one execution (that execution's maxima).
+
+// The magnitudes of one operand tensor, exactly.
+struct OperandMagnitudes {
+  mpq_class value;   // |X|: max |X[i]| over the ideal values
+  mpq_class error;   // |X_err|: max |X_err[i]|
+  mpq_class actual;  // |X + X_err|: max over the values the machine reads
+};
+// Over a symbolic box: the exact sups of the real, err and fp enclosures.
+OperandMagnitudes magnitudes(std::span<const SymbolicError> x);
+// At one execution: ideal values and the values the machine reads (same size).
+OperandMagnitudes magnitudes(std::span<const mpq_class> ideal, std::span<const mpq_class> actual);
+
+struct KernelBoundArgs {
+  std::vector<OperandMagnitudes> operands;  // in the operator's input order (MatMul: A, B)
+  std::size_t reduction = 0;                // terms per output element (MatMul: the inner dimension n)
+  Format format{};
+};
+
+struct KernelBound {
+  std::string id;       // stable, lower-case, distinct from every SpecBound id
+  std::string op;       // ONNX name ("MatMul")
+  std::string name;
+  std::string formula;  // as the source states it
+  std::string source;
+  ErrorPart part = ErrorPart::Total;  // the part of every output element it bounds
+  unsigned types = kRealType | kFloatType | kIntType;
+  bool from_spec = true;
+  bool strict = false;  // "<" rather than "<="
+  std::string validity;
+  // The bound's exact value, the same for every output element.
+  std::function<mpq_class(const KernelBoundArgs&)> value;
+};
+
+// What a bound says about one output element: proven when the sup of the
+// enclosure of its part is within the bound over the box (True), refuted
+// only by an execution (holds_at false).
+Tri kernel_bound_proven(const KernelBound& b, const KernelBoundArgs& box, const mpq_class& part_sup);
+bool kernel_bound_holds_at(const KernelBound& b, const KernelBoundArgs& execution, const mpq_class& part);
+
+// The kernel-bound registry (built-in: the SONNX MatMul bounds), with the
+// same rules and guarantees as the SpecBound registry above.
+std::vector<const KernelBound*> kernel_bound_registry();
+void register_kernel_bound(KernelBound b);  // id rules as register_bound; needs `value`
+std::vector<const KernelBound*> kernel_bounds_for(std::string_view op, const Format& format);
+const KernelBound* find_kernel_bound(std::string_view id);
 
 }  // namespace symerr::verify
