@@ -101,7 +101,8 @@ std::optional<Affine> rounding_symbol(ArithOp op, const SI& xi, const SI& yi, co
   scratch.mode = mode;
   scratch.specials = SpecialStates{};
   scratch.specials.may_be_finite = false;
-  const Interval bound = detail::round_float_result(op, xi, yi, ti, F, scratch);
+  const Interval bound = detail::with_rule(
+      op, [&](auto rule) { return detail::round_float_result<decltype(rule)>(xi, yi, ti, F, scratch); });
   if (!plain(scratch.specials) || !is_bounded(bound)) return std::nullopt;
   fp_range = scratch.fp;
   if (bound.lower() == 0 && bound.upper() == 0) return Affine();
@@ -148,8 +149,8 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::opti
   if (!plain(zi.specials)) return generic(op, x, y, int_division);
   const FloatFormat& F = std::get<FloatFormat>(x.format);
   SA z;
-  z.real = detail::apply(op, x.real, y.real);
-  const Affine t = detail::apply(op, x.fp, y.fp);
+  z.real = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.real, y.real); });
+  const Affine t = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.fp, y.fp); });
   Interval fp_range = zi.fp;
   const std::optional<Affine> delta = rounding_symbol(op, xi, yi, t, F, x.mode, fp_range);
   if (!delta) return generic(op, x, y, int_division);

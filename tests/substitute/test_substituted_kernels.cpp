@@ -164,7 +164,12 @@ verify::DriverOptions lanes_for(const Spec& s) {
   const auto n_out = static_cast<std::size_t>(s.out.size());
   if (s.k == K::Relu || s.k == K::LeakyRelu || s.k == K::Clip || s.k == K::Where)
     verify::elementwise_lanes(opt, sizes, n_out);
-  opt.bisections = s.bisections;
+  // k-deep bisection of every input: as many leaf boxes, chosen by the driver
+  if (s.bisections > 0) {
+    std::size_t elements = 0;
+    for (const Shape& sh : s.in) elements += static_cast<std::size_t>(sh.size());
+    opt.max_boxes = std::size_t{1} << (s.bisections * elements);
+  }
   if (s.k == K::MaxPoolIf) {
     for (int h = 0; h < 4; ++h)
       for (int w = 0; w < 4; ++w) opt.input_lanes.push_back((h / 2) * 2 + w / 2);

@@ -55,6 +55,7 @@ void exact_bound(OpId op, float x, mpfr_ptr out, mpfr_rnd_t d) {
       mpfr_ui_div(out, 1, a.v, d);
       return;
     }
+    default: FAIL("no exact bound for " << to_string(op)); return;
   }
 }
 
@@ -84,7 +85,7 @@ void check_one(OpId op, float x, double scale, Tally& t) {
   if (!inside) {
     ++t.outside;
     if (scale == 1.0 && t.outside <= 3)
-      std::printf("%s(%a): enclosure [%a, %a] misses MPFR's %a\n", to_string(op), static_cast<double>(x), e->lo,
+      std::printf("%s(%a): enclosure [%a, %a] misses MPFR's %a\n", std::string(to_string(op)).c_str(), static_cast<double>(x), e->lo,
                   e->hi, mpfr_get_d(lo.v, MPFR_RNDN));
   }
   const float rl = static_cast<float>(e->lo), rh = static_cast<float>(e->hi);
@@ -97,7 +98,7 @@ void check_one(OpId op, float x, double scale, Tally& t) {
   if (!(mpfr_get_flt(hi.v, MPFR_RNDN) == truth && truth == rl && std::signbit(truth) == std::signbit(rl)))
   {
     ++t.wrong_rounding;
-    std::printf("%s(%a): decided %a, MPFR %a\n", to_string(op), static_cast<double>(x), static_cast<double>(rl),
+    std::printf("%s(%a): decided %a, MPFR %a\n", std::string(to_string(op)).c_str(), static_cast<double>(x), static_cast<double>(rl),
                 static_cast<double>(truth));
   }
 }
@@ -163,7 +164,7 @@ void cross_check(long n) {
     t.wrong_rounding += h.wrong_rounding;
     std::printf("fast oracle %-7s: %ld enclosures checked against MPFR (256 bits), %ld outside, %ld roundings "
                 "undecided (MPFR fallback: %.2e), %ld wrong; radius/2^10: %ld of %ld outside\n",
-                to_string(op), t.checked, t.outside, t.undecided + h.undecided,
+                std::string(to_string(op)).c_str(), t.checked, t.outside, t.undecided + h.undecided,
                 static_cast<double>(t.undecided) / static_cast<double>(t.checked - h.checked + 1), t.wrong_rounding,
                 planted.outside, planted.checked);
     INFO(to_string(op));

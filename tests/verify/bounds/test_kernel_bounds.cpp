@@ -70,7 +70,7 @@ TEST_CASE("register_kernel_bound: id rules, ids distinct from the operator bound
   // an operator bound may not take a kernel bound's id either
   SpecBound s;
   s.id = "digest.matmul.propagation";
-  s.op = "Add";
+  s.op = OpId::Add;
   s.enclose = [](const SymbolicError&, const SymbolicError&, const SymbolicError&) { return Interval::point(1); };
   s.exact = [](const ExactPoint&) { return mpq_class(1); };
   CHECK_THROWS_WITH(register_bound(s), Catch::Contains("exists"));

@@ -270,7 +270,7 @@ CampaignSpec default_campaign() {
   }
   for (OpId op : {OpId::Abs, OpId::Neg}) {
     UnaryKernelSpec u;
-    u.symbol = u.name = std::string("symerr::") + to_string(op);
+    u.symbol = u.name = "symerr::" + std::string(to_string(op));
     u.op = op;
     u.type = ElementType::FP16;
     u.strategies = {UnaryStrategy::Special, UnaryStrategy::Exhaustive};

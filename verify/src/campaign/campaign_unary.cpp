@@ -172,7 +172,7 @@ CheckResult run_one(const UnaryKernelSpec& u, std::uint64_t seed, const RunOptio
 std::optional<UnaryKernel> builtin_unary_kernel(const std::string& symbol, ElementType type) {
   if (!is_float(type)) return std::nullopt;
   for (OpId op : {OpId::Sqrt, OpId::Abs, OpId::Neg})
-    if (symbol == std::string("symerr::") + to_string(op)) return reference_kernel(symbol, op, type);
+    if (symbol == "symerr::" + std::string(to_string(op))) return reference_kernel(symbol, op, type);
   return std::nullopt;
 }
 

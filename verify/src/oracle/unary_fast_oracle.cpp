@@ -506,6 +506,7 @@ std::optional<UnaryEnclosure> enclosure_in_library_environment(OpId op, float x,
     }
     case OpId::Abs: b = exact(std::fabs(static_cast<double>(x))); break;
     case OpId::Neg: b = exact(-static_cast<double>(x)); break;
+    default: return std::nullopt;  // no fast evaluator: MPFR decides
   }
   if (is_saturated) {
     saturated.mid = saturated.lo;

@@ -282,6 +282,19 @@ SymbolicDomainError<D> arithmetic_rule(const SymbolicDomainError<D>& x, const Sy
   return arithmetic_same_format<Rule>(x, y, int_division);
 }
 
+// Calls f(Rule{}) with the rule type of the binary operator op (for code that
+// holds op as a value, e.g. a domain's FastArithmetic).
+template <class F>
+decltype(auto) with_rule(ArithOp op, F&& f) {
+  switch (op) {
+    case ArithOp::Add: return f(AddRule{});
+    case ArithOp::Sub: return f(SubRule{});
+    case ArithOp::Mul: return f(MulRule{});
+    case ArithOp::Div: return f(DivRule{});
+  }
+  throw std::invalid_argument("arithmetic: operator id " + std::to_string(static_cast<int>(op)) + " is not binary");
+}
+
 // The generic path of arithmetic(): the rule of op (without the environment guard).
 template <RealDomain D>
 SymbolicDomainError<D> arithmetic_impl(ArithOp op, const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y,

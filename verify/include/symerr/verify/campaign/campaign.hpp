@@ -73,7 +73,7 @@ struct CampaignSpec {
   std::string text;            // the file's content (hashed and copied into the report)
   std::uint64_t seed = 20240501;
   // symerr's generic kernels, one concrete check per operator x format.
-  std::vector<Operator> operators;
+  std::vector<OpId> operators;
   std::vector<ElementType> formats;
   std::vector<UserKernelSpec> kernels;
   std::vector<UnaryKernelSpec> unary_kernels;  // run after the binary checks, in the same report
@@ -117,7 +117,7 @@ inline constexpr std::uint64_t kMaxRandomCount = 100000000;  // 10^8 inputs per 
 
 // The requirement IDs of the seeds that a check of symerr's own `op` kernel
 // on `type` covers, section-qualified: "Div/float/[C3]", "Sub/int/[R1]".
-std::vector<std::string> seed_requirements(Operator op, ElementType type);
+std::vector<std::string> seed_requirements(OpId op, ElementType type);
 // "[C3]" on a Div FP32 check -> "Div/float/[C3]"; IDs with a '/' are kept.
 std::string qualified_requirement(const std::string& id, const std::string& op, const std::string& format);
 
@@ -138,7 +138,7 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& options 
 CampaignResult run_audit(const RunOptions& options = {});
 
 // The Kernel of symerr's generic operator `op` on `type` (lib/ops scalar rules).
-Kernel builtin_kernel(Operator op, ElementType type, IntegerDivision d = IntegerDivision::Floor);
+Kernel builtin_kernel(OpId op, ElementType type, IntegerDivision d = IntegerDivision::Floor);
 
 // symerr's reference unary kernel "symerr::Sqrt" | "symerr::Abs" | "symerr::Neg"
 // on a float type (campaign_unary.cpp); nullopt for another name.
