@@ -22,6 +22,7 @@
 //      domain's on the same ranges.
 // Each form is sound by its identity (the affine operations are sound), and
 // each interval by the Interval path; their intersection is sound.
+#include <symerr/symbolic/map_enclosures.hpp>
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
@@ -37,20 +38,7 @@ using SI = SymbolicDomainError<Interval>;
 Interval range(const Affine& a) { return Interval::between(a.lower(), a.upper()); }
 
 // The Interval view of x: every field's range, the same metadata.
-SI ranges_of(const SA& x) {
-  constexpr std::pair<Interval SI::*, Affine SA::*> kFields[] = {
-      {&SI::real, &SA::real},           {&SI::fp, &SA::fp},
-      {&SI::err, &SA::err},             {&SI::rel_err, &SA::rel_err},
-      {&SI::propagated, &SA::propagated}, {&SI::introduced, &SA::introduced}};
-  SI r;
-  for (const auto& [to, from] : kFields) r.*to = range(x.*from);
-  r.format = x.format;
-  r.mode = x.mode;
-  r.int_division = x.int_division;
-  r.specials = x.specials;
-  r.origin = x.origin;
-  return r;
-}
+SI ranges_of(const SA& x) { return map_enclosures<Interval>(x, [](const Affine& a) { return range(a); }); }
 
 // Only finite, defined values: the executions the forms describe.
 bool plain(const SpecialStates& s) {

@@ -34,6 +34,7 @@
 #include <boost/numeric/interval/arith.hpp>
 #include <boost/numeric/interval/utility.hpp>
 
+#include <symerr/symbolic/map_enclosures.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_support.hpp>
 #include <symerr/fp_environment.hpp>
@@ -172,37 +173,14 @@ class UpwardScope {
 ScopedInterval scoped(const Interval& a) noexcept { return ScopedInterval::make(a.lower(), a.upper()); }
 Interval unscoped(const ScopedInterval& a) noexcept { return detail::IntervalAccess::make(a.lower(), a.upper()); }
 
-// An operand of arithmetic(): it reads real, fp, err, the propagated /
-// introduced split, the flags, the format, the mode and the division
-// semantics, never rel_err, which is left whole (sound if ever read).
+// An operand of arithmetic(), every field carried over (rel_err is never
+// read by arithmetic()).
 SymbolicDomainError<ScopedInterval> operand(const SymbolicDomainError<Interval>& x) {
-  SymbolicDomainError<ScopedInterval> r;
-  r.real = scoped(x.real);
-  r.fp = scoped(x.fp);
-  r.err = scoped(x.err);
-  r.propagated = scoped(x.propagated);
-  r.introduced = scoped(x.introduced);
-  r.rel_err = ScopedInterval::whole();
-  r.format = x.format;
-  r.mode = x.mode;
-  r.int_division = x.int_division;
-  r.specials = x.specials;
-  return r;
+  return map_enclosures<ScopedInterval>(x, [](const Interval& a) { return scoped(a); });
 }
 
 SymbolicDomainError<Interval> result(const SymbolicDomainError<ScopedInterval>& z) {
-  SymbolicDomainError<Interval> r;
-  r.real = unscoped(z.real);
-  r.fp = unscoped(z.fp);
-  r.err = unscoped(z.err);
-  r.rel_err = unscoped(z.rel_err);
-  r.propagated = unscoped(z.propagated);
-  r.introduced = unscoped(z.introduced);
-  r.format = z.format;
-  r.mode = z.mode;
-  r.int_division = z.int_division;
-  r.specials = z.specials;
-  return r;
+  return map_enclosures<Interval>(z, [](const ScopedInterval& a) { return unscoped(a); });
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <gmpxx.h>
 
 #include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/symbolic/map_enclosures.hpp>
 #include <symerr/verify/kernel/kernel.hpp>
 
 namespace symerr::verify {
@@ -93,20 +94,7 @@ SymbolicError interval_hull(const SymbolicDomainError<D>& x) {
   if constexpr (std::is_same_v<D, Interval>) {
     return x;
   } else {
-    const auto hull = [](const D& d) { return Interval::between(d.lower(), d.upper()); };
-    SymbolicError h;
-    h.real = hull(x.real);
-    h.fp = hull(x.fp);
-    h.err = hull(x.err);
-    h.rel_err = hull(x.rel_err);
-    h.propagated = hull(x.propagated);
-    h.introduced = hull(x.introduced);
-    h.format = x.format;
-    h.mode = x.mode;
-    h.int_division = x.int_division;
-    h.specials = x.specials;
-    h.origin = x.origin;
-    return h;
+    return map_enclosures<Interval>(x, [](const D& d) { return Interval::between(d.lower(), d.upper()); });
   }
 }
 
