@@ -400,7 +400,8 @@ CheckResult kernel_header(const std::string& name, const Format& format, std::sp
 // A point execution of input x: a value f of the format in its computed range
 // and an error e in [elo, ehi] with r = f − e a double in [lo, hi] (exactly:
 // f − e is checked in rationals). nullopt when the draw has no such pair.
-std::optional<SymbolicError> point_input(const InputBox& x, const Format& format, std::mt19937_64& rng) {
+template <RealDomain D>
+std::optional<SymbolicDomainError<D>> point_input(const InputBox& x, const Format& format, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(0, 1);
   const double flo = x.lo + x.elo, fhi = x.hi + x.ehi;
   const int k = static_cast<int>(rng() % 4);
@@ -412,7 +413,7 @@ std::optional<SymbolicError> point_input(const InputBox& x, const Format& format
   if (!std::isfinite(f) || !(r >= x.lo && r <= x.hi)) return std::nullopt;
   if (exact_value(r) + exact_value(e) != exact_value(f)) return std::nullopt;
   try {
-    return SymbolicError::input(r, r, e, e, format);
+    return SymbolicDomainError<D>::input(r, r, e, e, format);
   } catch (const std::invalid_argument&) {
     return std::nullopt;
   }
@@ -420,19 +421,26 @@ std::optional<SymbolicError> point_input(const InputBox& x, const Format& format
 
 // Point executions: the kernel's enclosure at one execution; its smallest
 // |part| above the bound proves a violation there.
-void search_counterexample(const SymbolicKernel& kernel, std::span<const InputBox> inputs, const Format& format,
+// The kernel as the driver runs it: one output.
+template <RealDomain D>
+BasicKernelFn<D> one_output(const BasicSymbolicKernel<D>& kernel) {
+  return [&kernel](std::span<SymbolicDomainError<D>> in, std::span<SymbolicDomainError<D>> out) {
+    out[0] = kernel(std::span<const SymbolicDomainError<D>>(in.data(), in.size()));
+  };
+}
+
+template <RealDomain D>
+void search_counterexample(const BasicSymbolicKernel<D>& kernel, std::span<const InputBox> inputs, const Format& format,
                            double bound, ErrorPart part, const KernelCheckOptions& options, CheckResult& r) {
   std::mt19937_64 rng(options.seed);
   Evidence& ev = r.evidence;
-  const KernelFn run = [&kernel](std::span<SymbolicError> in, std::span<SymbolicError> out) {
-    out[0] = kernel(std::span<const SymbolicError>(in.data(), in.size()));
-  };
+  const BasicKernelFn<D> run = one_output(kernel);
   for (int s = 0; s < options.samples && r.witnesses.size() < options.max_witnesses; ++s) {
-    std::vector<SymbolicError> point;
+    std::vector<SymbolicDomainError<D>> point;
     for (const InputBox& x : inputs)
-      if (auto p = point_input(x, format, rng)) point.push_back(*p);
+      if (auto p = point_input<D>(x, format, rng)) point.push_back(*p);
     if (point.size() != inputs.size()) continue;
-    const SymbolicError c = run_kernel(run, point, 1).outputs[0];
+    const SymbolicError c = interval_hull(run_kernel<D>(run, point, 1).outputs[0]);
     if (symerr::detail::maybe_special(c)) {
       ++ev.undefined;
       continue;
@@ -443,10 +451,12 @@ void search_counterexample(const SymbolicKernel& kernel, std::span<const InputBo
     if (!(low > bound)) continue;
     ++ev.failures;
     Witness w;
-    for (const SymbolicError& x : point) w.inputs.push_back(value_of(x.fp.lower(), format));
-    for (std::size_t i = 0; i < point.size(); ++i)
-      w.inputs[i].exact = "real " + exact_value(point[i].real.lower()).get_str() + ", err " +
-                          exact_value(point[i].err.lower()).get_str();
+    for (const SymbolicDomainError<D>& p : point) {
+      const SymbolicError x = interval_hull(p);  // a point: its hull is exact
+      w.inputs.push_back(value_of(x.fp.lower(), format));
+      w.inputs.back().exact =
+          "real " + exact_value(x.real.lower()).get_str() + ", err " + exact_value(x.err.lower()).get_str();
+    }
     w.abs_error = low;
     w.bound = bound;
     std::ostringstream msg;
@@ -460,27 +470,25 @@ void search_counterexample(const SymbolicKernel& kernel, std::span<const InputBo
 
 }  // namespace
 
-KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
-                                 const Format& format, double bound, ErrorPart part,
-                                 const KernelCheckOptions& options, const std::string& name) {
+template <RealDomain D>
+BasicKernelCheckResult<D> symbolic_check(const BasicSymbolicKernel<D>& kernel, std::span<const InputBox> inputs,
+                                      const Format& format, double bound, ErrorPart part,
+                                      const KernelCheckOptions& options, const std::string& name) {
   if (!(bound >= 0)) throw std::invalid_argument("symbolic_check: the bound must be a number >= 0");
   const auto start = std::chrono::steady_clock::now();
-  KernelCheckResult out;
+  BasicKernelCheckResult<D> out;
   CheckResult& r = out.check;
   r = kernel_header(name, format, inputs, bound, part, options);
-  std::vector<SymbolicError> in;
-  for (const InputBox& x : inputs) in.push_back(SymbolicError::input(x.lo, x.hi, x.elo, x.ehi, format));
+  std::vector<SymbolicDomainError<D>> in;
+  for (const InputBox& x : inputs) in.push_back(SymbolicDomainError<D>::input(x.lo, x.hi, x.elo, x.ehi, format));
   DriverOptions o = options.driver;
   o.target_err = part == ErrorPart::Total ? bound : 0;  // the driver's score is sup|err|
-  const auto run = run_kernel(
-      [&kernel](std::span<SymbolicError> x, std::span<SymbolicError> y) {
-        y[0] = kernel(std::span<const SymbolicError>(x.data(), x.size()));
-      },
-      in, 1, o);
+  const auto run = run_kernel<D>(one_output(kernel), in, 1, o);
   out.enclosure = run.outputs[0];
   out.report = run.report;
-  const bool special = symerr::detail::maybe_special(out.enclosure);
-  const double sup = mag(field_of(out.enclosure, part));
+  const SymbolicError hull = interval_hull(out.enclosure);
+  const bool special = symerr::detail::maybe_special(hull);
+  const double sup = mag(field_of(hull, part));
   r.evidence.metrics["boxes"] = static_cast<double>(run.report.input_boxes);
   r.evidence.metrics["enclosure_sup"] = sup;
   std::ostringstream reason;
@@ -489,7 +497,7 @@ KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const I
     reason << "proven: sup |" << to_string(part) << "| <= " << sup << " over " << run.report.input_boxes
            << " boxes (" << run.report.summary() << ")";
   } else {
-    search_counterexample(kernel, inputs, format, bound, part, options, r);
+    search_counterexample<D>(kernel, inputs, format, bound, part, options, r);
     r.verdict = r.witnesses.empty() ? Verdict::Inconclusive : Verdict::Violated;
     if (!r.witnesses.empty()) reason << "counterexample (enclosure at one execution): " << r.witnesses.front().message;
     else reason << "not proven: the enclosure's sup |" << to_string(part) << "| is " << sup << " > " << bound
@@ -500,6 +508,22 @@ KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const I
   r.exhaustive = r.verdict == Verdict::Proven;
   r.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+#define SYMERR_KERNEL_CHECK(D)                                                                              \
+  template BasicKernelCheckResult<D> symbolic_check<D>(const BasicSymbolicKernel<D>&, std::span<const InputBox>, \
+                                                    const Format&, double, ErrorPart, const KernelCheckOptions&, \
+                                                    const std::string&);
+SYMERR_KERNEL_CHECK(Interval)
+SYMERR_KERNEL_CHECK(MpfrInterval)
+SYMERR_KERNEL_CHECK(RationalInterval)
+SYMERR_KERNEL_CHECK(Affine)
+#undef SYMERR_KERNEL_CHECK
+
+KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
+                                 const Format& format, double bound, ErrorPart part,
+                                 const KernelCheckOptions& options, const std::string& name) {
+  return symbolic_check<Interval>(kernel, inputs, format, bound, part, options, name);
 }
 
 }  // namespace symerr::verify

@@ -46,7 +46,10 @@ CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, con
 // A kernel of one output: reads its symbolic inputs, returns the result. It
 // may branch on comparisons (the driver analyses them) and must be
 // deterministic.
-using SymbolicKernel = std::function<SymbolicError(std::span<const SymbolicError> inputs)>;
+// BasicSymbolicKernel<D> in domain D; SymbolicKernel in the Interval domain.
+template <RealDomain D>
+using BasicSymbolicKernel = std::function<SymbolicDomainError<D>(std::span<const SymbolicDomainError<D>> inputs)>;
+using SymbolicKernel = BasicSymbolicKernel<Interval>;
 
 struct KernelCheckOptions {
   // The driver's budget (subdivision boxes, time, runs; lanes are not used:
@@ -61,11 +64,13 @@ struct KernelCheckOptions {
   std::uint64_t seed = 1;
 };
 
-struct KernelCheckResult {
-  CheckResult check;        // verdict, reason, evidence (boxes, enclosure sup)
-  SymbolicError enclosure;  // the output's enclosure: hull over the leaf boxes
-  DriverReport report;      // what the driver did
+template <RealDomain D>
+struct BasicKernelCheckResult {
+  CheckResult check;                 // verdict, reason, evidence (boxes, enclosure sup)
+  SymbolicDomainError<D> enclosure;  // the output's enclosure: hull over the leaf boxes
+  DriverReport report;               // what the driver did
 };
+using KernelCheckResult = BasicKernelCheckResult<Interval>;
 
 // Check |part| <= bound for `kernel` with inputs of `format` in the given
 // boxes. Proven when the enclosure's sup |part| is at most the bound (and the
@@ -76,5 +81,15 @@ struct KernelCheckResult {
 KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
                                  const Format& format, double bound, ErrorPart part = ErrorPart::Total,
                                  const KernelCheckOptions& options = {}, const std::string& name = "kernel");
+
+// The same check in any domain D (Interval, MpfrInterval, RationalInterval,
+// Affine): symbolic_check<Affine>(kernel, ...). The bound is decided on the
+// interval hull of D's enclosure. Affine: call it inside an AffineScope; the
+// inputs, the point executions and the returned enclosure live in that
+// context (the driver's sub-boxes use their own contexts, see driver.hpp).
+template <RealDomain D>
+BasicKernelCheckResult<D> symbolic_check(const BasicSymbolicKernel<D>& kernel, std::span<const InputBox> inputs,
+                                      const Format& format, double bound, ErrorPart part = ErrorPart::Total,
+                                      const KernelCheckOptions& options = {}, const std::string& name = "kernel");
 
 }  // namespace symerr::verify
