@@ -238,4 +238,33 @@ inline Outcome oracle(ArithOp op, const mpq_class& rx, const mpq_class& ry, doub
   return o;
 }
 
+// Checks one execution; returns an empty string on success, else what failed.
+template <class D>
+inline std::string check_execution(const SymbolicDomainError<D>& z, const Outcome& o, const Format& format) {
+  const SpecialStates& s = z.specials;
+  if (!o.computed_defined) return s.may_be_undefined ? "" : "integer x/0 not flagged undefined";
+  if (!o.real_defined && !s.may_be_undefined) return "real undefined (division by 0) not flagged";
+  if (std::isnan(o.f)) return s.may_be_nan ? "" : "NaN result not flagged";
+  if (std::isinf(o.f)) {
+    if (o.f > 0 && !s.may_be_pos_inf) return "+inf result not flagged";
+    if (o.f < 0 && !s.may_be_neg_inf) return "-inf result not flagged";
+    return "";
+  }
+  if (!s.may_be_finite) return "finite result but may_be_finite is false";
+  if (!contains(z.fp, exact_value(o.f))) return "f not in fp";
+  if (o.f == 0 && std::holds_alternative<FloatFormat>(format)) {
+    if (std::signbit(o.f) && !s.may_be_neg_zero) return "-0 result not flagged";
+    if (!std::signbit(o.f) && !s.may_be_pos_zero) return "+0 result not flagged";
+  }
+  if (o.t_finite && !contains(z.introduced, exact_value(o.f) - o.t)) return "f - t not in introduced";
+  if (!o.real_defined) return "";
+  if (!s.may_be_defined) return "real defined but may_be_defined is false";
+  if (!contains(z.real, o.r)) return "r not in real";
+  const mpq_class e = exact_value(o.f) - o.r;
+  if (!contains(z.err, e)) return "f - r not in err";
+  if (o.t_finite && !contains(z.propagated, o.t - o.r)) return "t - r not in propagated";
+  if (sgn(o.r) != 0 && !contains(z.rel_err, mpq_class(e / o.r))) return "(f - r)/r not in rel_err";
+  return "";
+}
+
 }  // namespace symerr::test
