@@ -175,3 +175,26 @@ TEST_CASE("ideal real format: no rounding, exact enclosures", "[elementary][spec
   CHECK(z.fp.upper() >= std::exp(1.0));
   CHECK(mag(z.err) < 1e-15);
 }
+
+TEST_CASE("pow across 0: the mean value form bounds the propagated error (tightness twin)", "[elementary][pow]") {
+  const double e = 0x1p-20;
+  const auto a = SymbolicError::input(0, 1, -e, e, FP32);   // real and fp touch 0: no same-sign identity
+  const auto x = SymbolicError::input(-1, 1, -e, e, FP32);  // both signs
+  const AccuracyModel cr = AccuracyModel::correctly_rounded();
+  const auto a_up = SymbolicError::input(0, 1, 0, e, FP32);  // fp >= real >= 0: 1.5 is C¹ there
+  const auto s = pow(a, 2.0, cr), c = pow(x, 3.0, cr), h = pow(a_up, 1.5, cr);
+  // attained near r = 1: (1 + e)^c − 1 ≈ c·e, plus half an ulp of the result
+  CHECK(s.err.upper() >= 2 * e);
+  CHECK(s.err.upper() <= 2 * e * (1 + 1e-5) + 0x1p-23);
+  CHECK(c.err.upper() >= 3 * e);
+  CHECK(c.err.upper() <= 3 * e * (1 + 1e-5) + 0x1p-23);
+  CHECK(h.err.upper() >= 1.5 * e);
+  CHECK(h.err.upper() <= 1.5 * e * (1 + 1e-5) + 0x1p-23);
+  CHECK(pow(a, 1.5, cr).specials.may_be_nan);  // fp may be < 0 there: NaN, no mean value form
+  CHECK(s.real.lower() == 0);
+  // 0 < c < 1: the derivative is unbounded at 0, no mean value form (sound, wider)
+  CHECK(pow(a, 0.5, cr).err.upper() > 1e-4);
+  // powi(x, 2) starts with x * x of one object: a square
+  CHECK(powi(x, 2).real.lower() == 0);
+  CHECK(powi(x, 2).fp.lower() == 0);
+}

@@ -13,3 +13,4 @@
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/sigmoid.hpp>
 #include <symerr/symbolic/elementary/tanh.hpp>
+#include <symerr/symbolic/c_names.hpp>  // sqrtf, expf, fmaxf, powf, ... (the C99 float and long double names)

@@ -4,7 +4,9 @@
 // pow — propagated error, exact identity where r and f have the same strict
 // sign (f/r > 0; e = f − r):
 //   f^c − r^c = r^c · expm1(c · log1p(e / r));
-// elsewhere the difference of the enclosures of f^c and r^c.
+// elsewhere, for c >= 1 (x^c is C¹ on the hull of r and f: any sign for an
+// integer c, x >= 0 otherwise), the mean value form c·ξ^(c−1)·e with ξ over
+// that hull; else the difference of the enclosures of f^c and r^c.
 // Introduced error: impl(t) − t^c under the accuracy model.
 // Real value: x^c for x > 0; for x < 0 only with c an integer (else undefined);
 // 0^c = 0 for c > 0, undefined (pole) for c < 0; x^0 = 1 for every x.
@@ -99,6 +101,15 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
   if (same_sign && p.has_real) {
     const D q = log1p_image(x.err / R) * D::point(c);
     p.propagated = p.real * increasing_image<D>(expm1_d, q);
+  } else if (p.has_real && c >= 1 && (integer || (R.lower() >= 0 && FP.lower() >= 0))) {
+    // mean value: f^c − r^c = c·ξ^(c−1)·e for some ξ between r and f, where
+    // x^c is C¹ on the hull of real and fp (a polynomial for integer c; on
+    // [0, inf) for c >= 1)
+    const D H = hull(R, FP);
+    const bool integer_d = integer && std::isfinite(c);
+    const bool odd_d = integer_d && std::fmod(c - 1, 2.0) != 0;
+    D slope = D::point(0);
+    if (power_image<D>(H, c - 1, integer_d, odd_d, 0.0, slope)) p.propagated = D::point(c) * slope * x.err;
   }
   p.at_pos_inf = c > 0 ? INFINITY : 0.0;
   p.at_neg_inf = odd ? (c > 0 ? -INFINITY : -0.0) : (c > 0 ? INFINITY : 0.0);
@@ -114,8 +125,9 @@ SymbolicDomainError<D> powi(const SymbolicDomainError<D>& x, long n) {
     return one;
   }
   const unsigned long m = n < 0 ? 0UL - static_cast<unsigned long>(n) : static_cast<unsigned long>(n);
-  SymbolicDomainError<D> y = x;
-  for (unsigned long i = 1; i < m; ++i) y = y * x;
+  // the first product is x * x of one object: a square (>= 0, arith.hpp)
+  SymbolicDomainError<D> y = m >= 2 ? x * x : x;
+  for (unsigned long i = 2; i < m; ++i) y = y * x;
   if (n > 0) return y;
   SymbolicDomainError<D> one = SymbolicDomainError<D>::constant(1.0, x.format);
   one.mode = x.mode;

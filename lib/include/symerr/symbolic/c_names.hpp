@@ -1,0 +1,102 @@
+// The C99 spellings of the math functions for SymbolicDomainError: the float
+// names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf,
+// tanhf, erff, powf) and the long double ones (sqrtl, ...). A C kernel
+// written for float calls sqrtf(x); with float replaced by a symbolic type
+// (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
+// argument-dependent lookup next to the C functions, are the same functions
+// as sqrt, exp, fmax, ... The *format of the value* decides the rounding and
+// the accuracy model's entry, not the suffix: expf of an FP32 value is
+// bounded by the model's FP32 exp entry (glibc's expf by default).
+//
+// pow with a symbolic exponent (a C kernel's `powf(x, p)` with p a replaced
+// float parameter) is pow(x, c) when the exponent is one exact value c (a
+// literal, or an input of zero width and zero error); a variable exponent is
+// not supported (std::invalid_argument naming the exponent).
+#pragma once
+
+#include <sstream>
+#include <stdexcept>
+
+#include <symerr/symbolic/elementary/erf.hpp>
+#include <symerr/symbolic/elementary/exp.hpp>
+#include <symerr/symbolic/elementary/exp2.hpp>
+#include <symerr/symbolic/elementary/log.hpp>
+#include <symerr/symbolic/elementary/pow.hpp>
+#include <symerr/symbolic/elementary/tanh.hpp>
+
+namespace symerr {
+
+template <RealDomain D>
+SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c,
+                           const AccuracyModel& model = current_accuracy_model()) {
+  const SpecialStates& s = c.specials;
+  const bool one_value = c.real.lower() == c.real.upper() && c.fp.lower() == c.real.lower() &&
+                         c.fp.upper() == c.fp.lower() && !s.may_be_nan && !s.may_be_pos_inf &&
+                         !s.may_be_neg_inf && !s.may_be_undefined;
+  if (!one_value) {
+    std::ostringstream m;
+    m << "pow: the exponent must be one exact value (a literal or an input of zero width and zero error); got "
+      << c;
+    throw std::invalid_argument(m.str());
+  }
+  return pow(x, c.real.lower(), model);
+}
+
+#define SYMERR_C_NAME_UNARY(name, fn)                                           \
+  template <RealDomain D>                                                        \
+  SymbolicDomainError<D> name(const SymbolicDomainError<D>& x) {                 \
+    return fn(x);                                                                \
+  }
+#define SYMERR_C_NAMES_UNARY(fn) \
+  SYMERR_C_NAME_UNARY(fn##f, fn) \
+  SYMERR_C_NAME_UNARY(fn##l, fn)
+SYMERR_C_NAMES_UNARY(sqrt)
+SYMERR_C_NAMES_UNARY(fabs)
+SYMERR_C_NAMES_UNARY(exp)
+SYMERR_C_NAMES_UNARY(expm1)
+SYMERR_C_NAMES_UNARY(exp2)
+SYMERR_C_NAMES_UNARY(log)
+SYMERR_C_NAMES_UNARY(log1p)
+SYMERR_C_NAMES_UNARY(tanh)
+SYMERR_C_NAMES_UNARY(erf)
+#undef SYMERR_C_NAMES_UNARY
+#undef SYMERR_C_NAME_UNARY
+
+// fminf/fmaxf/powf (and the l names): both operands symbolic, or one a number
+#define SYMERR_C_NAME_BINARY(name, fn)                                          \
+  template <RealDomain D>                                                        \
+  SymbolicDomainError<D> name(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) { \
+    return fn(a, b);                                                             \
+  }                                                                              \
+  template <RealDomain D, DropInNumber A>                                        \
+  SymbolicDomainError<D> name(const SymbolicDomainError<D>& a, A b) {            \
+    return fn(a, SymbolicDomainError<D>(b));                                     \
+  }                                                                              \
+  template <RealDomain D, DropInNumber A>                                        \
+  SymbolicDomainError<D> name(A a, const SymbolicDomainError<D>& b) {            \
+    return fn(SymbolicDomainError<D>(a), b);                                     \
+  }
+SYMERR_C_NAME_BINARY(fminf, fmin)
+SYMERR_C_NAME_BINARY(fminl, fmin)
+SYMERR_C_NAME_BINARY(fmaxf, fmax)
+SYMERR_C_NAME_BINARY(fmaxl, fmax)
+#undef SYMERR_C_NAME_BINARY
+
+template <RealDomain D>
+SymbolicDomainError<D> powf(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c) {
+  return pow(x, c);
+}
+template <RealDomain D, DropInNumber A>
+SymbolicDomainError<D> powf(const SymbolicDomainError<D>& x, A c) {
+  return pow(x, static_cast<double>(c));
+}
+template <RealDomain D>
+SymbolicDomainError<D> powl(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c) {
+  return pow(x, c);
+}
+template <RealDomain D, DropInNumber A>
+SymbolicDomainError<D> powl(const SymbolicDomainError<D>& x, A c) {
+  return pow(x, static_cast<double>(c));
+}
+
+}  // namespace symerr
