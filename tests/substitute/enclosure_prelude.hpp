@@ -98,4 +98,36 @@ Enclosure endpointwise(const Enclosure& a, const Enclosure& b) {
 inline Enclosure fmax(const Enclosure& a, const Enclosure& b) { return endpointwise<mpfr_max>(a, b); }
 inline Enclosure fmin(const Enclosure& a, const Enclosure& b) { return endpointwise<mpfr_min>(a, b); }
 
+// The increasing functions of the float kernels (float_kernels.c), and the
+// C99 float names they are called by.
+inline Enclosure erf(const Enclosure& a) { return increasing<mpfr_erf>(a); }
+inline Enclosure tanh(const Enclosure& a) { return increasing<mpfr_tanh>(a); }
+inline Enclosure log(const Enclosure& a) { return increasing<mpfr_log>(a); }
+inline Enclosure log1p(const Enclosure& a) { return increasing<mpfr_log1p>(a); }
+inline Enclosure expm1(const Enclosure& a) { return increasing<mpfr_expm1>(a); }
+// a^c for a >= 0 and c > 0 (increasing in a)
+inline Enclosure pow(const Enclosure& a, double c) {
+  if (mpfr_sgn(a.lower()) < 0 || !(c > 0)) throw std::logic_error("exact reference: pow needs a >= 0, c > 0");
+  symerr::detail::MpfrStateGuard guard;
+  mpfr_t lo, hi, e;
+  mpfr_inits2(kBits, lo, hi, e, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_d(e, c, MPFR_RNDN);  // exact
+  mpfr_pow(lo, a.lower(), e, MPFR_RNDD);
+  mpfr_pow(hi, a.upper(), e, MPFR_RNDU);
+  Enclosure r(symerr::MpfrInterval::between(lo, hi, kBits));
+  mpfr_clears(lo, hi, e, static_cast<mpfr_ptr>(nullptr));
+  return r;
+}
+inline Enclosure expf(const Enclosure& a) { return exp(a); }
+inline Enclosure sqrtf(const Enclosure& a) { return sqrt(a); }
+inline Enclosure fabsf(const Enclosure& a) { return fabs(a); }
+inline Enclosure erff(const Enclosure& a) { return erf(a); }
+inline Enclosure tanhf(const Enclosure& a) { return tanh(a); }
+inline Enclosure logf(const Enclosure& a) { return log(a); }
+inline Enclosure log1pf(const Enclosure& a) { return log1p(a); }
+inline Enclosure expm1f(const Enclosure& a) { return expm1(a); }
+inline Enclosure powf(const Enclosure& a, double c) { return pow(a, c); }
+inline Enclosure fmaxf(const Enclosure& a, const Enclosure& b) { return fmax(a, b); }
+inline Enclosure fminf(const Enclosure& a, const Enclosure& b) { return fmin(a, b); }
+
 }  // namespace symref

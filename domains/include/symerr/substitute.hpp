@@ -23,7 +23,9 @@
 //   * the C math functions of a replaced value are symerr's: sqrt, fabs,
 //     fmin, fmax (<symerr/symbolic/dropin.hpp>) and the elementary functions
 //     exp, expm1, log, log1p, tanh, erf, pow (<symerr/elementary.hpp>, under
-//     the thread's accuracy model), all found by argument-dependent lookup;
+//     the thread's accuracy model), and their C99 float / long double names
+//     (sqrtf, expf, fmaxf, powf, ..., <symerr/symbolic/c_names.hpp>) for a
+//     kernel written for float, all found by argument-dependent lookup;
 //   * `restrict` is GCC's __restrict; the kernel's functions get C++ linkage
 //     in the namespace (no `extern "C"` needed, no clash with the same kernel
 //     compiled as C).

@@ -1,0 +1,44 @@
+/* FP32 C reference kernels written for float (see float_kernels.h). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "float_kernels.h"
+
+void f32_layernorm(const float* x, float* y, int n, float eps) {
+  float mean = 0.0f, var = 0.0f;
+  for (int i = 0; i < n; ++i) mean += x[i];
+  mean /= (float)n;
+  for (int i = 0; i < n; ++i) {
+    float d = x[i] - mean;
+    var += d * d;
+  }
+  var = var / (float)n;
+  float inv = 1.0f / sqrtf(var + eps);
+  for (int i = 0; i < n; ++i) y[i] = (x[i] - mean) * inv;
+}
+
+void f32_softmax(const float* x, float* y, int n) {
+  float m = -FLT_MAX;
+  for (int i = 0; i < n; ++i) m = fmaxf(m, x[i]);
+  float* t = (float*)malloc((size_t)n * sizeof(float));
+  float s = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    t[i] = expf(x[i] - m);
+    s += t[i];
+  }
+  for (int i = 0; i < n; ++i) y[i] = t[i] / s;
+  free(t);
+}
+
+void f32_gelu(const float* x, float* y, int n) {
+  for (int i = 0; i < n; ++i) y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710677f));
+}
+
+void f32_mix(const float* x, float* y, int n) {
+  for (int i = 0; i < n; ++i) {
+    float a = fabsf(x[i]);
+    float b = fminf(a, 0.5f);
+    y[i] = tanhf(b) + logf(1.0f + a) + powf(a, 2.0f) + expm1f(b) + log1pf(a);
+  }
+}
