@@ -24,28 +24,7 @@ using SA = SymbolicDomainError<Affine>;
 const Format kFormats[] = {FP16, BF16, FP32, FP64, INT8, UINT8, INT32, INT4};
 constexpr ArithOp kOps[] = {ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div};
 
-std::string check_execution(const SA& z, const Outcome& o, const Format& format) {
-  const SpecialStates& s = z.specials;
-  if (!o.computed_defined) return s.may_be_undefined ? "" : "integer x/0 not flagged undefined";
-  if (!o.real_defined && !s.may_be_undefined) return "real undefined (division by 0) not flagged";
-  if (std::isnan(o.f)) return s.may_be_nan ? "" : "NaN result not flagged";
-  if (std::isinf(o.f)) return (o.f > 0 ? s.may_be_pos_inf : s.may_be_neg_inf) ? "" : "inf result not flagged";
-  if (!s.may_be_finite) return "finite result but may_be_finite is false";
-  if (!contains(z.fp, exact_value(o.f))) return "f not in fp";
-  if (o.f == 0 && std::holds_alternative<FloatFormat>(format)) {
-    if (std::signbit(o.f) && !s.may_be_neg_zero) return "-0 result not flagged";
-    if (!std::signbit(o.f) && !s.may_be_pos_zero) return "+0 result not flagged";
-  }
-  if (o.t_finite && !contains(z.introduced, exact_value(o.f) - o.t)) return "f - t not in introduced";
-  if (!o.real_defined) return "";
-  if (!s.may_be_defined) return "real defined but may_be_defined is false";
-  if (!contains(z.real, o.r)) return "r not in real";
-  const mpq_class e = exact_value(o.f) - o.r;
-  if (!contains(z.err, e)) return "f - r not in err";
-  if (o.t_finite && !contains(z.propagated, o.t - o.r)) return "t - r not in propagated";
-  if (sgn(o.r) != 0 && !contains(z.rel_err, mpq_class(e / o.r))) return "(f - r)/r not in rel_err";
-  return "";
-}
+// check_execution: core/symbolic_oracle.hpp (the same checks as every domain's)
 
 void soundness_campaign(std::uint64_t seed, long executions_per_cell) {
   const long symbolic_pairs = std::max(1L, executions_per_cell / 100);

@@ -82,21 +82,17 @@ SYMERR_C_NAME_BINARY(fmaxf, fmax)
 SYMERR_C_NAME_BINARY(fmaxl, fmax)
 #undef SYMERR_C_NAME_BINARY
 
-template <RealDomain D>
-SymbolicDomainError<D> powf(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c) {
-  return pow(x, c);
-}
-template <RealDomain D, DropInNumber A>
-SymbolicDomainError<D> powf(const SymbolicDomainError<D>& x, A c) {
-  return pow(x, static_cast<double>(c));
-}
-template <RealDomain D>
-SymbolicDomainError<D> powl(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c) {
-  return pow(x, c);
-}
-template <RealDomain D, DropInNumber A>
-SymbolicDomainError<D> powl(const SymbolicDomainError<D>& x, A c) {
-  return pow(x, static_cast<double>(c));
-}
+#define SYMERR_C_NAME_POW(name)                                                 \
+  template <RealDomain D>                                                        \
+  SymbolicDomainError<D> name(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c) { \
+    return pow(x, c);                                                            \
+  }                                                                              \
+  template <RealDomain D, DropInNumber A>                                        \
+  SymbolicDomainError<D> name(const SymbolicDomainError<D>& x, A c) {            \
+    return pow(x, static_cast<double>(c));                                       \
+  }
+SYMERR_C_NAME_POW(powf)
+SYMERR_C_NAME_POW(powl)
+#undef SYMERR_C_NAME_POW
 
 }  // namespace symerr
