@@ -324,3 +324,48 @@ TEST_CASE("the driver tightens only modifiable operands; a const local stays as 
   CHECK((b <= 0.5).info()->lhs_target == nullptr);
   CHECK((0.5 >= a).info()->rhs_target == &a);
 }
+
+namespace {
+// NaN-safe reciprocal written for float: nothing here knows symerr
+template <class T>
+T safe_recip(T x) {
+  using std::isinf;
+  using std::isnan;
+  T y = 1 / x;
+  if (isnan(y) || isinf(y)) return T(0);
+  return y;
+}
+}  // namespace
+
+TEST_CASE("isnan / isinf / isfinite in generic code: decided by the flags, analysed by the driver",
+          "[dropin][driver]") {
+  CHECK(safe_recip(2.0f) == 0.5f);
+  CHECK(safe_recip(0.0f) == 0.0f);
+  const S finite = S::input(1, 2, FP32);
+  CHECK(!static_cast<bool>(isnan(finite)));
+  CHECK(!static_cast<bool>(isinf(finite)));
+  CHECK(static_cast<bool>(isfinite(finite)));
+  CHECK(static_cast<bool>(isnan(S::nan(FP32))));
+  CHECK(static_cast<bool>(isinf(S::inf(-1, FP32))));
+  const S r = safe_recip(finite);  // 1/x of [1, 2]: never special, no branch
+  CHECK(r.real.lower() == 0.5);
+  // 1/x of [-1, 1] may be ±inf: undecided outside the driver ...
+  const S around0 = S::input(-1, 1, FP32);
+  CHECK_THROWS_AS(safe_recip(around0), UndecidedBranch);
+  // ... explored by it (both outcomes; the flags of y are not narrowed on the
+  // branch taken — sound, looser): the result holds the 0 of the special
+  // executions and the 1/x of the others
+  const std::vector<S> in{around0};
+  const auto res = verify::run_kernel([](std::span<S> x, std::span<S> y) { y[0] = safe_recip(x[0]); }, in, 1);
+  INFO(res.report.summary() << "\n" << res.outputs[0]);
+  const S& y = res.outputs[0];
+  CHECK(y.specials.may_be_finite);
+  CHECK(y.fp.lower() <= -1);  // 1/x for x in [-1, 0) is <= -1
+  CHECK(y.fp.upper() >= 1);
+  CHECK(res.report.undecided_branches >= 1);
+  const S fin = S::input(0.5, 1, FP32);  // decided: never special, one path, no fork
+  const auto one = verify::run_kernel([](std::span<S> x, std::span<S> y) { y[0] = safe_recip(x[0]); },
+                                      std::vector<S>{fin}, 1);
+  CHECK(one.report.undecided_branches == 0);
+  CHECK(one.outputs[0].real.lower() == 1);
+}

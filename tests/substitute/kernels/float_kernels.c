@@ -37,6 +37,10 @@ void f32_gelu(const float* x, float* y, int n) {
 
 void f32_mix(const float* x, float* y, int n) {
   for (int i = 0; i < n; ++i) {
+    if (isnan(x[i]) || isinf(x[i])) {  /* special inputs pass through */
+      y[i] = x[i];
+      continue;
+    }
     float a = fabsf(x[i]);
     float b = fminf(a, 0.5f);
     y[i] = tanhf(b) + logf(1.0f + a) + powf(a, 2.0f) + expm1f(b) + log1pf(a);

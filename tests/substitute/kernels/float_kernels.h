@@ -10,7 +10,8 @@ void f32_layernorm(const float* x, float* y, int n, float eps);
 void f32_softmax(const float* x, float* y, int n);
 /* y = 0.5 x (1 + erff(x / sqrt 2)) */
 void f32_gelu(const float* x, float* y, int n);
-/* y = tanhf(b) + logf(1 + a) + powf(a, 2) + expm1f(b) + log1pf(a), a = |x|, b = fminf(a, 0.5) */
+/* y = tanhf(b) + logf(1 + a) + powf(a, 2) + expm1f(b) + log1pf(a), a = |x|, b = fminf(a, 0.5);
+ * NaN and inf (isnan, isinf) pass through */
 void f32_mix(const float* x, float* y, int n);
 
 #endif

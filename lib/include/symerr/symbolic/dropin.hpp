@@ -125,6 +125,23 @@ SymbolicDomainError<D> fabs(const SymbolicDomainError<D>& x) {
   return abs(x);
 }
 
+// isnan / isinf / isfinite of the computed value (C's classification macros,
+// std::isnan, ...): a Truth decided by the special-value flags — false when the
+// value cannot be NaN (inf, finite), true when it can be nothing else, else
+// undecided (UndecidedBranch outside the driver; the driver explores both).
+template <RealDomain D>
+Truth isnan(const SymbolicDomainError<D>& x) {
+  return x.is_nan();
+}
+template <RealDomain D>
+Truth isinf(const SymbolicDomainError<D>& x) {
+  return x.is_inf();
+}
+template <RealDomain D>
+Truth isfinite(const SymbolicDomainError<D>& x) {
+  return x.is_finite();
+}
+
 namespace detail {
 // The hull of two values as one (any execution of either); err unbounded
 // when an operand may be special.
