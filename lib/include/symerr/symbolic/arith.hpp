@@ -311,6 +311,34 @@ SymbolicDomainError<D> arithmetic_impl(ArithOp op, const SymbolicDomainError<D>&
 }  // namespace detail
 
 
+namespace detail {
+// x · x with both operands the same object (`d * d`, `a[i] * a[i]`, `s *= s`,
+// arithmetic(Mul, v, v)): one value in every execution, so the real result r²
+// is >= 0 and, in a floating format (or the real format), so is the computed
+// one (rounding a nonnegative value in any mode gives a nonnegative value; an
+// integer square may wrap to a negative value and is left alone). The product
+// rule gave the err, propagated and introduced parts (its identity holds with
+// x = y); the square only intersects real and fp with [0, +inf) and
+// re-reduces — the difference that makes sqrt(Σ d·d / n + eps) defined where
+// the interval product of two independent [−1, 1] would be [−1, 1].
+template <RealDomain D>
+void tighten_square(SymbolicDomainError<D>& z) {
+  const bool float_format = !std::holds_alternative<IntFormat>(z.format);
+  bool tightened = false;
+  [[maybe_unused]] const FpGuardFor<D> guard;
+  if (z.real.lower() < 0 && z.real.upper() >= 0) {
+    z.real = meet(z.real, D::between(0, z.real.upper()));
+    tightened = true;
+  }
+  if (float_format && z.fp.lower() < 0 && z.fp.upper() >= 0) {
+    z.fp = meet(z.fp, D::between(0, z.fp.upper()));
+    z.specials.may_be_neg_zero = false;  // (±v)² rounds to +0 at worst, never −0
+    tightened = true;
+  }
+  if (tightened) z.reduce();
+}
+}  // namespace detail
+
 // z = x ∘ y. `int_division` is required for an integer Div. Holds the
 // library's floating-point environment (FpEnvironmentGuard) for its duration.
 template <RealDomain D>
@@ -325,6 +353,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
     z = detail::arithmetic_impl(op, x, y, int_division);
   }
   z.origin = detail::merge_origin(x.origin, y.origin);
+  if (op == ArithOp::Mul && &x == &y) detail::tighten_square(z);  // the same object: a square
   return z;
 }
 
@@ -336,39 +365,9 @@ template <RealDomain D>
 SymbolicDomainError<D> operator-(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   return arithmetic(ArithOp::Sub, x, y);
 }
-namespace detail {
-// x · x with both operands the same object (`d * d`, `a[i] * a[i]`, `s *= s`):
-// one value in every execution, so the real result r² is >= 0 and, in a
-// floating format (or the real format), so is the computed one (rounding a
-// nonnegative value in any mode gives a nonnegative value; an integer square
-// may wrap to a negative value and is left alone). The product rule gives the
-// err, propagated and introduced parts (its identity holds with x = y); the
-// square only intersects real and fp with [0, +inf) and re-reduces — the
-// difference that makes sqrt(Σ d·d / n + eps) defined where the interval
-// product of two independent [−1, 1] would be [−1, 1].
-template <RealDomain D>
-SymbolicDomainError<D> square(const SymbolicDomainError<D>& x) {
-  SymbolicDomainError<D> z = arithmetic(ArithOp::Mul, x, x);
-  const bool float_format = !std::holds_alternative<IntFormat>(z.format);
-  bool tightened = false;
-  [[maybe_unused]] const FpGuardFor<D> guard;
-  if (z.real.lower() < 0 && z.real.upper() >= 0) {
-    z.real = meet(z.real, D::between(0, z.real.upper()));
-    tightened = true;
-  }
-  if (float_format && z.fp.lower() < 0 && z.fp.upper() >= 0) {
-    z.fp = meet(z.fp, D::between(0, z.fp.upper()));
-    z.specials.may_be_neg_zero = false;  // (±v)² rounds to +0 at worst, never −0
-    tightened = true;
-  }
-  if (tightened) z.reduce();
-  return z;
-}
-}  // namespace detail
 
 template <RealDomain D>
 SymbolicDomainError<D> operator*(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
-  if (&x == &y) return detail::square(x);  // the same object: one value, a square
   return arithmetic(ArithOp::Mul, x, y);
 }
 template <RealDomain D>
