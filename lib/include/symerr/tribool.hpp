@@ -143,6 +143,9 @@ struct ComparisonInfo {
   // them never modifies a const object.
   void* lhs_target = nullptr;
   void* rhs_target = nullptr;
+  // Flipped by operator! on the Truth: the outcome a driver reports is that
+  // of the negation (a classification, isnan(x), reads its class through it).
+  bool negated = false;
 };
 
 std::string describe_undecided(const char* relation, const ComparisonInfo* info);
@@ -187,11 +190,23 @@ class Truth {
       r.info_.ideal = !a.info_.ideal;
       r.info_.computed = !a.info_.computed;
       r.info_.relation = negated(a.info_.relation);
+      r.info_.negated = !a.info_.negated;
     }
     return r;
   }
-  friend constexpr Truth operator&&(Truth a, Truth b) noexcept { return Truth(a.t_ && b.t_, a.rel_); }
-  friend constexpr Truth operator||(Truth a, Truth b) noexcept { return Truth(a.t_ || b.t_, a.rel_); }
+  // With one side decided the result is the other side, operand information
+  // included (a driver can still tighten its operands); two undecided sides
+  // give a Truth without it (the driver forks without tightening).
+  friend constexpr Truth operator&&(Truth a, Truth b) noexcept {
+    if (a.t_ == Tri::True) return b;
+    if (b.t_ == Tri::True) return a;
+    return Truth(a.t_ && b.t_, a.rel_);
+  }
+  friend constexpr Truth operator||(Truth a, Truth b) noexcept {
+    if (a.t_ == Tri::False) return b;
+    if (b.t_ == Tri::False) return a;
+    return Truth(a.t_ || b.t_, a.rel_);
+  }
 
  private:
   Tri t_;

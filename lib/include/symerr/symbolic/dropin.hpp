@@ -19,6 +19,7 @@
 
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <symerr/symbolic/detail.hpp>
 
@@ -128,19 +129,58 @@ SymbolicDomainError<D> fabs(const SymbolicDomainError<D>& x) {
 // isnan / isinf / isfinite of the computed value (C's classification macros,
 // std::isnan, ...): a Truth decided by the special-value flags — false when the
 // value cannot be NaN (inf, finite), true when it can be nothing else, else
-// undecided (UndecidedBranch outside the driver; the driver explores both).
-template <RealDomain D>
-Truth isnan(const SymbolicDomainError<D>& x) {
-  return x.is_nan();
+// undecided (UndecidedBranch outside the driver). Under the driver an
+// undecided classification forks like a comparison, and on each path the
+// operand's flags are narrowed to the class the computed execution took (when
+// the operand is modifiable: a driver buffer element or a non-const lvalue,
+// compare_targets.hpp), so `if (isnan(y)) y = 0;` leaves no NaN flag behind.
+enum class SpecialClass { Nan, Inf, Finite };
+namespace detail {
+template <RealDomain D, SpecialClass C>
+bool refine_class(void* target, const ComparisonInfo& info, bool, bool, bool computed_outcome, bool,
+                  bool refine_computed) {
+  if (!refine_computed) return true;  // the flags describe the computed value only
+  SpecialStates& s = static_cast<SymbolicDomainError<D>*>(target)->specials;
+  // which classes stay possible: the one tested (x is of class C) or the others
+  const bool in = computed_outcome != info.negated;  // `!isnan(x)` reports the negation's outcome
+  const bool nan = (C == SpecialClass::Nan) == in, inf = (C == SpecialClass::Inf) == in,
+             fin = (C == SpecialClass::Finite) == in;
+  s.may_be_nan = s.may_be_nan && nan;
+  s.may_be_pos_inf = s.may_be_pos_inf && inf;
+  s.may_be_neg_inf = s.may_be_neg_inf && inf;
+  if (!fin) s.may_be_finite = s.may_be_pos_zero = s.may_be_neg_zero = false;
+  return s.may_be_nan || s.may_be_pos_inf || s.may_be_neg_inf || s.may_be_finite;  // else infeasible
 }
-template <RealDomain D>
-Truth isinf(const SymbolicDomainError<D>& x) {
-  return x.is_inf();
+template <RealDomain D, SpecialClass C>
+Truth classify(const SymbolicDomainError<D>& x) {
+  const Truth t = C == SpecialClass::Nan ? x.is_nan() : (C == SpecialClass::Inf ? x.is_inf() : x.is_finite());
+  if (t.tri() != Tri::Unknown) return t;
+  ComparisonInfo info;  // the ideal answer is left open (as undecided as the computed one)
+  info.relation = Relation::Other;
+  info.lane = x.origin;
+  info.lhs = &x;
+  info.refine = &refine_class<D, C>;
+  info.serial = ++detail::comparison_serial();
+  info.real[0][0] = x.real.lower(), info.real[0][1] = x.real.upper();
+  info.fp[0][0] = x.fp.lower(), info.fp[0][1] = x.fp.upper();
+  info.err[0][0] = x.err.lower(), info.err[0][1] = x.err.upper();
+  return {Tri::Unknown, t.relation(), info};
 }
-template <RealDomain D>
-Truth isfinite(const SymbolicDomainError<D>& x) {
-  return x.is_finite();
-}
+}  // namespace detail
+
+#define SYMERR_DROPIN_CLASSIFY(fn, cls)                                      \
+  template <RealDomain D>                                                    \
+  Truth fn(const SymbolicDomainError<D>& x) {                                \
+    return detail::classify<D, SpecialClass::cls>(x);                        \
+  }                                                                          \
+  template <RealDomain D>                                                    \
+  Truth fn(SymbolicDomainError<D>& x) { /* a non-const lvalue: modifiable */ \
+    return detail::classify<D, SpecialClass::cls>(std::as_const(x)).with_targets(&x, nullptr); \
+  }
+SYMERR_DROPIN_CLASSIFY(isnan, Nan)
+SYMERR_DROPIN_CLASSIFY(isinf, Inf)
+SYMERR_DROPIN_CLASSIFY(isfinite, Finite)
+#undef SYMERR_DROPIN_CLASSIFY
 
 namespace detail {
 // The hull of two values as one (any execution of either); err unbounded
