@@ -22,16 +22,11 @@
 
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
+#include "test_scale.hpp"
 
 using namespace symerr;
 
 namespace {
-
-double test_scale() {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  const double v = s ? std::atof(s) : 1.0;
-  return v > 0 ? v : 1.0;
-}
 
 struct Rng {
   std::mt19937_64 eng;
@@ -162,7 +157,7 @@ constexpr Op kOps[] = {Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Neg, Op::Abs, Op:
 }  // namespace
 
 TEST_CASE("Affine operations are sound on correlated operands (exact oracle)", "[affine][soundness]") {
-  const long trials = std::max(1L, static_cast<long>(25000 * test_scale() / 10));
+  const long trials = std::max(1L, static_cast<long>(25000 * symerr::test::test_scale() / 10));
   for (Op op : kOps) {
     const long n = campaign(op, trials, 0xAFF1 + static_cast<int>(op));
     INFO(name(op) << ": " << n << " executions");
@@ -187,7 +182,7 @@ TEST_CASE("the soundness campaign detects a planted bug", "[affine][soundness]")
 
 TEST_CASE("tightness: never wider than the Interval domain on independent operands", "[affine][tightness]") {
   Rng r(42);
-  const long trials = std::max(1L, static_cast<long>(20000 * test_scale()));
+  const long trials = std::max(1L, static_cast<long>(20000 * symerr::test::test_scale()));
   for (long t = 0; t < trials; ++t) {
     AffineContext ctx;
     AffineScope scope(ctx);

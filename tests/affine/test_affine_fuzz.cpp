@@ -25,7 +25,7 @@ void fuzz_affine(std::uint64_t seed, long dags) {
 }  // namespace
 
 TEST_CASE("Affine DAG fuzzer: exact executions and a hostile caller environment", "[affine][fuzz]") {
-  fuzz_affine(2024, std::max(1L, static_cast<long>(3000 * fuzz::scale_from_env())));
+  fuzz_affine(2024, std::max(1L, static_cast<long>(3000 * test::test_scale())));
 }
 
 TEST_CASE("Affine DAG fuzzer: long run", "[.][affine][fuzz][long]") { fuzz_affine(104, 300000); }

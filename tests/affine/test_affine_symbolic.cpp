@@ -62,7 +62,7 @@ void soundness_campaign(std::uint64_t seed, long executions_per_cell) {
 }  // namespace
 
 TEST_CASE("SymbolicDomainError<Affine> arithmetic is sound (random boxes, exact oracle)", "[affine][soundness]") {
-  soundness_campaign(2026, static_cast<long>(100000 * scale_from_env() / 10));
+  soundness_campaign(2026, static_cast<long>(100000 * test_scale() / 10));
 }
 
 TEST_CASE("SymbolicDomainError<Affine> soundness, long run (10^5 executions per cell)",
@@ -208,9 +208,9 @@ long dag_campaign(std::uint64_t seed, long dags) {
 }  // namespace
 
 TEST_CASE("SymbolicDomainError<Affine>: random DAGs with shared subexpressions are sound", "[affine][dag]") {
-  const long n = dag_campaign(31337, std::max(1L, static_cast<long>(3000 * scale_from_env())));
+  const long n = dag_campaign(31337, std::max(1L, static_cast<long>(3000 * test_scale())));
   INFO(n << " node executions");
-  CHECK(n > 1000 * scale_from_env());
+  CHECK(n > 1000 * test_scale());
 }
 
 TEST_CASE("SymbolicDomainError<Affine>: random DAGs, long run", "[.][affine][dag][long]") {
@@ -220,7 +220,7 @@ TEST_CASE("SymbolicDomainError<Affine>: random DAGs, long run", "[.][affine][dag
 TEST_CASE("SymbolicDomainError<Affine> is never wider than SymbolicDomainError<Interval> (tightness twin)",
           "[affine][tightness]") {
   using SI = SymbolicDomainError<Interval>;
-  const long pairs = std::max(1L, static_cast<long>(2000 * scale_from_env()));
+  const long pairs = std::max(1L, static_cast<long>(2000 * test_scale()));
   for (const Format& format : kFormats) {
     for (ArithOp op : kOps) {
       Generator g(99 + static_cast<unsigned>(op));

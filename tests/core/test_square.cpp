@@ -46,7 +46,7 @@ T variance(const T* x, int n) {
 
 TEMPLATE_TEST_CASE("x * x of one object is sound (random boxes, exact oracle)", "[core][soundness][square]",
                    Interval, MpfrInterval, RationalInterval) {
-  const long boxes = std::max(20L, static_cast<long>(1000 * scale_from_env()));
+  const long boxes = std::max(20L, static_cast<long>(1000 * test_scale()));
   for (const Format& format : kSquareFormats) {
     Generator g(77 ^ std::hash<std::string>{}(format_name(format)));
     long executions = 0;
@@ -122,7 +122,7 @@ TEST_CASE("variance and layer norm with d * d: sound against exact executions, s
   // in float (RNE) and exactly in mpq
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(-1, 1), ue(-e, e);
-  const long trials = std::max(100L, static_cast<long>(20000 * scale_from_env()));
+  const long trials = std::max(100L, static_cast<long>(20000 * test_scale()));
   for (long t = 0; t < trials; ++t) {
     std::array<float, n> f{};
     std::array<mpq_class, n> r;

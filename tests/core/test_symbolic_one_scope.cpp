@@ -14,6 +14,7 @@
 
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
+#include <symerr/symbolic/map_enclosures.hpp>
 
 #include "core/symbolic_oracle.hpp"
 
@@ -79,18 +80,7 @@ const Format kFormats[] = {FP16, BF16, FP32, FP64, INT8, UINT8, INT32, INT4};
 constexpr ArithOp kOps[] = {ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div};
 
 SymbolicDomainError<PerOp> as_per_op(const SymbolicDomainError<Interval>& x) {
-  SymbolicDomainError<PerOp> r;
-  r.real = PerOp(x.real);
-  r.fp = PerOp(x.fp);
-  r.err = PerOp(x.err);
-  r.rel_err = PerOp(x.rel_err);
-  r.propagated = PerOp(x.propagated);
-  r.introduced = PerOp(x.introduced);
-  r.format = x.format;
-  r.mode = x.mode;
-  r.int_division = x.int_division;
-  r.specials = x.specials;
-  return r;
+  return map_enclosures<PerOp>(x, [](const Interval& v) { return PerOp(v); });
 }
 
 // Everything observable, bitwise, except the sign of a zero endpoint: an
@@ -135,7 +125,7 @@ SymbolicDomainError<Interval> random_operand(Generator& g, const Format& format)
 
 TEST_CASE("SymbolicError arithmetic: the one-scope Interval path equals the per-operation path",
           "[core][interval][rounding]") {
-  const long pairs = std::max(200L, static_cast<long>(4000 * scale_from_env()));
+  const long pairs = std::max(200L, static_cast<long>(4000 * test_scale()));
   long compared = 0, differences = 0, mode_changes = 0, flags_lost = 0;
   for (const Format& format : kFormats) {
     Generator g(77 + std::hash<std::string>{}(format_name(format)));

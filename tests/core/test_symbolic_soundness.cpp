@@ -70,7 +70,7 @@ void soundness_campaign(std::uint64_t seed, long executions_per_cell) {
 
 TEMPLATE_TEST_CASE("SymbolicDomainError arithmetic is sound (random boxes, exact oracle)",
                    "[core][soundness]", Interval, MpfrInterval, RationalInterval) {
-  const long n = static_cast<long>(100000 * scale_from_env());
+  const long n = static_cast<long>(100000 * test_scale());
   soundness_campaign<TestType>(2026, n);
 }
 

@@ -25,6 +25,7 @@
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
+#include "test_scale.hpp"
 
 using namespace symerr;
 
@@ -33,14 +34,8 @@ namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr unsigned long long default_seed = 0x5eed'd0a1'2024ULL;
 
-double test_scale() {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  const double v = s ? std::atof(s) : 1.0;
-  return v > 0 ? v : 1.0;
-}
-
 long trial_count(long base) {
-  const long n = static_cast<long>(static_cast<double>(base) * test_scale());
+  const long n = static_cast<long>(static_cast<double>(base) * symerr::test::test_scale());
   return n < 1 ? 1 : n;
 }
 

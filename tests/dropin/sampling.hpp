@@ -11,13 +11,9 @@
 #include <gmpxx.h>
 
 #include <symerr/domains/symbolic_interval.hpp>
+#include "test_scale.hpp"
 
 namespace symerr::test {
-
-inline double test_scale() {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  return s ? std::max(0.001, std::atof(s)) : 1.0;
-}
 
 struct Sample {
   mpq_class real;

@@ -159,7 +159,7 @@ void gelu_campaign(const FloatFormat& F, long trials) {
 TEMPLATE_TEST_CASE("softmax and GELU kernels on symbolic inputs are sound", "[elementary][kernels]", Interval,
                    MpfrInterval) {
   ScopedAccuracyModel cr(AccuracyModel::correctly_rounded());
-  const long trials = static_cast<long>(2000 * scale_from_env());
+  const long trials = static_cast<long>(2000 * test_scale());
   for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
     softmax_campaign<TestType>(F, trials);
     gelu_campaign<TestType>(F, trials);

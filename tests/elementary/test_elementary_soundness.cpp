@@ -161,7 +161,7 @@ void soundness_campaign(std::uint64_t seed, long per_cell) {
 
 TEMPLATE_TEST_CASE("elementary functions are sound (random boxes, MPFR oracle, declared model)",
                    "[elementary][soundness]", Interval, MpfrInterval, RationalInterval, Affine) {
-  soundness_campaign<TestType>(2026, static_cast<long>(4000 * scale_from_env()));
+  soundness_campaign<TestType>(2026, static_cast<long>(4000 * test_scale()));
 }
 
 TEMPLATE_TEST_CASE("elementary soundness, long run (10^5 executions per cell)",

@@ -20,13 +20,9 @@
 #endif
 
 #include "fuzz/exact_model.hpp"
+#include "test_scale.hpp"
 
 namespace symerr::fuzz {
-
-inline double scale_from_env() {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  return s ? std::max(0.001, std::atof(s)) : 1.0;
-}
 
 inline constexpr FloatFormat kFP16NoSub{"FP16_NOSUB", 11, -14, 15, false};
 inline constexpr FloatFormat kFP8NoSub{"FP8_E4M3_NOSUB", 4, -6, 8, false, Overflow::Saturate, 1};

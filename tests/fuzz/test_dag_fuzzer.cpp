@@ -35,7 +35,7 @@ void print_families(const std::vector<Report>& reps) {
   for (const auto& [k, v] : per) std::cout << "  " << k << ": " << v << "\n";
 }
 
-long scaled(double n) { return std::max(1L, static_cast<long>(n * scale_from_env())); }
+long scaled(double n) { return std::max(1L, static_cast<long>(n * test::test_scale())); }
 
 }  // namespace
 
@@ -51,7 +51,7 @@ TEST_CASE("DAG fuzzer: random expression DAGs agree with exact executions (every
     CHECK(r.failures == 0);
     executions += r.executions;
   }
-  if (scale_from_env() >= 1) CHECK(executions >= 100000);
+  if (test::test_scale() >= 1) CHECK(executions >= 100000);
 }
 
 TEST_CASE("DAG fuzzer: long run, >= 10^7 DAG executions", "[.][fuzz][long]") {

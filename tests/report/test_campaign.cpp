@@ -4,19 +4,14 @@
 
 #include <symerr/verify/campaign/campaign.hpp>
 
+#include "report/campaign_error.hpp"
+
 using namespace symerr::verify;
 using symerr::OpId;
 
 namespace {
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_campaign(text, "c.json");
-  } catch (const CampaignError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+std::string error_of(const std::string& text) { return symerr::test::campaign_error_of(text); }
 
 }  // namespace
 

@@ -27,17 +27,13 @@
 #include <vector>
 
 #include "substitute/kernel_builds.hpp"
+#include "test_scale.hpp"
 
 using namespace symerr;
 
 namespace {
 
 using SA = SymbolicDomainError<Affine>;
-
-double scale() {
-  const char* v = std::getenv("SYMERR_TEST_SCALE");
-  return v ? std::max(0.001, std::atof(v)) : 1.0;
-}
 
 // One execution: a[i] = Fa[i]·2^-24 (a value of FP32) with input error
 // e·Ka[i]/1024 (the ideal value is a[i] − e·Ka[i]/1024), the same for b.
@@ -272,7 +268,7 @@ const char* kHeader =
 
 TEST_CASE("dot product FP32 n 4 16 64: propagated and introduced parts in Interval and Affine", "[substitute][split]") {
   std::printf("%s", kHeader);
-  const Budget budget{static_cast<std::size_t>(300 * scale()) + 10, 4, 512};
+  const Budget budget{static_cast<std::size_t>(300 * symerr::test::test_scale()) + 10, 4, 512};
   for (std::size_t n : {4u, 16u, 64u})
     for (double e : {0.0, 1e-6}) run_cell(n, e, budget, Twin::of(n, e));
 }

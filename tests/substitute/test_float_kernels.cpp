@@ -39,6 +39,7 @@ namespace fref {
 #include <symerr/substitute_end.hpp>
 extern "C" {
 #include "kernels/float_kernels.h"
+#include "test_scale.hpp"
 }
 
 using symerr::SymbolicError;
@@ -84,11 +85,6 @@ void run(K k, const Enclosure* x, Enclosure* y) {
     case K::Gelu: fref::f32_gelu(x, y, kN); break;
     case K::Mix: fref::f32_mix(x, y, kN); break;
   }
-}
-
-double scale() {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  return s ? std::max(0.001, std::atof(s)) : 1.0;
 }
 
 struct Outcome {
@@ -158,7 +154,7 @@ TEST_CASE("a float C kernel with sqrtf, expf, fmaxf, erff, ... substituted: soun
     double e;
     double max_ratio;
   };
-  const long trials = std::max(200L, static_cast<long>(10000 * scale()));
+  const long trials = std::max(200L, static_cast<long>(10000 * symerr::test::test_scale()));
   // (measured, 10^4 trials: gelu 1.65 / 1.24, mix 2.46 / 1.55, softmax 1960 /
   // 3800, layernorm 4.3e7 / 7.4e6 — on the whole box the interval domain
   // loses the relation between x − mean and the variance, and 1/sqrtf(var +

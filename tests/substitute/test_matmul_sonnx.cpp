@@ -24,6 +24,7 @@
 #include <symerr/verify/bounds/bounds.hpp>
 
 #include "substitute/kernel_builds.hpp"
+#include "test_scale.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
@@ -255,8 +256,7 @@ void run_against_sonnx(std::size_t executions, int greedy_runs) {
 
 TEST_CASE("MatMul 16x16 FP64 against the SONNX MatMul bounds: proven on the box, checked per execution",
           "[substitute][sonnx]") {
-  const char* scale = std::getenv("SYMERR_TEST_SCALE");
-  run_against_sonnx(std::max<std::size_t>(20, static_cast<std::size_t>(400 * (scale ? std::atof(scale) : 1.0))), 8);
+  run_against_sonnx(symerr::test::scaled(400, 20), 8);
 }
 TEST_CASE("[long] MatMul 16x16 FP64 against the SONNX MatMul bounds: 10^4 executions", "[.][long][substitute][sonnx]") {
   run_against_sonnx(10000, 64);

@@ -17,16 +17,10 @@
 #include <symerr/verify/symbolic/driver.hpp>
 
 #include "substitute/kernel_builds.hpp"
+#include "test_scale.hpp"
 
 using namespace symerr;
 using S = SymbolicError;
-
-namespace symerr {
-inline double test_scale_env() {
-  const char* v = std::getenv("SYMERR_TEST_SCALE");
-  return v ? std::max(0.001, std::atof(v)) : 1.0;
-}
-}  // namespace symerr
 
 namespace {
 
@@ -358,7 +352,7 @@ Outcome sample(const Spec& s, const Scenario& sc, const std::vector<B>& bound, s
 }
 
 std::size_t executions(double factor = 1) {
-  return std::max<std::size_t>(10, static_cast<std::size_t>(1e4 * factor * symerr::test_scale_env()));
+  return std::max<std::size_t>(10, static_cast<std::size_t>(1e4 * factor * symerr::test::test_scale()));
 }
 
 }  // namespace

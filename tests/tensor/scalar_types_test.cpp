@@ -16,19 +16,12 @@
 #include <limits>
 #include <random>
 #include <string>
+#include "test_scale.hpp"
 
 using namespace symerr;
 
 namespace {
 
-// Scales random-trial counts (the sanitizer run sets SYMERR_TEST_SCALE=0.1).
-std::size_t scaled(std::size_t n) {
-  if (const char* s = std::getenv("SYMERR_TEST_SCALE")) {
-    const double f = std::atof(s);
-    if (f > 0) return std::max<std::size_t>(1000, static_cast<std::size_t>(n * f));
-  }
-  return n;
-}
 
 // Saves and restores MPFR's exponent range (thread-global state).
 struct MpfrRange {
@@ -104,12 +97,12 @@ void check_against_mpfr(const FloatFormat& F, std::size_t trials, std::uint64_t 
 }  // namespace
 
 TEST_CASE("Half: + - * / correctly rounded (random pairs vs MPFR FP16 emulation)", "[scalar]") {
-  check_against_mpfr<Half>(FP16, scaled(60000), 1);
+  check_against_mpfr<Half>(FP16, symerr::test::scaled(60000, 1000), 1);
 }
 
 TEST_CASE("BFloat16: + - * / correctly rounded (random pairs vs MPFR BF16 emulation)",
           "[scalar]") {
-  check_against_mpfr<BFloat16>(BF16, scaled(60000), 2);
+  check_against_mpfr<BFloat16>(BF16, symerr::test::scaled(60000, 1000), 2);
 }
 
 TEST_CASE("Half and BFloat16: 2^24 random pairs vs MPFR", "[scalar][.][long]") {
@@ -133,7 +126,7 @@ TEST_CASE("BFloat16: every encoding converts to double and back unchanged", "[sc
 TEST_CASE("BFloat16 and Half: rounding a double agrees with round_to (RNE)", "[scalar]") {
   std::mt19937_64 rng(5);
   std::size_t bad = 0;
-  for (std::size_t k = 0; k < scaled(200000) && bad < 10; ++k) {
+  for (std::size_t k = 0; k < symerr::test::scaled(200000, 1000) && bad < 10; ++k) {
     // random doubles spread over the whole BF16/FP16 range, subnormals, overflow,
     // and exact ties (the midpoint of two neighbours of the 16-bit format)
     double x;

@@ -13,6 +13,8 @@
 #include <symerr/verify/campaign/campaign.hpp>
 #include <symerr/verify/report/report.hpp>
 
+#include "report/campaign_error.hpp"
+
 using namespace symerr;
 using namespace symerr::verify;
 
@@ -20,14 +22,7 @@ namespace {
 
 const std::string kLib = SYMERR_UNARY_KERNELS;
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_campaign(text, "c.json");
-  } catch (const CampaignError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+std::string error_of(const std::string& text) { return symerr::test::campaign_error_of(text); }
 
 std::string unary(const std::string& fields) {
   return R"({"kernels": [{"form": "unary", "library": "k.so", "symbol": "f", )" + fields + "}]}";

@@ -8,6 +8,7 @@
 #include <random>
 
 #include <symerr/verify/concrete/unary.hpp>
+#include "test_scale.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
@@ -24,18 +25,13 @@ UnaryOptions with(UnaryStrategy s, double bound, std::uint64_t samples = 20000) 
   return o;
 }
 
-double test_scale() {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  return s ? std::max(0.001, std::atof(s)) : 1.0;
-}
-
 }  // namespace
 
 TEST_CASE("the fast FP32 oracle agrees with MPFR", "[unary][oracle]") {
   std::mt19937_64 rng(3);
   // 5000 per function here (MPFR at up to 4096 bits on results that are not
   // correctly rounded is the cost); 10^6 per function in test_unary_fast_oracle [long]
-  const long n = static_cast<long>(5000 * test_scale());
+  const long n = static_cast<long>(5000 * symerr::test::test_scale());
   for (OpId op : {OpId::Exp, OpId::Log, OpId::Tanh, OpId::Sigmoid,
                            OpId::Sqrt, OpId::Erf}) {
     long fast_decided = 0;
@@ -96,7 +92,7 @@ TEST_CASE("exhaustive FP32 sweep of a sub-range matches the MPFR-only sweep", "[
   const UnaryKernel k = load_unary_kernel(kLib, "glibc_expf", OpId::Exp, ElementType::FP32);
   UnaryOptions o = with(UnaryStrategy::Exhaustive, 1);
   o.first = 0x42b00000u;  // around the overflow threshold (88.0 ..)
-  o.count = static_cast<std::uint64_t>(200000 * test_scale());
+  o.count = static_cast<std::uint64_t>(200000 * symerr::test::test_scale());
   const UnaryResult fast = check_unary_kernel(k, o);
   o.mpfr_only = true;
   const UnaryResult slow = check_unary_kernel(k, o);

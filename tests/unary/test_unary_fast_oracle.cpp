@@ -16,16 +16,12 @@
 #include <mpfr.h>
 
 #include <symerr/verify/oracle/unary_fast_oracle.hpp>
+#include "test_scale.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
 
 namespace {
-
-double scale_of_run() {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  return s ? std::max(0.001, std::atof(s)) : 1.0;
-}
 
 struct Mp {
   mpfr_t v;
@@ -182,7 +178,7 @@ void cross_check(long n) {
 
 TEST_CASE("fast FP32 oracle: MPFR's value lies in every enclosure; a radius shrunk by 2^10 is caught",
           "[unary][oracle]") {
-  cross_check(static_cast<long>(20000 * scale_of_run()));
+  cross_check(static_cast<long>(20000 * symerr::test::test_scale()));
 }
 
 TEST_CASE("fast FP32 oracle: 10^6 random inputs per function against MPFR", "[.][unary][oracle][long]") {
@@ -191,7 +187,7 @@ TEST_CASE("fast FP32 oracle: 10^6 random inputs per function against MPFR", "[.]
 
 TEST_CASE("fast FP32 oracle: decisions name the rounding and ulp error MPFR gives", "[unary][oracle]") {
   std::mt19937_64 rng(5);
-  const long n = static_cast<long>(4000 * scale_of_run());
+  const long n = static_cast<long>(4000 * symerr::test::test_scale());
   for (OpId op : kOps) {
     long decided = 0, ordinary = 0;
     for (long i = 0; i < n; ++i) {

@@ -9,12 +9,12 @@
 #include <symerr/verify/campaign/campaign.hpp>
 #include <symerr/verify/concrete/concrete.hpp>
 
+#include "test_scale.hpp"
+
 using namespace symerr;
 using namespace symerr::verify;
 
 TEST_CASE("builtin kernels: Add, Sub, Mul, Div over the default formats", "[concrete][builtin]") {
-  const char* scale = std::getenv("SYMERR_TEST_SCALE");
-  const double f = scale ? std::atof(scale) : 1.0;
   for (OpId op : {OpId::Add, OpId::Sub, OpId::Mul, OpId::Div})
     for (ElementType t : {ElementType::FP16, ElementType::BF16, ElementType::FP32, ElementType::FP64,
                           ElementType::INT8, ElementType::UINT8, ElementType::INT32}) {
@@ -22,7 +22,7 @@ TEST_CASE("builtin kernels: Add, Sub, Mul, Div over the default formats", "[conc
         if (d == IntegerDivision::Truncate && (op != OpId::Div || is_float(t))) continue;
         CheckOptions o;
         o.integer_division = d;
-        o.strategies.random_count = static_cast<std::size_t>(20000 * (f > 0 ? f : 1.0));
+        o.strategies.random_count = symerr::test::scaled(20000, 1);
         o.strategies.boundary_count = 2000;
         const CheckResult r = check_kernel(builtin_kernel(op, t, d), o);
         INFO(r.id << ": " << r.reason);

@@ -12,6 +12,7 @@
 #include <symerr/verify/concrete/exhaustive.hpp>
 
 #include "verify/zoo/zoo.hpp"
+#include "test_scale.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
@@ -80,9 +81,7 @@ TEST_CASE("exhaustive: the fast path agrees with the oracle on every pair of a s
   // the largest positive dividends (overflow), 4095/4096 the NaN rows. Under the
   // sanitizers (SYMERR_TEST_SCALE < 1) the two special shards only: the Release
   // run does all four, the sanitizer run needs the code paths, not the count.
-  const char* scale = std::getenv("SYMERR_TEST_SCALE");
-  const bool scaled = scale && std::atof(scale) < 1;
-  const std::vector<std::uint32_t> shards = scaled ? std::vector<std::uint32_t>{2047u, 4095u}
+  const std::vector<std::uint32_t> shards = symerr::test::scaled_down() ? std::vector<std::uint32_t>{2047u, 4095u}
                                                    : std::vector<std::uint32_t>{3u, 500u, 2047u, 4095u};
   for (std::uint32_t s : shards) {
     for (const Kernel& k : {fp16_div(), fp16_div_ftz()}) {

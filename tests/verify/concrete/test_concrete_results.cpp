@@ -10,6 +10,7 @@
 #include <symerr/verify/concrete/exhaustive.hpp>
 
 #include "verify/zoo/zoo.hpp"
+#include "test_scale.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
@@ -70,8 +71,7 @@ TEST_CASE("results: merged shards equal one run, scatter sample included", "[con
   o.progress = ProgressDisplay::Never;
   // rows 448..511; under the sanitizers (SYMERR_TEST_SCALE < 1) the last
   // quarter of them, 496..511 (the same code paths, a quarter of the time)
-  const char* scale = std::getenv("SYMERR_TEST_SCALE");
-  const std::uint32_t d = scale && std::atof(scale) < 1 ? 4 : 1;
+  const std::uint32_t d = symerr::test::scaled_down() ? 4 : 1;
   o.shard = {8 * d - 1, 1024 * d};
   const CheckResult whole = check_exhaustive(k, o);
   CheckResult merged;

@@ -9,21 +9,16 @@
 #include <symerr/verify/concrete/concrete.hpp>
 
 #include "verify/zoo/zoo.hpp"
+#include "test_scale.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
 
 namespace {
 
-std::size_t scaled(std::size_t n) {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  const double f = s ? std::atof(s) : 1.0;
-  return std::max<std::size_t>(1000, static_cast<std::size_t>(static_cast<double>(n) * (f > 0 ? f : 1.0)));
-}
-
 CheckOptions options() {
   CheckOptions o;
-  o.strategies.random_count = scaled(100000);
+  o.strategies.random_count = symerr::test::scaled(100000, 1000);
   return o;
 }
 

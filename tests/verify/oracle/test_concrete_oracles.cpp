@@ -10,17 +10,12 @@
 
 #include "formats/mpfr_emulation.hpp"
 #include "verify/zoo/zoo.hpp"
+#include "test_scale.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
 
 namespace {
-
-std::size_t scaled(std::size_t n) {
-  const char* s = std::getenv("SYMERR_TEST_SCALE");
-  const double f = s ? std::atof(s) : 1.0;
-  return std::max<std::size_t>(2000, static_cast<std::size_t>(static_cast<double>(n) * (f > 0 ? f : 1.0)));
-}
 
 bool same(double x, double y) {
   if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
@@ -43,7 +38,7 @@ TEST_CASE("oracles: binary64 double rounding agrees with MPFR emulation", "[conc
     for (OpId op : kOps) {
       REQUIRE(double_oracle_valid(op, F));
       std::size_t n = 0;
-      for (const auto& [a, b] : pairs_for(op, F, scaled(100000))) {
+      for (const auto& [a, b] : pairs_for(op, F, symerr::test::scaled(100000, 2000))) {
         const FloatReference d = float_reference(OracleKind::Double, op, a, b, F);
         const FloatReference m = float_reference(OracleKind::Mpfr, op, a, b, F);
         if (!same(d.value, m.value) || !same(d.exact, m.exact) || d.overflow != m.overflow ||
@@ -53,7 +48,7 @@ TEST_CASE("oracles: binary64 double rounding agrees with MPFR emulation", "[conc
         }
         ++n;
       }
-      CHECK(n >= scaled(100000));
+      CHECK(n >= symerr::test::scaled(100000, 2000));
     }
   }
   CHECK(!double_oracle_valid(OpId::Div, FP64));
@@ -64,7 +59,7 @@ TEST_CASE("oracles: GMP exact agrees with MPFR emulation and the format tests' e
           "[concrete][oracle]") {
   for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
     for (OpId op : kOps) {
-      for (const auto& [a, b] : pairs_for(op, F, scaled(10000))) {
+      for (const auto& [a, b] : pairs_for(op, F, symerr::test::scaled(10000, 2000))) {
         const FloatReference e = float_reference(OracleKind::Exact, op, a, b, F);
         const FloatReference m = float_reference(OracleKind::Mpfr, op, a, b, F);
         if (!same(e.value, m.value) || !same(e.exact, m.exact) || e.overflow != m.overflow)
@@ -136,7 +131,7 @@ TEST_CASE("oracles: integer wrap-around and the two division semantics", "[concr
 TEST_CASE("bounds: soundness and tightness twins, decided exactly", "[concrete][bound]") {
   const auto correct = make_kernel<float>("zoo_div_fp32", OpId::Div, ElementType::FP32, zoo::zoo_div_fp32);
   CheckOptions o;
-  o.strategies.random_count = scaled(20000);
+  o.strategies.random_count = symerr::test::scaled(20000, 2000);
   // half an ulp holds for a correctly rounded kernel ...
   o.property = error_bound({"ulp/2", "|Y - r| <= ulp(r)/2", "test"},
                            [](const BoundContext& c) { return ulp(c.exact, c.format) / 2; });

@@ -62,37 +62,28 @@ SYMERR_C_NAMES_UNARY(erf)
 #undef SYMERR_C_NAMES_UNARY
 #undef SYMERR_C_NAME_UNARY
 
-// fminf/fmaxf/powf (and the l names): both operands symbolic, or one a number
-#define SYMERR_C_NAME_BINARY(name, fn)                                          \
-  template <RealDomain D>                                                        \
-  SymbolicDomainError<D> name(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) { \
-    return fn(a, b);                                                             \
-  }                                                                              \
-  template <RealDomain D, DropInNumber A>                                        \
-  SymbolicDomainError<D> name(const SymbolicDomainError<D>& a, A b) {            \
-    return fn(a, SymbolicDomainError<D>(b));                                     \
-  }                                                                              \
-  template <RealDomain D, DropInNumber A>                                        \
-  SymbolicDomainError<D> name(A a, const SymbolicDomainError<D>& b) {            \
-    return fn(SymbolicDomainError<D>(a), b);                                     \
-  }
-SYMERR_C_NAME_BINARY(fminf, fmin)
-SYMERR_C_NAME_BINARY(fminl, fmin)
-SYMERR_C_NAME_BINARY(fmaxf, fmax)
-SYMERR_C_NAME_BINARY(fmaxl, fmax)
-#undef SYMERR_C_NAME_BINARY
+namespace detail {
+template <class T>
+inline constexpr bool is_symbolic_v = false;
+template <RealDomain D>
+inline constexpr bool is_symbolic_v<SymbolicDomainError<D>> = true;
+}  // namespace detail
 
-#define SYMERR_C_NAME_POW(name)                                                 \
-  template <RealDomain D>                                                        \
-  SymbolicDomainError<D> name(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c) { \
-    return pow(x, c);                                                            \
-  }                                                                              \
-  template <RealDomain D, DropInNumber A>                                        \
-  SymbolicDomainError<D> name(const SymbolicDomainError<D>& x, A c) {            \
-    return pow(x, static_cast<double>(c));                                       \
+// fminf/fmaxf (and the l names): either operand symbolic, the other symbolic
+// or a number — the same overloads as fmin/fmax; powf/powl: a symbolic base,
+// the exponent a number or one exact symbolic value — those of pow.
+#define SYMERR_C_NAME_BINARY(name, fn, requirement)  \
+  template <class A, class B>                        \
+    requires(requirement)                            \
+  auto name(const A& a, const B& b) {                \
+    return fn(a, b);                                 \
   }
-SYMERR_C_NAME_POW(powf)
-SYMERR_C_NAME_POW(powl)
-#undef SYMERR_C_NAME_POW
+SYMERR_C_NAME_BINARY(fminf, fmin, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(fminl, fmin, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(fmaxf, fmax, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(fmaxl, fmax, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(powf, pow, detail::is_symbolic_v<A>)
+SYMERR_C_NAME_BINARY(powl, pow, detail::is_symbolic_v<A>)
+#undef SYMERR_C_NAME_BINARY
 
 }  // namespace symerr
