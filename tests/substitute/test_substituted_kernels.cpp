@@ -91,13 +91,16 @@ SYMERR_DISPATCH(k32)
 SYMERR_DISPATCH(kq)
 SYMERR_DISPATCH(kmp)
 SYMERR_DISPATCH(ksym)
+SYMERR_DISPATCH(kaff)
 #undef SYMERR_DISPATCH
 
 // The symbolic kernel for the driver: tensors viewing the driver's buffers
 // (so that compared elements are the driver's and can be tightened).
-void run_symbolic(const Spec& s, std::span<S> in, std::span<S> out) {
-  std::vector<ksym::tensor> views(s.in.size());
-  std::vector<ksym::tensor*> t;
+template <class Tensor, class V>
+void run_views(const Spec& s, std::span<V> in, std::span<V> out,
+               void (*dispatch)(const Spec&, std::vector<Tensor*>&, Tensor*)) {
+  std::vector<Tensor> views(s.in.size());
+  std::vector<Tensor*> t;
   std::size_t offset = 0;
   for (std::size_t i = 0; i < s.in.size(); ++i) {
     views[i].rank = s.in[i].rank;
@@ -106,8 +109,11 @@ void run_symbolic(const Spec& s, std::span<S> in, std::span<S> out) {
     offset += static_cast<std::size_t>(s.in[i].size());
     t.push_back(&views[i]);
   }
-  ksym::tensor y{s.out.rank, {s.out.dims[0], s.out.dims[1], s.out.dims[2], s.out.dims[3]}, out.data()};
-  dispatch_ksym(s, t, &y);
+  Tensor y{s.out.rank, {s.out.dims[0], s.out.dims[1], s.out.dims[2], s.out.dims[3]}, out.data()};
+  dispatch(s, t, &y);
+}
+void run_symbolic(const Spec& s, std::span<S> in, std::span<S> out) {
+  run_views<ksym::tensor>(s, in, out, dispatch_ksym<ksym::tensor>);
 }
 
 struct Scenario {
@@ -485,6 +491,41 @@ TEST_CASE("C kernel softmax on the affine domain: sound, tighter than Interval",
     }
   }
 }
+// The kernels whose comparisons are between two computed values (a running
+// maximum over locals: maxpool and softmax written with `if`) through the
+// driver on SymbolicDomainError<Affine>: an unstable comparison is bounded
+// pair by pair under both paths' conditions (driver.hpp), which keeps the
+// relation the Interval domain loses (bound 2 for e > 0 there). Target for
+// maxpool (issue 12): within 2x of the largest observed error; softmax (if)
+// reported. Each input is an independent Affine input (own symbols).
+TEST_CASE("C kernels maxpool (if) and softmax (if) on the affine domain through the driver", "[substitute]") {
+  using SA = SymbolicDomainError<Affine>;
+  for (const Spec& s : specs()) {
+    if (s.k != K::MaxPoolIf && s.k != K::SoftmaxIf) continue;
+    for (const Scenario& sc : kScenarios) {
+      AffineContext ctx;
+      AffineScope scope(ctx);
+      std::vector<SA> in;
+      for (int i = 0; i < s.in[0].size(); ++i) in.push_back(SA::input(-1, 1, -sc.e, sc.e, sc.F));
+      const auto res = verify::run_kernel<Affine>(
+          [&s](std::span<SA> x, std::span<SA> y) { run_views<kaff::tensor>(s, x, y, dispatch_kaff<kaff::tensor>); },
+          in, static_cast<std::size_t>(s.out.size()), lanes_for(s));
+      double bound = 0, interval = 0;
+      for (const SA& y : res.outputs) bound = std::max(bound, mag(y.err));
+      for (const S& y : symbolic_run(s, sc).outputs) interval = std::max(interval, mag(y.err));
+      const Outcome o = sample(s, sc, res.outputs, executions(), 1234);
+      const double ratio = o.max_err > 0 ? bound / o.max_err : (bound == 0 ? 1.0 : INFINITY);
+      std::printf("| %-15s | %-13s | Affine %6zu | %10.3g | %10.3g | %6.3g | Interval %10.3g | %s\n", s.name, sc.name,
+                  o.executions, bound, o.max_err, ratio, interval, res.report.summary().c_str());
+      INFO(s.name << " " << sc.name << ": " << o.first << " " << res.report.summary());
+      CHECK(o.violations == 0);
+      CHECK_FALSE(res.report.budget_exhausted);
+      CHECK(bound <= interval);
+      if (s.k == K::MaxPoolIf) CHECK(ratio <= 2.0);
+    }
+  }
+}
+
 TEST_CASE("[long] every C kernel, 10x the executions", "[.][long][substitute]") {
   for (const Spec& s : specs()) run_spec(s, 10);
 }

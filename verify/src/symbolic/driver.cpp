@@ -7,8 +7,11 @@
 #include <functional>
 #include <optional>
 #include <queue>
+#include <map>
 #include <sstream>
 #include <stdexcept>
+
+#include <gmpxx.h>
 
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
@@ -28,25 +31,25 @@ enum class Role : unsigned char { Joint, Real, Computed };
 // A path of one lane: the outcomes of its undecided comparisons in order of
 // occurrence. Real/Computed items belong to the unstable group `group`, whose
 // ideal and computed outcomes first differ at step `diverge`.
-// Relational domains (Affine) run every unstable group three times: plain
-// (variant 0), and with the band relation substituted at the divergence
-// (variant 1: b re-expressed through a, variant 2: a through b; see
-// Explorer::substitute).
 struct Item {
   std::vector<Step> script;
   Role role = Role::Joint;
   std::size_t group = 0;
   std::size_t diverge = 0;
-  int variant = 0;
 };
-constexpr int kVariants = 3;
 
 template <class D>
 struct GroupState {
   using S = SymbolicDomainError<D>;
-  // per variant, per lane output: hull of the real-path / computed-path results
-  std::vector<std::optional<S>> real_side[kVariants];
-  std::vector<std::optional<S>> computed_side[kVariants];
+  // per lane output: hull of the real-path / computed-path results
+  std::vector<std::optional<S>> real_side;
+  std::vector<std::optional<S>> computed_side;
+  // Affine: every run of each side with its path condition (see pair_err).
+  struct Run {
+    std::vector<S> outputs;     // per lane output
+    std::vector<D> conditions;  // forms h with h(ε*) <= 0 on every execution of the path
+  };
+  std::vector<Run> real_runs, computed_runs;
 };
 
 template <class D>
@@ -60,6 +63,7 @@ struct LaneState {
   std::vector<std::size_t> outputs;      // output indices of this lane
   std::vector<std::optional<S>> joint;   // per lane output: hull over joint paths
   bool branched = false;                 // the driver decided a comparison of this lane
+  std::vector<D> conditions;             // Affine: the current run's path condition (see record)
   std::vector<GroupState<D>> groups;
 };
 
@@ -102,6 +106,118 @@ SymbolicDomainError<D> combine_unstable(const SymbolicDomainError<D>& real_side,
   return z;
 }
 
+// The multipliers y >= 0 minimising d·y + Σ_i |c_i − Σ_j y_j h_ji| (d_j =
+// −h_j0: the dual of max c·ε subject to h_j0 + Σ_i h_ji ε_i <= 0, |ε_i| <= 1),
+// by the simplex method on the LP
+//   min d·y + Σ_i (p_i + q_i)  subject to  Σ_j h_ji y_j + p_i − q_i = c_i,  y, p, q >= 0,
+// started from the feasible basis y = 0, p − q = c, with Bland's rule (no
+// cycling) and an iteration cap. Plain double arithmetic: the result is only a
+// candidate, certified_max evaluates its bound exactly.
+template <class Dense>
+std::vector<double> dual_multipliers(const std::vector<double>& c, const std::vector<Dense>& H, std::size_t m,
+                                     std::size_t n) {
+  std::vector<double> y(m, 0.0);
+  if (m == 0 || n == 0) return y;
+  const std::size_t cols = m + 2 * n;  // y_0..y_{m-1}, p_0..p_{n-1}, q_0..q_{n-1}
+  std::vector<std::vector<double>> T(n, std::vector<double>(cols + 1, 0.0));  // last column: right-hand side
+  std::vector<std::size_t> basis(n);
+  std::vector<double> cost(cols, 1.0);
+  for (std::size_t j = 0; j < m; ++j) cost[j] = -H[j].c0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double sign = c[i] < 0 ? -1.0 : 1.0;  // rows with a nonnegative right-hand side
+    for (std::size_t j = 0; j < m; ++j) T[i][j] = sign * H[j].c[i];
+    T[i][m + i] = sign;
+    T[i][m + n + i] = -sign;
+    T[i][cols] = sign * c[i];
+    basis[i] = c[i] < 0 ? m + n + i : m + i;
+  }
+  // thresholds: a reduced cost counts below −1e-20 (error coefficients are
+  // tiny: 1e-12 input errors), a pivot above 1e-13 (stability)
+  constexpr double tiny_cost = 1e-20, tiny_pivot = 1e-13;
+  for (int iteration = 0; iteration < 400; ++iteration) {
+    std::size_t enter = cols;
+    for (std::size_t k = 0; k < cols && enter == cols; ++k) {
+      double reduced = cost[k];
+      for (std::size_t i = 0; i < n; ++i) reduced -= cost[basis[i]] * T[i][k];
+      if (reduced < -tiny_cost) enter = k;
+    }
+    if (enter == cols) break;  // optimal
+    std::size_t leave = n;
+    double best = INFINITY;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (T[i][enter] <= tiny_pivot) continue;
+      const double ratio = T[i][cols] / T[i][enter];
+      if (ratio < best || (ratio == best && leave < n && basis[i] < basis[leave])) best = ratio, leave = i;
+    }
+    if (leave == n) break;  // unbounded: the conditions are contradictory; keep the current y
+    const double pivot = T[leave][enter];
+    for (double& v : T[leave]) v /= pivot;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == leave || T[i][enter] == 0) continue;
+      const double f = T[i][enter];
+      for (std::size_t k = 0; k <= cols; ++k) T[i][k] -= f * T[leave][k];
+    }
+    basis[leave] = enter;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (basis[i] < m) y[basis[i]] = std::max(0.0, T[i][cols]);
+  return y;
+}
+
+// An upper bound of max s·f(ε) over ε ∈ [-1, 1]^N subject to h_j(ε) <= 0 for
+// every j (forms of the current AffineContext; s = ±1), by weak duality: for
+// any y >= 0 and every feasible ε,
+//   s·f(ε) <= s·f(ε) − Σ_j y_j h_j(ε) = b + Σ_i r_i ε_i <= b + Σ_i |r_i|,
+//   b = s·f_0 − Σ_j y_j h_j0,  r_i = s·f_i − Σ_j y_j h_ji.
+// Every y gives a sound bound, so y is only searched for (dual_multipliers:
+// the simplex method in double), and the bound of the y found is evaluated
+// exactly (GMP) and rounded up. y = 0 gives the form's plain range;
+// infeasible conditions are not claimed (the bound stays finite).
+double certified_max(const Affine& f, const std::vector<const Affine*>& h, int s) {
+  struct Dense {
+    double c0 = 0;
+    std::vector<double> c;
+  };
+  const AffineContext& ctx = AffineContext::current();
+  std::map<std::uint32_t, std::size_t> index;
+  auto load = [&](const Affine& a, double sign, Dense& d) {
+    d.c0 = sign * ctx.center(a);
+    if (!std::isfinite(d.c0)) return false;
+    for (const AffineTerm& t : ctx.terms(a)) {
+      const std::size_t i = index.emplace(t.symbol, index.size()).first->second;
+      if (d.c.size() <= i) d.c.resize(i + 1, 0.0);
+      if (!std::isfinite(t.coefficient) || d.c[i] != 0) return false;
+      d.c[i] = sign * t.coefficient;
+    }
+    return true;
+  };
+  Dense obj;
+  if (!load(f, s, obj)) return INFINITY;
+  std::vector<Dense> H;
+  for (std::size_t j = 0; j < h.size(); ++j) {
+    bool repeated = false;
+    for (std::size_t k = 0; k < j && !repeated; ++k) repeated = same_handle(*h[k], *h[j]);
+    Dense d;
+    if (!repeated && load(*h[j], 1, d)) H.push_back(std::move(d));
+  }
+  const std::size_t n = index.size(), m = H.size();
+  obj.c.resize(n, 0.0);
+  for (Dense& d : H) d.c.resize(n, 0.0);
+  const std::vector<double> y = dual_multipliers(obj.c, H, m, n);
+  mpq_class bound(obj.c0);
+  for (std::size_t j = 0; j < m; ++j)
+    if (y[j] != 0) bound -= mpq_class(y[j]) * mpq_class(H[j].c0);
+  for (std::size_t i = 0; i < n; ++i) {
+    mpq_class ri(obj.c[i]);
+    for (std::size_t j = 0; j < m; ++j)
+      if (y[j] != 0 && H[j].c[i] != 0) ri -= mpq_class(y[j]) * mpq_class(H[j].c[i]);
+    bound += abs(ri);
+  }
+  double d = bound.get_d();
+  if (mpq_class(d) < bound) d = std::nextafter(d, INFINITY);
+  return d;
+}
+
 template <class D>
 class Explorer final : public BranchHook {
   using S = SymbolicDomainError<D>;
@@ -134,6 +250,7 @@ class Explorer final : public BranchHook {
       L.current.reset();
       L.occurrence = 0;
       L.infeasible = false;
+      L.conditions.clear();
       if (!L.pending.empty()) {
         L.current = std::move(L.pending.back());
         L.pending.pop_back();
@@ -167,9 +284,17 @@ class Explorer final : public BranchHook {
           continue;
         }
         Group& g = L.groups[it.group];
-        auto& side = it.role == Role::Real ? g.real_side[it.variant] : g.computed_side[it.variant];
+        auto& side = it.role == Role::Real ? g.real_side : g.computed_side;
         if (side.size() < L.outputs.size()) side.resize(L.outputs.size());
         side[k] = join(side[k], v);
+      }
+      if constexpr (std::is_same_v<D, Affine>) {
+        if (it.role != Role::Joint) {
+          Group& g = L.groups[it.group];
+          typename Group::Run run{{}, L.conditions};
+          for (std::size_t j : L.outputs) run.outputs.push_back(out[j]);
+          (it.role == Role::Real ? g.real_runs : g.computed_runs).push_back(std::move(run));
+        }
       }
       L.current.reset();
     }
@@ -202,22 +327,53 @@ class Explorer final : public BranchHook {
   }
 
   // An unstable group's enclosure of lane output k: real from the real
-  // paths, fp from the computed paths, err = fp − real, intersected with the
-  // err of the relational variants (each sound on its own). nullopt: a side
-  // without a feasible path (no execution is unstable there).
+  // paths, fp from the computed paths, err = fp − real (in the Affine domain
+  // intersected with the pairwise bound, pair_err). nullopt: a side without a
+  // feasible path (no execution is unstable there).
   static std::optional<S> group_result(const Group& g, std::size_t k) {
     auto has = [k](const std::vector<std::optional<S>>& side) { return side.size() > k && side[k].has_value(); };
-    if (!has(g.real_side[0]) || !has(g.computed_side[0])) return std::nullopt;
-    S z = combine_unstable(*g.real_side[0][k], *g.computed_side[0][k]);
+    if (!has(g.real_side) || !has(g.computed_side)) return std::nullopt;
+    S z = combine_unstable(*g.real_side[k], *g.computed_side[k]);
     if (symerr::detail::maybe_special(z)) return z;
-    for (int v = 1; v < kVariants; ++v) {
-      if (!has(g.real_side[v]) || !has(g.computed_side[v])) continue;
-      const S alt = combine_unstable(*g.real_side[v][k], *g.computed_side[v][k]);
-      if (symerr::detail::maybe_special(alt)) continue;
-      if (const auto m = intersect(z.err, alt.err)) z.err = *m;
+    if constexpr (std::is_same_v<D, Affine>) {
+      if (const std::optional<Affine> p = pair_err(g, k))
+        if (const auto m = intersect(z.err, *p)) z.err = *m;
     }
     z.reduce();
     return z;
+  }
+
+  // Affine: err of lane output k over the group's unstable executions, pair
+  // by pair. An execution whose ideal control flow follows real run r and
+  // whose computed control flow follows computed run c has err = fp_c − real_r,
+  // and its symbol assignment ε* satisfies both runs' path conditions (the
+  // comparisons taken, as forms of the compared operands: the real operands
+  // on the real side, the computed ones on the computed side, both before the
+  // divergence). Each pair's err is bounded by the maximum of the form
+  // fp_c − real_r over ε ∈ [-1, 1]^N under those conditions, certified by
+  // weak duality (certified_max); the hull over pairs encloses the err of
+  // every unstable execution of the group. This keeps the relation between
+  // the compared values that the hull of each side loses (a running maximum
+  // over locals, maxpool written with `if`). nullopt: no bound (a pair may be
+  // special or unbounded).
+  static std::optional<Affine> pair_err(const Group& g, std::size_t k) {
+    if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto& r : g.real_runs)
+      for (const auto& c : g.computed_runs) {
+        const S& a = r.outputs[k];
+        const S& b = c.outputs[k];
+        if (symerr::detail::maybe_special(a) || symerr::detail::maybe_special(b)) return std::nullopt;
+        if (!is_bounded(a.real) || !is_bounded(b.fp)) return std::nullopt;
+        const Affine err = b.fp - a.real;
+        std::vector<const Affine*> h;
+        for (const auto* side : {&r.conditions, &c.conditions})
+          for (const Affine& x : *side) h.push_back(&x);
+        hi = std::max(hi, std::min(err.upper(), certified_max(err, h, 1)));
+        lo = std::min(lo, std::max(err.lower(), -certified_max(err, h, -1)));
+      }
+    if (!(lo <= hi)) return std::nullopt;  // never: err's own range bounds each pair
+    return Affine::between(lo, hi);
   }
 
   bool decide(const Truth& t) override {
@@ -244,9 +400,10 @@ class Explorer final : public BranchHook {
     const bool both = it.role == Role::Joint || k <= it.diverge;
     S* targets[2] = {nullptr, nullptr};
     if (info && info->refine) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);
+    if constexpr (std::is_same_v<D, Affine>)
+      record(L, info, step, both || it.role == Role::Real, both || it.role == Role::Computed);
     if (!refine(info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed))
       L.infeasible = true;
-    if (it.variant != 0 && k == it.diverge) substitute(*info, targets, it, step);
     report_.max_path_branches = std::max(report_.max_path_branches, k + 1);
     return it.role == Role::Computed ? step.computed : step.ideal;
   }
@@ -281,26 +438,20 @@ class Explorer final : public BranchHook {
   }
 
   // A new unstable group diverging at step k of `base`: its real and computed
-  // paths (and, in a relational domain, those of the two substituted
-  // variants) become pending; with `runs_now`, base itself continues as the
-  // plain real path.
+  // paths become pending; with `runs_now`, base itself continues as the real
+  // path.
   void open_group(Lane& L, Item& base, std::size_t k, bool runs_now) {
-    constexpr int variants = requires { requires D::keeps_correlations; } ? kVariants : 1;
     ++report_.unstable_branches;
     base.group = L.groups.size();
     L.groups.emplace_back();
     base.diverge = k;
-    for (int v = variants - 1; v >= 0; --v) {
-      for (Role role : {Role::Computed, Role::Real}) {
-        if (runs_now && v == 0 && role == Role::Real) continue;
-        Item c = base;
-        c.role = role;
-        c.variant = v;
-        L.pending.push_back(std::move(c));
-      }
+    for (Role role : {Role::Computed, Role::Real}) {
+      if (runs_now && role == Role::Real) continue;
+      Item c = base;
+      c.role = role;
+      L.pending.push_back(std::move(c));
     }
     base.role = Role::Real;
-    base.variant = 0;
   }
 
   // A comparison met for the first time on this path: the path follows the
@@ -400,16 +551,6 @@ class Explorer final : public BranchHook {
     return !infeasible;
   }
 
-  // The band relation of an unstable test of a R b, on the executions of its
-  // group: the real difference d_r = real(a) − real(b) and the computed one
-  // d_f = fp(a) − fp(b) = d_r + E, E = err(a) − err(b), lie on different sides
-  // of the switch (or on it), so d_r ∈ hull(0, −E) and d_f ∈ hull(0, E).
-  // Variant 1 re-expresses b through a (real path: real(b) = real(a) − d_r;
-  // computed path: fp(b) = fp(a) − d_f), variant 2 a through b, with d_r, d_f
-  // fresh symbols of those ranges. In a relational domain the outputs then
-  // stay correlated across the two paths (a maximum taken with `if` gets
-  // err ∈ hull(err a, err b) instead of the width of the box). Only with both
-  // operands modifiable and in the lane; a no-op in the interval domains.
   // The sign of a − b on the executions where `a R b` has the given outcome:
   // 1 (>= 0), -1 (<= 0), 2 (= 0), 0 (unknown).
   static int outcome_sign(Relation r, bool outcome) {
@@ -423,28 +564,36 @@ class Explorer final : public BranchHook {
     }
   }
 
-  void substitute(const ComparisonInfo& info, S* const (&t)[2], const Item& it, Step step) {
-    if constexpr (requires { requires D::keeps_correlations; }) {
-      S* a = t[0];
-      S* b = t[1];
-      if (!a || !b || a == b || info.relation == Relation::Other) return;
-      if (!single_ && (a->origin != info.lane || b->origin != info.lane)) return;
-      const double elo = std::nextafter(info.err[0][0] - info.err[1][1], -INFINITY);
-      const double ehi = std::nextafter(info.err[0][1] - info.err[1][0], INFINITY);
-      if (!std::isfinite(elo) || !std::isfinite(ehi)) return;
-      const bool real = it.role == Role::Real;
-      double lo = real ? std::min(0.0, -ehi) : std::min(0.0, elo);  // d_r ∈ hull(0, −E), d_f ∈ hull(0, E)
-      double hi = real ? std::max(0.0, -elo) : std::max(0.0, ehi);
-      // and the side of the switch that path's outcome states
-      const int sign = outcome_sign(info.relation, real ? step.ideal : step.computed);
-      if (sign > 0) lo = std::max(lo, 0.0);
-      if (sign < 0) hi = std::min(hi, 0.0);
-      if (sign == 2) lo = hi = 0;
-      const D d = D::between(lo, hi);
-      if (it.variant == 1) (real ? b->real : b->fp) = (real ? a->real : a->fp) - d;
-      else (real ? a->real : a->fp) = (real ? b->real : b->fp) + d;
-    } else {
-      (void)info, (void)t, (void)it, (void)step;
+  // Affine: appends the comparison's outcome to the lane's path condition, as
+  // forms h <= 0 of the difference a − b of the compared operands (the real
+  // ones for the ideal outcome, the computed ones for the computed outcome).
+  // Operands are read through the same checked addresses as for tightening
+  // (before it: forms are kept by tightening anyway); an operand without one
+  // counts only when it is a constant (a point range). Operands that may be
+  // special are skipped (a comparison with NaN is false whatever the forms).
+  void record(Lane& L, const ComparisonInfo* info, Step step, bool ideal_side, bool computed_side) {
+    if (!info || info->relation == Relation::Other) return;
+    const S* ops[2] = {nullptr, nullptr};
+    for (int o = 0; o < 2; ++o) {
+      const void* p = o == 0 ? info->lhs : info->rhs;
+      if (!p) continue;
+      ops[o] = target_of(*info, o);
+      if (ops[o] && symerr::detail::maybe_special(*ops[o])) return;
+    }
+    for (int side = 0; side < 2; ++side) {  // 0: real / ideal outcome, 1: fp / computed outcome
+      if (side == 0 ? !ideal_side : !computed_side) continue;
+      const int sign = outcome_sign(info->relation, side == 0 ? step.ideal : step.computed);
+      if (sign == 0) continue;
+      std::optional<Affine> v[2];
+      for (int o = 0; o < 2; ++o) {
+        const double* r = side == 0 ? info->real[o] : info->fp[o];
+        if (ops[o]) v[o] = side == 0 ? ops[o]->real : ops[o]->fp;
+        else if (r[0] == r[1] && std::isfinite(r[0])) v[o] = Affine::point(r[0]);
+      }
+      if (!v[0] || !v[1]) continue;
+      const Affine d = *v[0] - *v[1];
+      if (sign != 1) L.conditions.push_back(d);    // a − b <= 0
+      if (sign != -1) L.conditions.push_back(-d);  // a − b >= 0
     }
   }
 

@@ -35,9 +35,28 @@
 //     exact operands the ideal and computed outcomes never differ).
 // Every execution follows one explored path (or one pair of paths), so the
 // hull over paths is sound for all executions, including unstable ones.
-// Not done: relational bounds for unstable pairs (an unstable comparison of
-// two intermediate values, e.g. a running maximum over locals, is bounded by
-// the difference of the two paths' enclosures only).
+//
+// Unstable pairs in the Affine domain. In an interval domain the pair's err is
+// the difference of two unrelated enclosures (a maximum of two inputs taken
+// with `if` on [-1, 1]: err in [-2, 2] whatever e). Affine forms share the
+// input symbols across runs, so each comparison taken on a path is recorded
+// as a linear condition on the symbols: h = a − b <= 0 (or >= 0) for the real
+// operands on the ideal side and for the computed operands on the computed
+// side (operands read through the same checked addresses as for tightening,
+// or constants). For every pair (real run r, computed run c) of an unstable
+// group, the unstable executions following r and c have err = fp_c − real_r,
+// and their symbol assignment satisfies the conditions of both runs; the
+// maximum of that form under the conditions (a small linear program over
+// ε ∈ [-1, 1]^N) bounds it. The bound is certified by weak duality — any
+// multipliers y >= 0 give max f <= f0 − Σ y_j h_j0 + Σ_i |f_i − Σ_j y_j h_ji|,
+// evaluated exactly (GMP) and rounded up — with y found by the simplex method
+// in double (only a candidate: soundness never depends on it). The group's
+// err is the intersection of the plain difference with the hull over pairs.
+// Effect: a running maximum of 4 values written with `if` (maxpool) gets
+// err = e exactly, from [-2, 2]. Still loose: kernels whose two paths compute
+// the result through different nonlinear operations (softmax with an
+// `if`-maximum: exp(x − m) for two different m; its value does not depend on
+// m, but the linearisations of the two paths do not know it).
 //
 // Lanes (independent elements). Exploring every combination of the outcomes
 // of n independent comparisons (relu on n elements) costs 4^n runs. Given
