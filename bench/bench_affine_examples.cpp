@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <random>
 #include <string>
@@ -268,7 +269,15 @@ double softmax_observed(std::size_t n, double e, long samples) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool softmax16 = argc > 1 && std::string(argv[1]) == "--softmax16";
+  // --softmax16: also n = 16 (e = 0); --softmax-seconds S: the subdivision
+  // budget of the softmax rows (default 0.9 s)
+  bool softmax16 = false;
+  double softmax_seconds = 0.9;
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    if (arg == "--softmax16") softmax16 = true;
+    if (arg == "--softmax-seconds" && k + 1 < argc) softmax_seconds = std::atof(argv[++k]);
+  }
   std::printf("| kernel | Interval bound | Affine bound | Affine time | observed max | Affine / observed | notes |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   double s = 0;
@@ -330,7 +339,7 @@ int main(int argc, char** argv) {
       row(name, i.bound, a.bound, sa, m, "2*10^5 samples", note);
       std::fflush(stdout);
       if (n > 4) continue;
-      const SoftmaxRun sub = softmax_bound<Affine>(n, e, subdivision_for(0.9));
+      const SoftmaxRun sub = softmax_bound<Affine>(n, e, subdivision_for(softmax_seconds));
       std::snprintf(name, sizeof name, "softmax (if-max) n = %zu, e = %g, driver + subdivision", n, e);
       std::snprintf(note, sizeof note, "%zu boxes (%zu explored), %zu runs%s", sub.report.input_boxes,
                     sub.report.box_explorations, sub.report.runs,

@@ -135,23 +135,26 @@ class Engine {
   }
   Affine handle(std::uint32_t index) const { return ctx_.handle(index); }
 
-  template <class F>
-  Affine memoised(Op op, std::uint32_t a, std::uint32_t b, std::uint64_t tag, F&& compute) {
+  // `valid` (optional) confirms a hit whose key is a hash (clip): a hit it
+  // rejects is computed afresh and not recorded.
+  template <class F, class V = bool (*)(std::uint32_t)>
+  Affine memoised(Op op, std::uint32_t a, std::uint32_t b, std::uint64_t tag, F&& compute,
+                  V&& valid = [](std::uint32_t) { return true; }) {
     if (!ctx_.options().memoise) return handle(compute());
     if (a == 0) {
       const Key k{tag, a, b, op};
-      if (const std::uint32_t* hit = c_.memo.find(k)) return handle(*hit);
+      if (const std::uint32_t* hit = c_.memo.find(k)) return handle(valid(*hit) ? *hit : compute());
       const std::uint32_t r = compute();
       c_.memo.insert(k, r);
       return handle(r);
     }
     for (std::uint32_t i = c_.forms[a].memo_head; i != 0; i = c_.chains[i].next) {
       const affine_detail::MemoEntry& m = c_.chains[i];
-      if (m.op == op && m.b == b && m.tag == tag) return handle(m.result);
+      if (m.op == op && m.b == b && m.tag == tag) return handle(valid(m.result) ? m.result : compute());
     }
     const bool full = c_.forms[a].memo_count >= affine_detail::kChainLength;
     if (full)
-      if (const std::uint32_t* hit = c_.memo.find(Key{tag, a, b, op})) return handle(*hit);
+      if (const std::uint32_t* hit = c_.memo.find(Key{tag, a, b, op})) return handle(valid(*hit) ? *hit : compute());
     const std::uint32_t r = compute();  // may grow c_.forms: index again below
     if (full) {
       c_.memo.insert(Key{tag, a, b, op}, r);
@@ -822,7 +825,20 @@ Affine clip(const Affine& a, double lo, double hi) {
   Engine e = engine();
   const Header& x = e.at(a);
   if (lo <= x.lo && x.hi <= hi) return a;
-  return e.handle(e.restrict(a.index(), lo, hi));
+  if (hi < x.lo || x.hi < lo) return a;  // disjoint: no execution reaches here (as restrict)
+  // Memoised on (a, the clipped range), so the same clip of the same value is
+  // the same handle (operations on it are then memoised too: f(x) − f(x) = 0
+  // after a clip). The key holds a hash of the range; a hit is confirmed.
+  const double nlo = std::max(lo, x.lo), nhi = std::min(hi, x.hi);
+  const std::uint64_t tag = affine_detail::KeyHash::mix(std::bit_cast<std::uint64_t>(nlo)) ^
+                            std::bit_cast<std::uint64_t>(nhi);
+  const std::uint32_t index = a.index();
+  return e.memoised(
+      Op::Restrict, index, 0, tag, [&] { return e.restrict(index, lo, hi); },
+      [&](std::uint32_t r) {
+        const Header& h = e.at(e.handle(r));
+        return h.lo == nlo && h.hi == nhi;
+      });
 }
 
 // ---- queries ---------------------------------------------------------------

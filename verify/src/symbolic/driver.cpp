@@ -364,13 +364,25 @@ class Explorer final : public BranchHook {
         const S& a = r.outputs[k];
         const S& b = c.outputs[k];
         if (symerr::detail::maybe_special(a) || symerr::detail::maybe_special(b)) return std::nullopt;
-        if (!is_bounded(a.real) || !is_bounded(b.fp)) return std::nullopt;
-        const Affine err = b.fp - a.real;
+        if (!is_bounded(a.real) || !is_bounded(b.fp) || !is_bounded(a.fp) || !is_bounded(b.real) ||
+            !is_bounded(a.err) || !is_bounded(b.err))
+          return std::nullopt;
         std::vector<const Affine*> h;
         for (const auto* side : {&r.conditions, &c.conditions})
           for (const Affine& x : *side) h.push_back(&x);
-        hi = std::max(hi, std::min(err.upper(), certified_max(err, h, 1)));
-        lo = std::min(lo, std::max(err.lower(), -certified_max(err, h, -1)));
+        // three forms of the same quantity fp_c − real_r: directly; the
+        // computed run's error plus the ideal program's jump between the two
+        // control flows (err_c + real_c − real_r: tight where the result is
+        // continuous across the switch); the real run's error plus the
+        // machine program's jump (err_r + fp_c − fp_r). Each bound is sound:
+        // their intersection is kept.
+        double pair_lo = -INFINITY, pair_hi = INFINITY;
+        for (const Affine& err : {b.fp - a.real, b.err + (b.real - a.real), a.err + (b.fp - a.fp)}) {
+          pair_hi = std::min({pair_hi, err.upper(), certified_max(err, h, 1)});
+          pair_lo = std::max({pair_lo, err.lower(), -certified_max(err, h, -1)});
+        }
+        hi = std::max(hi, pair_hi);
+        lo = std::min(lo, pair_lo);
       }
     if (!(lo <= hi)) return std::nullopt;  // never: err's own range bounds each pair
     return Affine::between(lo, hi);

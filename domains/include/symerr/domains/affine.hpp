@@ -53,7 +53,13 @@
 //   operation is preferred to a fresh between(); among two correlated forms the
 //   one of smaller radius) and intersects the intervals;
 // * comparisons first compare the ranges, then, if undecided, the range of
-//   a − b (the correlated difference).
+//   a − b (the correlated difference);
+// * clip(a, lo, hi) is memoised on (a, the clipped range), so clipping the
+//   same value twice gives the same handle;
+// * the elementary functions of SymbolicDomainError<Affine> (exp, expm1,
+//   log, log1p, tanh, sigmoid, erf, and sqrt's rounding) are linearised in
+//   their operand with remainders named by function_of
+//   (<symerr/symbolic/elementary/linearise.hpp>): exp(x) − exp(x) is exactly 0.
 // Every floating-point computation runs in one upward-rounding scope per
 // operation (domains/src/affine.cpp, compiled with -frounding-math), set and
 // restored by the library: the caller's rounding mode does not matter.

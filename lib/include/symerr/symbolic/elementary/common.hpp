@@ -18,6 +18,7 @@
 #include <symerr/symbolic/accuracy.hpp>
 #include <symerr/symbolic/detail.hpp>
 #include <symerr/symbolic/elementary/enclosure.hpp>
+#include <symerr/symbolic/elementary/linearise.hpp>
 
 namespace symerr::elementary {
 
@@ -71,7 +72,53 @@ struct UnaryParts {
   double at_pos_inf = NAN, at_neg_inf = NAN;  // IEEE f(+inf), f(−inf)
   bool odd_zero = false;  // a zero result has the sign of t (else zeros are +0)
   double exponent = 0;    // pow's c (for the correctly rounded point result)
+  const Shape* shape = nullptr;  // relational domains: f's shape for linearisations (linearise.hpp)
 };
+
+// Relational domains: the parts as forms correlated with the operand
+// (linearise.hpp), each intersected with the range of the interval part (the
+// form is kept: the interval parts may be forms of fresh symbols).
+template <RealDomain D>
+void relate(const SymbolicDomainError<D>& x, UnaryParts<D>& p) {
+  if constexpr (Relational<D>) {
+    auto within = [](const D& form, const D& part) {
+      return is_bounded(part) ? detail::meet(form, D::between(part.lower(), part.upper())) : form;
+    };
+    if (!p.shape) return;
+    const Shape& s = *p.shape;
+    if (p.has_real && is_bounded(x.real))
+      if (const auto l = linearise(s, x.real.lower(), x.real.upper()))
+        p.real = within(linear_form(x.real, *l, symbol_tag(p.fn, 0, 0)), p.real);
+    if (p.has_inputs && is_bounded(x.fp))
+      if (const auto l = linearise(s, x.fp.lower(), x.fp.upper()))
+        p.image = within(linear_form(x.fp, *l, symbol_tag(p.fn, 1, 0)), p.image);
+    if (!p.has_real || !p.has_inputs || !is_bounded(x.real) || !is_bounded(x.fp) || !is_bounded(x.err)) return;
+    const auto r = slope_range(s, std::min(x.real.lower(), x.fp.lower()), std::max(x.real.upper(), x.fp.upper()));
+    const double e = mag(x.err);
+    if (!r || !std::isfinite(e)) return;
+    const double m = r->first / 2 + r->second / 2;
+    const double rad = lin::up(std::max(lin::up(r->second - m), lin::up(m - r->first)) * e);
+    if (!std::isfinite(rad)) return;
+    // f(fp) − f(r) = m·e + (f'(ξ) − m)·e; the remainder depends on both operands
+    const D rest = function_of(x.real, symbol_tag(p.fn, 2, x.fp.index()), -rad, rad);
+    p.propagated = within(D::point(m) * x.err + rest, p.propagated);
+  }
+}
+
+// Relational domains: the rounding impl(t) − f(t) as a symbol named after t
+// (one value per input, function, format and mode), fp = image + it.
+template <RealDomain D>
+void relate_rounding(const SymbolicDomainError<D>& x, const UnaryParts<D>& p, SymbolicDomainError<D>& z) {
+  if constexpr (Relational<D>) {
+    const FloatFormat* F = std::get_if<FloatFormat>(&z.format);
+    if (!p.shape || !F || !is_bounded(z.introduced) || !is_bounded(z.fp) || !is_bounded(x.fp)) return;
+    const D delta = named_rounding(x.fp, p.fn, *F, z.mode, z.introduced);
+    z.fp = detail::meet(p.image + delta, D::between(z.fp.lower(), z.fp.upper()));
+    z.introduced = delta;
+  } else {
+    (void)x, (void)p, (void)z;
+  }
+}
 
 // Introduced error: impl(t) − f(t) for f(t) ∈ image, under `model`; sets
 // z.fp, z.introduced and the overflow flags.
@@ -124,7 +171,9 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
 
 // The result: flags, fields, the finite results at infinite inputs, reduce().
 template <RealDomain D>
-SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<D>& p, const AccuracyModel& model) {
+SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<D>& parts, const AccuracyModel& model) {
+  UnaryParts<D> p = parts;
+  relate(x, p);
   if (x.is_integer())
     throw std::invalid_argument(std::string(elementary_name(p.fn)) + ": not defined on integer format " +
                                 format_name(x.format));
@@ -147,6 +196,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
     s.may_be_pos_inf = s.may_be_pos_inf || pos_inf;
     s.may_be_neg_inf = s.may_be_neg_inf || neg_inf;
     if (s.may_be_finite) {
+      relate_rounding(x, p, z);
       z.propagated = p.has_real ? detail::meet(p.propagated, p.image - z.real) : p.propagated;
       z.err = z.propagated + z.introduced;
     }

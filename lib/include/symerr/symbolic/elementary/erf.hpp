@@ -14,6 +14,7 @@ template <RealDomain D>
 SymbolicDomainError<D> erf(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Erf, elementary::erf_d);
   p.propagated = elementary::erf_slope_image(hull(x.real, x.fp)) * x.err;
+  p.shape = &elementary::erf_shape;
   p.at_pos_inf = 1.0;
   p.at_neg_inf = -1.0;
   p.odd_zero = true;

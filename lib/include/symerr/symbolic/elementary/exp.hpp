@@ -16,6 +16,7 @@ template <RealDomain D>
 SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Exp, elementary::exp_d);
   p.propagated = p.real * elementary::increasing_image<D>(elementary::expm1_d, x.err);
+  p.shape = &elementary::exp_shape;
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = 0.0;
   return elementary::split_whole(x, elementary::finish(x, p, model),
@@ -27,6 +28,7 @@ SymbolicDomainError<D> expm1(const SymbolicDomainError<D>& x, const AccuracyMode
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Expm1, elementary::expm1_d);
   p.propagated = elementary::increasing_image<D>(elementary::exp_d, x.real) *
                  elementary::increasing_image<D>(elementary::expm1_d, x.err);
+  p.shape = &elementary::expm1_shape;
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = -1.0;
   p.odd_zero = true;

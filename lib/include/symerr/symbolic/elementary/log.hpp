@@ -52,7 +52,8 @@ UnaryParts<D> log_parts(const SymbolicDomainError<D>& x, ElementaryFunction fn, 
 
 template <RealDomain D>
 SymbolicDomainError<D> log(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
-  const auto p = elementary::log_parts(x, ElementaryFunction::Log, elementary::log_d, 0.0);
+  auto p = elementary::log_parts(x, ElementaryFunction::Log, elementary::log_d, 0.0);
+  p.shape = &elementary::log_shape;
   return elementary::split_whole(x, elementary::finish(x, p, model),
                                  [&](const SymbolicDomainError<D>& v) { return log(v, model); });
 }
@@ -61,6 +62,7 @@ template <RealDomain D>
 SymbolicDomainError<D> log1p(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::log_parts(x, ElementaryFunction::Log1p, elementary::log1p_d, 1.0);
   p.odd_zero = true;
+  p.shape = &elementary::log1p_shape;
   return elementary::split_whole(x, elementary::finish(x, p, model),
                                  [&](const SymbolicDomainError<D>& v) { return log1p(v, model); });
 }

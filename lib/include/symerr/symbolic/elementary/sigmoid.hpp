@@ -21,6 +21,7 @@ SymbolicDomainError<D> sigmoid(const SymbolicDomainError<D>& x,
   const D half = D::point(0.5);
   p.propagated = elementary::sinh_image(x.err * half) /
                  (D::point(2) * elementary::cosh_image(x.real * half) * elementary::cosh_image(x.fp * half));
+  p.shape = &elementary::sigmoid_shape;
   p.at_pos_inf = 1.0;
   p.at_neg_inf = 0.0;
   return elementary::split_whole(x, elementary::finish(x, p, model),

@@ -15,6 +15,7 @@ template <RealDomain D>
 SymbolicDomainError<D> tanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Tanh, elementary::tanh_d);
   p.propagated = elementary::sinh_image(x.err) / (elementary::cosh_image(x.real) * elementary::cosh_image(x.fp));
+  p.shape = &elementary::tanh_shape;
   p.at_pos_inf = 1.0;
   p.at_neg_inf = -1.0;
   p.odd_zero = true;

@@ -7,6 +7,7 @@
 // square root of r < 0 is undefined.
 #pragma once
 
+#include <symerr/symbolic/elementary/linearise.hpp>
 #include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
 
 namespace symerr {
@@ -39,6 +40,10 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
       const auto r = detail::round_enclosure(t, *F, x.mode);
       z.fp = r.fp;
       rounding = detail::introduced_float(t, z.fp, *F, x.mode);
+      if constexpr (elementary::Relational<D>) {  // the rounding named after the operand, fp = t + it
+        rounding = elementary::named_rounding(x.fp, OpId::Sqrt, *F, x.mode, rounding);
+        if (is_bounded(rounding) && is_bounded(z.fp)) z.fp = meet(t + rounding, D::between(z.fp.lower(), z.fp.upper()));
+      }
     } else {
       z.fp = t;
     }

@@ -46,8 +46,12 @@
 // or constants). For every pair (real run r, computed run c) of an unstable
 // group, the unstable executions following r and c have err = fp_c − real_r,
 // and their symbol assignment satisfies the conditions of both runs; the
-// maximum of that form under the conditions (a small linear program over
-// ε ∈ [-1, 1]^N) bounds it. The bound is certified by weak duality — any
+// maximum of that quantity under the conditions (a small linear program over
+// ε ∈ [-1, 1]^N) bounds it, taken for three forms of it: fp_c − real_r,
+// err_c + (real_c − real_r) and err_r + (fp_c − fp_r) (the error along one
+// control flow plus the jump of the ideal, resp. machine, program between
+// the two flows; real_c is the ideal arithmetic along the computed flow,
+// which the computed run also carries), and intersected. The bound is certified by weak duality — any
 // multipliers y >= 0 give max f <= f0 − Σ y_j h_j0 + Σ_i |f_i − Σ_j y_j h_ji|,
 // evaluated exactly (GMP) and rounded up — with y found by the simplex method
 // in double (only a candidate: soundness never depends on it). The group's

@@ -1,0 +1,202 @@
+// Elementary functions in a relational domain (D::keeps_correlations with a
+// memoised function_of, i.e. Affine): f of a correlated operand as a linear
+// function of it plus one remainder symbol, so that the result stays
+// correlated with its operand (exp(x) − exp(x) is exactly 0, softmax's
+// exp(x_i − m) keeps x_i) instead of being a fresh independent range.
+//
+// Linearisation (Line): on [a, b] with f convex or concave on each side of
+// its inflection point, take α ≈ the chord's slope and bound g = f − α·x:
+//   convex piece [p, q]:  g <= max(g(p), g(q)) (g is convex), and, for any
+//     t in [p, q] with f'(t) ∈ [s−, s+], f(x) >= f(t) + f'(t)(x − t) (the
+//     tangent lies below), so g >= its minimum over {p, t, q} of the
+//     piecewise-linear bound f(t) + (x < t ? s+ : s−)(x − t) − α·x;
+//   concave piece: the mirror image.
+// t only places the tangent (any t is sound; t ≈ where f' = α is tight);
+// every quantity is rounded outward (nextafter after each operation: one
+// rounding is off by less than one ulp in any rounding mode). The result is
+// f(x) ∈ α·x + [lo, hi], and the form α·x + ρ with ρ = function_of(x, tag,
+// lo, hi): a symbol named after the operand, so the same function of the
+// same value is the same form.
+//
+// Propagated error f(fp) − f(r) = f'(ξ)·e, ξ between r and fp: with f' over
+// the hull of both ranges in [d−, d+], m = mid, it is m·e + (f'(ξ) − m)·e,
+// the second part bounded by radius·|e| (a symbol named after the pair of
+// operand handles). Rounding impl(t) − f(t): a symbol named after t's handle
+// (and the function, format and mode): the machine computes one value per
+// input. The interval enclosures of the rule stay: each form is intersected
+// with them (the narrower range is kept, the form keeps the correlation).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include <symerr/format.hpp>
+#include <symerr/operators.hpp>
+#include <symerr/symbolic/elementary/enclosure.hpp>
+
+namespace symerr::elementary {
+
+template <class D>
+concept Relational = requires(const D& d) {
+  requires D::keeps_correlations;
+  function_of(d, std::uint64_t{}, 0.0, 0.0);
+  d.index();
+};
+
+// f's shape for linearisations. f and f' increasing-or-not are given with
+// directed rounding; curvature +1 convex, −1 concave (below the inflection
+// point, and above it); tangency(α, side) ≈ a point of that side (−1 below,
+// +1 above the inflection) where f' = α.
+struct Shape {
+  double (*f)(double, Dir);
+  double (*slope)(double, Dir);
+  double (*tangency)(double alpha, int side);
+  double domain_lo;   // valid for x > domain_lo
+  double inflection;  // NaN: none (curvature `below` everywhere)
+  int below, above;
+};
+
+namespace lin {
+inline double up(double x) { return std::nextafter(x, INFINITY); }
+inline double dn(double x) { return std::nextafter(x, -INFINITY); }
+inline double pos(double x) { return std::max(x, 0.0); }
+}  // namespace lin
+
+// f(x) − alpha·x ∈ [lo, hi] for every x ∈ [a, b].
+struct Line {
+  double alpha, lo, hi;
+};
+
+// The bound of g = f − α·x on one piece [p, q] of constant curvature c.
+inline std::optional<Line> line_piece(const Shape& s, double alpha, double p, double q, int c, int side) {
+  using namespace lin;
+  auto g_at = [&](double x, Dir d) {  // f(x) − α·x rounded in direction d
+    const double ax = alpha * x;
+    return d == Dir::Down ? dn(s.f(x, Dir::Down) - up(ax)) : up(s.f(x, Dir::Up) - dn(ax));
+  };
+  double t = s.tangency(alpha, side);
+  if (!std::isfinite(t)) t = p / 2 + q / 2;
+  t = std::clamp(t, p, q);
+  const double slo = pos(s.slope(t, Dir::Down)), shi = s.slope(t, Dir::Up);
+  Line l{alpha, 0, 0};
+  if (c > 0) {
+    l.hi = std::max(g_at(p, Dir::Up), g_at(q, Dir::Up));
+    const double ft = s.f(t, Dir::Down);
+    l.lo = std::min({dn(ft - up(alpha * t)), dn(dn(ft + dn(shi * dn(p - t))) - up(alpha * p)),
+                     dn(dn(ft + dn(slo * dn(q - t))) - up(alpha * q))});
+  } else {
+    l.lo = std::min(g_at(p, Dir::Down), g_at(q, Dir::Down));
+    const double ft = s.f(t, Dir::Up);
+    l.hi = std::max({up(ft - dn(alpha * t)), up(up(ft + up(slo * up(p - t))) - dn(alpha * p)),
+                     up(up(ft + up(shi * up(q - t))) - dn(alpha * q))});
+  }
+  if (!std::isfinite(l.lo) || !std::isfinite(l.hi) || !(l.lo <= l.hi)) return std::nullopt;
+  return l;
+}
+
+inline std::optional<Line> linearise(const Shape& s, double a, double b) {
+  if (!(std::isfinite(a) && std::isfinite(b) && a < b && a > s.domain_lo)) return std::nullopt;
+  const double fa = s.f(a, Dir::Up) / 2 + s.f(a, Dir::Down) / 2, fb = s.f(b, Dir::Up) / 2 + s.f(b, Dir::Down) / 2;
+  const double alpha = (fb - fa) / (b - a);
+  if (!std::isfinite(alpha)) return std::nullopt;
+  const double z = s.inflection;
+  std::optional<Line> r;
+  if (!std::isnan(z) && a < z && z < b) {
+    const auto l = line_piece(s, alpha, a, z, s.below, -1), h = line_piece(s, alpha, z, b, s.above, 1);
+    if (!l || !h) return std::nullopt;
+    return Line{alpha, std::min(l->lo, h->lo), std::max(l->hi, h->hi)};
+  }
+  const bool above = !std::isnan(z) && a >= z;
+  return line_piece(s, alpha, a, b, above ? s.above : s.below, above ? 1 : -1);
+}
+
+// f' over [a, b] (monotone on each piece of constant curvature): [d−, d+].
+inline std::optional<std::pair<double, double>> slope_range(const Shape& s, double a, double b) {
+  if (!(std::isfinite(a) && std::isfinite(b) && a <= b && a > s.domain_lo)) return std::nullopt;
+  double lo = std::min(s.slope(a, Dir::Down), s.slope(b, Dir::Down));
+  double hi = std::max(s.slope(a, Dir::Up), s.slope(b, Dir::Up));
+  if (!std::isnan(s.inflection) && a < s.inflection && s.inflection < b) {
+    lo = std::min(lo, s.slope(s.inflection, Dir::Down));
+    hi = std::max(hi, s.slope(s.inflection, Dir::Up));
+  }
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return std::nullopt;
+  return std::pair{lo, hi};
+}
+
+// Names of the symbols (function_of tags; the top bit keeps them apart from
+// the arithmetic's rounding tags): role 0 the real linearisation, 1 the
+// image's, 2 the propagated remainder (with the fp operand's handle: the
+// quantity depends on both operands), 3 the rounding (with format and mode).
+inline std::uint64_t symbol_tag(OpId fn, unsigned role, std::uint64_t extra) {
+  return (std::uint64_t{1} << 63) | (std::uint64_t{role} << 56) | (static_cast<std::uint64_t>(fn) & 0xFF) << 48 |
+         (extra & 0xFFFFFFFFFFFFULL);
+}
+
+// The rounding impl(t) − f(t) of fn at the operand of fp form `t_of`, within
+// `bound`: in a relational domain a symbol named after t (the machine
+// computes one value per input, function, format and mode); else `bound`.
+template <class D>
+D named_rounding(const D& t_of, OpId fn, const FloatFormat& F, RoundingMode mode, const D& bound) {
+  if constexpr (Relational<D>) {
+    if (!is_bounded(bound)) return bound;
+    const std::uint64_t which = static_cast<std::uint64_t>(F.precision) << 40 |
+                                static_cast<std::uint64_t>(F.emax + 60000) << 16 | static_cast<unsigned>(mode);
+    return function_of(t_of, symbol_tag(fn, 3, which), bound.lower(), bound.upper());
+  } else {
+    (void)t_of, (void)fn, (void)F, (void)mode;
+    return bound;
+  }
+}
+
+template <class D>
+D linear_form(const D& x, const Line& l, std::uint64_t tag) {
+  return D::point(l.alpha) * x + function_of(x, tag, l.lo, l.hi);
+}
+
+// ---- shapes ----------------------------------------------------------------
+
+namespace shape_detail {
+using namespace lin;
+inline double log_slope(double x, Dir d) { return d == Dir::Up ? up(1 / x) : dn(1 / x); }
+inline double log1p_slope(double x, Dir d) { return d == Dir::Up ? up(1 / dn(1 + x)) : dn(1 / up(1 + x)); }
+inline double tanh_slope(double x, Dir d) {  // 1 / cosh(x)^2
+  if (d == Dir::Up) {
+    const double c = cosh_d(x, Dir::Down);
+    return up(1 / dn(c * c));
+  }
+  const double c = cosh_d(x, Dir::Up);
+  return dn(1 / up(c * c));
+}
+inline double sigmoid_slope(double x, Dir d) {  // s (1 − s), s = sigmoid(x)
+  const double lo = sigmoid_d(x, Dir::Down), hi = sigmoid_d(x, Dir::Up);
+  auto g_up = [](double s) { return up(s * up(1 - s)); };
+  auto g_dn = [](double s) { return pos(dn(s * dn(1 - s))); };
+  if (d == Dir::Up) return lo <= 0.5 && 0.5 <= hi ? 0.25 : hi < 0.5 ? g_up(hi) : g_up(lo);
+  return std::min(g_dn(lo), g_dn(hi));
+}
+inline double erf_slope(double x, Dir d) { return erf_slope_d(std::fabs(x), d); }
+inline double exp_tangency(double a, int) { return std::log(a); }
+inline double log_tangency(double a, int) { return 1 / a; }
+inline double log1p_tangency(double a, int) { return 1 / a - 1; }
+inline double tanh_tangency(double a, int side) { return side * std::atanh(std::sqrt(std::max(0.0, 1 - a))); }
+inline double sigmoid_tangency(double a, int side) {
+  const double s = (1 + side * std::sqrt(std::max(0.0, 1 - 4 * a))) / 2;
+  return std::log(s / (1 - s));
+}
+inline double erf_tangency(double a, int side) {
+  return side * std::sqrt(std::max(0.0, -std::log(a * std::sqrt(M_PI) / 2)));
+}
+}  // namespace shape_detail
+
+inline const Shape exp_shape{exp_d, exp_d, shape_detail::exp_tangency, -INFINITY, NAN, 1, 1};
+inline const Shape expm1_shape{expm1_d, exp_d, shape_detail::exp_tangency, -INFINITY, NAN, 1, 1};
+inline const Shape log_shape{log_d, shape_detail::log_slope, shape_detail::log_tangency, 0.0, NAN, -1, -1};
+inline const Shape log1p_shape{log1p_d, shape_detail::log1p_slope, shape_detail::log1p_tangency, -1.0, NAN, -1, -1};
+inline const Shape tanh_shape{tanh_d, shape_detail::tanh_slope, shape_detail::tanh_tangency, -INFINITY, 0.0, 1, -1};
+inline const Shape sigmoid_shape{sigmoid_d, shape_detail::sigmoid_slope, shape_detail::sigmoid_tangency, -INFINITY,
+                                 0.0, 1, -1};
+inline const Shape erf_shape{erf_d, shape_detail::erf_slope, shape_detail::erf_tangency, -INFINITY, 0.0, 1, -1};
+
+}  // namespace symerr::elementary
