@@ -203,7 +203,19 @@ double certified_max(const Affine& f, const std::vector<const Affine*>& h, int s
   const std::size_t n = index.size(), m = H.size();
   obj.c.resize(n, 0.0);
   for (Dense& d : H) d.c.resize(n, 0.0);
-  const std::vector<double> y = dual_multipliers(obj.c, H, m, n);
+  // the multipliers only act on symbols of some condition: the LP is solved
+  // over those (the others add Σ|f_i| whatever y is)
+  std::vector<std::size_t> active;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::any_of(H.begin(), H.end(), [i](const Dense& d) { return d.c[i] != 0; })) active.push_back(i);
+  std::vector<double> c_active;
+  std::vector<Dense> h_active(m);
+  for (std::size_t i : active) c_active.push_back(obj.c[i]);
+  for (std::size_t j = 0; j < m; ++j) {
+    h_active[j].c0 = H[j].c0;
+    for (std::size_t i : active) h_active[j].c.push_back(H[j].c[i]);
+  }
+  const std::vector<double> y = dual_multipliers(c_active, h_active, m, active.size());
   mpq_class bound(obj.c0);
   for (std::size_t j = 0; j < m; ++j)
     if (y[j] != 0) bound -= mpq_class(y[j]) * mpq_class(H[j].c0);
