@@ -16,6 +16,7 @@
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/elementary.hpp>
+#include <symerr/kernels/softmax.hpp>
 #include <symerr/symbolic.hpp>
 
 #include "fpbench/driver_box.hpp"
@@ -190,19 +191,7 @@ double dot_observed(std::size_t n, double e, int samples) {
 
 // ---- softmax with the running maximum written with `if` ---------------------
 
-template <class T>
-void softmax_if(const T* x, T* y, std::size_t n) {
-  using std::exp;
-  T m = x[0];
-  for (std::size_t i = 1; i < n; ++i) {
-    T v = x[i];
-    if (v > m) m = v;
-  }
-  for (std::size_t i = 0; i < n; ++i) y[i] = exp(x[i] - m);
-  T s = y[0];
-  for (std::size_t i = 1; i < n; ++i) s = s + y[i];
-  for (std::size_t i = 0; i < n; ++i) y[i] = y[i] / s;
-}
+using kernels::softmax_if;
 
 struct SoftmaxRun {
   double bound;

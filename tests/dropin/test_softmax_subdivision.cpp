@@ -13,6 +13,7 @@
 #include <mpfr.h>
 
 #include <symerr/elementary.hpp>
+#include <symerr/kernels/softmax.hpp>
 #include <symerr/verify/symbolic/driver.hpp>
 
 #include "test_scale.hpp"
@@ -21,19 +22,7 @@ using namespace symerr;
 
 namespace {
 
-template <class T>
-void softmax_if(const T* x, T* y, std::size_t n) {
-  using std::exp;
-  T m = x[0];
-  for (std::size_t i = 1; i < n; ++i) {
-    T v = x[i];
-    if (v > m) m = v;
-  }
-  for (std::size_t i = 0; i < n; ++i) y[i] = exp(x[i] - m);
-  T s = y[0];
-  for (std::size_t i = 1; i < n; ++i) s = s + y[i];
-  for (std::size_t i = 0; i < n; ++i) y[i] = y[i] / s;
-}
+using kernels::softmax_if;
 
 // The error f − r of output i of one execution (exact inputs x, e = 0), as a
 // double interval [lo, hi] that contains it (256-bit reference, widened by

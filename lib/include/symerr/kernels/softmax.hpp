@@ -25,4 +25,22 @@ void softmax(const T* x, T* y, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] = y[i] / s;
 }
 
+// The same with the running maximum written as C reference kernels write it,
+// `if (v > m) m = v;`: on symbolic inputs an undecided comparison needs the
+// kernel driver (verify::run_kernel), which explores the orderings.
+template <class T>
+void softmax_if(const T* x, T* y, std::size_t n) {
+  using std::exp;
+  if (n == 0) return;
+  T m = x[0];
+  for (std::size_t i = 1; i < n; ++i) {
+    T v = x[i];
+    if (v > m) m = v;
+  }
+  for (std::size_t i = 0; i < n; ++i) y[i] = exp(x[i] - m);
+  T s = y[0];
+  for (std::size_t i = 1; i < n; ++i) s = s + y[i];
+  for (std::size_t i = 0; i < n; ++i) y[i] = y[i] / s;
+}
+
 }  // namespace symerr::kernels
