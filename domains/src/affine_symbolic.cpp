@@ -105,7 +105,8 @@ void set_split(ArithOp op, const SA& x, const SA& y, const Affine& E, const Affi
     z.introduced = delta;
     return;
   }
-  const Affine pry = y.real + y.propagated;
+  // pr_y = real_y + propagated_y: the identity reads it only for × and ÷
+  const Affine pry = op == ArithOp::Add || op == ArithOp::Sub ? Affine() : y.real + y.propagated;
   if (op == ArithOp::Div && contains(pry, 0.0)) {
     z.propagated = Affine::whole();
   } else {
