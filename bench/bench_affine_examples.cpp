@@ -162,6 +162,37 @@ double dot_observed(std::size_t n, double e, int samples) {
     }
     worst = std::max(worst, std::fabs(static_cast<double>(static_cast<__float128>(f) - r)));
   }
+  {
+    // Every input at the largest FP32 value <= 1 + e with error +e (r = f − e
+    // <= 1): the propagated part's maximum, plus that execution's roundings.
+    float top = static_cast<float>(1 + e);
+    if (top > 1 + e) top = std::nextafter(top, 0.0f);
+    float f = top * top;
+    for (std::size_t i = 1; i < n; ++i) f = f + top * top;
+    const __float128 t = static_cast<__float128>(top) - e;
+    const __float128 r = t * t * static_cast<__float128>(n);
+    worst = std::max(worst, std::fabs(static_cast<double>(static_cast<__float128>(f) - r)));
+    // greedy (as tests/substitute/test_dot_split.cpp): each product among 512
+    // random pairs within 2^-12 below top, both roundings upwards, errors +e
+    std::uniform_real_distribution<float> near(top - 0x1p-12f, top);
+    float g = 0;
+    __float128 rg = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double best = -1;
+      float ba = top, bb = top;
+      for (int c = 0; c < 512; ++c) {
+        const float a = near(rng), b = near(rng);
+        const double exact = static_cast<double>(a) * static_cast<double>(b);  // exact: 48 bits
+        const float q = a * b;
+        const double sum = static_cast<double>(g) + static_cast<double>(q);    // exact below 2^13
+        const double up = (static_cast<double>(q) - exact) + (static_cast<double>(static_cast<float>(sum)) - sum);
+        if (up > best) best = up, ba = a, bb = b;
+      }
+      g = i == 0 ? ba * bb : g + ba * bb;
+      rg += (static_cast<__float128>(ba) - e) * (static_cast<__float128>(bb) - e);
+    }
+    worst = std::max(worst, std::fabs(static_cast<double>(static_cast<__float128>(g) - rg)));
+  }
   for (int k = 0; k < samples; ++k) {
     const int mode = k % 3;
     for (std::size_t i = 0; i < n; ++i) {
