@@ -33,6 +33,9 @@ enum class OpId : std::uint8_t {
   Pow,                          // x^c, real exponent
   Powi,                         // x^n, integer exponent (repeated multiplication)
   Exp2,                         // 2^x
+  Floor, Ceil, Trunc,           // round to an integral value: toward −inf, +inf, 0
+  Round,                        // … in the value's rounding mode (nearest-even: ONNX Round; C rint, nearbyint)
+  RoundAway,                    // … to nearest, ties away from zero (C round)
 };
 
 // Properties of an operator (bit set).
@@ -68,6 +71,8 @@ struct OpInfo {
 
 namespace detail {
 inline constexpr OpProperties kElementary = kAccuracyModel | kMonotoneIncreasing;
+// rounding to an integral value: the result is exactly representable
+inline constexpr OpProperties kIntegral = kCorrectlyRounded | kExactResult | kMonotoneIncreasing;
 
 // The table: one row per operator, in OpId order (checked by
 // tests/core/test_operators.cpp). Registering an operator is one row here.
@@ -95,6 +100,17 @@ inline constexpr OpInfo kOperatorRows[] = {
     {OpId::Pow, "Pow", 2, kAccuracyModel, "real_x^c * expm1(c * log1p(e_x / real_x))", "pow", nullptr, mpfr_pow},
     {OpId::Powi, "Powi", 2, kIntegerExponent, "repeated Mul (n - 1 roundings; n < 0: one Div)", "powi"},
     {OpId::Exp2, "Exp2", 1, kElementary, "2^real_x * expm1(e_x * ln 2)", "exp2", mpfr_exp2},
+    {OpId::Floor, "Floor", 1, kIntegral, "floor(fp_x) - floor(real_x)  (in [floor(e_x), ceil(e_x)])", "floor",
+     mpfr_rint_floor},
+    {OpId::Ceil, "Ceil", 1, kIntegral, "ceil(fp_x) - ceil(real_x)  (in [floor(e_x), ceil(e_x)])", "ceil",
+     mpfr_rint_ceil},
+    {OpId::Trunc, "Trunc", 1, kIntegral | kOdd, "trunc(fp_x) - trunc(real_x)  (in [floor(e_x) - 1, ceil(e_x) + 1])",
+     "trunc", mpfr_rint_trunc},
+    // Round's MPFR evaluation is the nearest-even one (the NearestEven mode)
+    {OpId::Round, "Round", 1, kIntegral, "rint(fp_x) - rint(real_x)  (in [ceil(e_x - 1), floor(e_x + 1)])", "rint",
+     mpfr_rint_roundeven},
+    {OpId::RoundAway, "RoundAway", 1, kIntegral | kOdd,
+     "round(fp_x) - round(real_x)  (in [ceil(e_x - 1), floor(e_x + 1)])", "round", mpfr_rint_round},
 };
 }  // namespace detail
 

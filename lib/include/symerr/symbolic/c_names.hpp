@@ -1,6 +1,7 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf,
-// tanhf, erff, powf) and the long double ones (sqrtl, ...). A C kernel
+// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf) and
+// the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
 // (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
 // argument-dependent lookup next to the C functions, are the same functions
@@ -58,6 +59,12 @@ SYMERR_C_NAMES_UNARY(exp2)
 SYMERR_C_NAMES_UNARY(log)
 SYMERR_C_NAMES_UNARY(log1p)
 SYMERR_C_NAMES_UNARY(tanh)
+SYMERR_C_NAMES_UNARY(floor)
+SYMERR_C_NAMES_UNARY(ceil)
+SYMERR_C_NAMES_UNARY(trunc)
+SYMERR_C_NAMES_UNARY(round)
+SYMERR_C_NAMES_UNARY(rint)
+SYMERR_C_NAMES_UNARY(nearbyint)
 SYMERR_C_NAMES_UNARY(erf)
 #undef SYMERR_C_NAMES_UNARY
 #undef SYMERR_C_NAME_UNARY

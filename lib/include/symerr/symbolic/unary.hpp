@@ -1,10 +1,11 @@
 // Comparisons, ulp enclosures and printing of SymbolicDomainError; the unary
-// operators are one rule each: rules/{neg,abs,sqrt,convert}.hpp.
+// operators are one rule each: rules/{neg,abs,sqrt,convert,integral}.hpp.
 #pragma once
 
 #include <symerr/symbolic/detail.hpp>
 #include <symerr/symbolic/rules/abs.hpp>
 #include <symerr/symbolic/rules/convert.hpp>
+#include <symerr/symbolic/rules/integral.hpp>
 #include <symerr/symbolic/rules/neg.hpp>
 #include <symerr/symbolic/rules/sqrt.hpp>
 
