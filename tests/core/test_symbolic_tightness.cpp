@@ -82,6 +82,10 @@ TEST_CASE("Div and Sub on FP16 boxes: sup |err| within 5% of the enumerated maxi
       {ArithOp::Sub, 1, 2, 1.0, 1.75},     // Sterbenz: exact, the true maximum is 0
   };
   for (const Case& c : cases) {
+    // the sanitizer run (scaled down) enumerates the three smaller boxes only
+    if (symerr::test::scaled_down() &&
+        fp16_values_in(c.alo, c.ahi).size() * fp16_values_in(c.blo, c.bhi).size() > 300000)
+      continue;
     const auto x = SymbolicError::input(c.alo, c.ahi, FP16);
     const auto y = SymbolicError::input(c.blo, c.bhi, FP16);
     const auto z = arithmetic(c.op, x, y);

@@ -441,8 +441,9 @@ TEST_CASE("C kernel add, mul: sound against exact executions", "[substitute]") {
     if (s.k == K::Add || s.k == K::Mul) run_spec(s, 1);
 }
 TEST_CASE("C kernel matmul 4x4 and 64x64: sound against exact executions", "[substitute]") {
+  // the sanitizer run (scaled down) does the 4x4 only: the same code, 1/4096 of the work
   for (const Spec& s : specs())
-    if (s.k == K::MatMul) run_spec(s, 1);
+    if (s.k == K::MatMul && (s.in[0].dims[0] == 4 || !symerr::test::scaled_down())) run_spec(s, 1);
 }
 TEST_CASE("C kernel conv2d NCHW 1x1x8x8, 3x3, padding 1: sound against exact executions", "[substitute]") {
   for (const Spec& s : specs())
