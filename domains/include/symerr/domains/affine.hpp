@@ -57,7 +57,7 @@
 // * clip(a, lo, hi) is memoised on (a, the clipped range), so clipping the
 //   same value twice gives the same handle;
 // * the elementary functions of SymbolicDomainError<Affine> (exp, expm1,
-//   log, log1p, tanh, sigmoid, erf, and sqrt's rounding) are linearised in
+//   exp2, log, log1p, tanh, sigmoid, erf, and sqrt's rounding) are linearised in
 //   their operand with remainders named by function_of
 //   (<symerr/symbolic/elementary/linearise.hpp>): exp(x) − exp(x) is exactly 0.
 // Every floating-point computation runs in one upward-rounding scope per

@@ -17,6 +17,7 @@ SymbolicDomainError<D> exp2(const SymbolicDomainError<D>& x, const AccuracyModel
   auto p = elementary::whole_line_parts(x, OpId::Exp2, elementary::directed_d<OpId::Exp2>);
   const D ln2 = D::between(elementary::log_d(2.0, Dir::Down), elementary::log_d(2.0, Dir::Up));
   p.propagated = p.real * elementary::increasing_image<D>(elementary::expm1_d, x.err * ln2);
+  p.shape = &elementary::exp2_shape;
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = 0.0;
   return elementary::split_whole(x, elementary::finish(x, p, model),

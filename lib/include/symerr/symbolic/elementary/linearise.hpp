@@ -177,6 +177,14 @@ inline double sigmoid_slope(double x, Dir d) {  // s (1 − s), s = sigmoid(x)
   return std::min(g_dn(lo), g_dn(hi));
 }
 inline double erf_slope(double x, Dir d) { return erf_slope_d(std::fabs(x), d); }
+// ln 2 · 2^x; ln 2 between the double below it (0x1.62e42fefa39efp-1) and the next one
+inline double exp2_slope(double x, Dir d) {
+  constexpr double ln2_dn = 0x1.62e42fefa39efp-1;
+  const double ln2_up = std::nextafter(ln2_dn, INFINITY);
+  return d == Dir::Up ? up(directed_d<OpId::Exp2>(x, Dir::Up) * ln2_up)
+                      : dn(directed_d<OpId::Exp2>(x, Dir::Down) * ln2_dn);
+}
+inline double exp2_tangency(double a, int) { return std::log2(a / 0x1.62e42fefa39efp-1); }
 inline double exp_tangency(double a, int) { return std::log(a); }
 inline double log_tangency(double a, int) { return 1 / a; }
 inline double log1p_tangency(double a, int) { return 1 / a - 1; }
@@ -197,6 +205,8 @@ inline const Shape log1p_shape{log1p_d, shape_detail::log1p_slope, shape_detail:
 inline const Shape tanh_shape{tanh_d, shape_detail::tanh_slope, shape_detail::tanh_tangency, -INFINITY, 0.0, 1, -1};
 inline const Shape sigmoid_shape{sigmoid_d, shape_detail::sigmoid_slope, shape_detail::sigmoid_tangency, -INFINITY,
                                  0.0, 1, -1};
+inline const Shape exp2_shape{directed_d<OpId::Exp2>, shape_detail::exp2_slope, shape_detail::exp2_tangency, -INFINITY,
+                              NAN, 1, 1};
 inline const Shape erf_shape{erf_d, shape_detail::erf_slope, shape_detail::erf_tangency, -INFINITY, 0.0, 1, -1};
 
 }  // namespace symerr::elementary
