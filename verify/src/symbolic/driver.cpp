@@ -423,9 +423,9 @@ class Explorer final : public BranchHook {
     const Step step = it.script[k];
     const bool both = it.role == Role::Joint || k <= it.diverge;
     S* targets[2] = {nullptr, nullptr};
-    if (info && info->refine) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);
+    if (info) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);  // once, for both uses
     if constexpr (std::is_same_v<D, Affine>)
-      record(L, info, step, both || it.role == Role::Real, both || it.role == Role::Computed);
+      record(L, info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed);
     if (!refine(info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed))
       L.infeasible = true;
     report_.max_path_branches = std::max(report_.max_path_branches, k + 1);
@@ -591,19 +591,15 @@ class Explorer final : public BranchHook {
   // Affine: appends the comparison's outcome to the lane's path condition, as
   // forms h <= 0 of the difference a − b of the compared operands (the real
   // ones for the ideal outcome, the computed ones for the computed outcome).
-  // Operands are read through the same checked addresses as for tightening
+  // Operands are the checked addresses found once for tightening (read
   // (before it: forms are kept by tightening anyway); an operand without one
   // counts only when it is a constant (a point range). Operands that may be
   // special are skipped (a comparison with NaN is false whatever the forms).
-  void record(Lane& L, const ComparisonInfo* info, Step step, bool ideal_side, bool computed_side) {
+  void record(Lane& L, const ComparisonInfo* info, S* const (&ops)[2], Step step, bool ideal_side,
+              bool computed_side) {
     if (!info || info->relation == Relation::Other) return;
-    const S* ops[2] = {nullptr, nullptr};
-    for (int o = 0; o < 2; ++o) {
-      const void* p = o == 0 ? info->lhs : info->rhs;
-      if (!p) continue;
-      ops[o] = target_of(*info, o);
-      if (ops[o] && symerr::detail::maybe_special(*ops[o])) return;
-    }
+    for (const S* x : ops)
+      if (x && symerr::detail::maybe_special(*x)) return;
     for (int side = 0; side < 2; ++side) {  // 0: real / ideal outcome, 1: fp / computed outcome
       if (side == 0 ? !ideal_side : !computed_side) continue;
       const int sign = outcome_sign(info->relation, side == 0 ? step.ideal : step.computed);
