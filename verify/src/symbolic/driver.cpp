@@ -591,9 +591,9 @@ class Explorer final : public BranchHook {
   // Affine: appends the comparison's outcome to the lane's path condition, as
   // forms h <= 0 of the difference a − b of the compared operands (the real
   // ones for the ideal outcome, the computed ones for the computed outcome).
-  // Operands are the checked addresses found once for tightening (read
-  // (before it: forms are kept by tightening anyway); an operand without one
-  // counts only when it is a constant (a point range). Operands that may be
+  // Operands are the checked addresses found once per comparison and also used
+  // for tightening (read before it; tightening keeps the forms anyway); an
+  // operand without one counts only when it is a constant (a point range). Operands that may be
   // special are skipped (a comparison with NaN is false whatever the forms).
   void record(Lane& L, const ComparisonInfo* info, S* const (&ops)[2], Step step, bool ideal_side,
               bool computed_side) {
