@@ -104,7 +104,7 @@ template <class D> std::string fingerprint(const SymbolicDomainError<D>& z) {
 // an exact constant (zeros of both signs included) or a rounded literal.
 SymbolicDomainError<Interval> random_operand(Generator& g, const Format& format) {
   using SE = SymbolicDomainError<Interval>;
-  switch (g.pick(0, 15)) {
+  switch (g.pick(0, 17)) {
     case 0: return SE::nan(format);
     case 1: return SE::inf(g.pick(0, 1) ? 1 : -1, format);
     case 2: return SE::undef(format);
@@ -114,6 +114,15 @@ SymbolicDomainError<Interval> random_operand(Generator& g, const Format& format)
       return SE::constant(g.pick(0, 1) || (I && !I->is_signed) ? 1.0 : -4.0, format);
     }
     case 5: return SE::literal(mpq_class(g.pick(-7, 7), g.pick(1, 9)), format);
+    case 6:
+    case 7: {
+      // the result of an operation: introduced error nonzero, the split's
+      // general case (and, in a float format, the one-scope hot path's)
+      const Box a = g.box(format), b = g.box(format);
+      const SE x = SE::input(a.lo, a.hi, a.elo, a.ehi, format), y = SE::input(b.lo, b.hi, b.elo, b.ehi, format);
+      const ArithOp op = kOps[g.pick(0, 2)];
+      return arithmetic(op, x, y, IntegerDivision::Floor);
+    }
     default: {
       const Box b = g.box(format);
       return SE::input(b.lo, b.hi, b.elo, b.ehi, format);

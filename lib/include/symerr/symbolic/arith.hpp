@@ -345,16 +345,21 @@ template <RealDomain D>
 SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                                   const SymbolicDomainError<D>& y,
                                   std::optional<IntegerDivision> int_division = std::nullopt) {
-  SymbolicDomainError<D> z;
+  // Each branch initialises its own z and returns it (no copy of the 160-byte value).
   if constexpr (FastArithmetic<D>::enabled) {
-    z = FastArithmetic<D>::apply(op, x, y, int_division);
+    SymbolicDomainError<D> z = FastArithmetic<D>::apply(op, x, y, int_division);
+    z.origin = detail::merge_origin(x.origin, y.origin);
+    if (op == ArithOp::Mul && &x == &y) detail::tighten_square(z);  // the same object: a square
+    return z;
   } else {
-    [[maybe_unused]] const detail::FpGuardFor<D> guard;
-    z = detail::arithmetic_impl(op, x, y, int_division);
+    SymbolicDomainError<D> z = [&] {
+      [[maybe_unused]] const detail::FpGuardFor<D> guard;
+      return detail::arithmetic_impl(op, x, y, int_division);
+    }();
+    z.origin = detail::merge_origin(x.origin, y.origin);
+    if (op == ArithOp::Mul && &x == &y) detail::tighten_square(z);  // the same object: a square
+    return z;
   }
-  z.origin = detail::merge_origin(x.origin, y.origin);
-  if (op == ArithOp::Mul && &x == &y) detail::tighten_square(z);  // the same object: a square
-  return z;
 }
 
 template <RealDomain D>

@@ -188,7 +188,7 @@ bool sum_is_exact(const D& x, const D& y, const D& t, const FloatFormat& F) {
   if (!is_bounded(t)) return false;
   const double q = std::min(ulp_of(mig(x), F), ulp_of(mig(y), F));
   if (!F.subnormals && q < min_normal(F) && mig(t) < min_normal(F)) return false;
-  return mag(t) <= pow2(F.precision) * q && mag(t) <= max_finite(F);
+  return mag(t) <= scale_power_of_two(q, F.precision) && mag(t) <= max_finite(F);
 }
 
 // x · 2^k and x / 2^k are exact when no result leaves the normal range.
