@@ -7,7 +7,9 @@
 //    [-1, 1], e = 1e-12, lanes element by element): time per element
 //    (target: <= 20 us).
 // The C kernel is tests/substitute/kernels/onnx_kernels.c (bench/CMakeLists.txt
-// builds it both ways).
+// builds it three ways). The third, for reference: the same kernel substituted
+// on ONE Boost interval (bench/plain_interval.hpp), the cost of an interval
+// evaluation without any error analysis.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -18,10 +20,18 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
+#include "plain_interval.hpp"
+
 #include <symerr/substitute.hpp>
 #undef double
 #define double ::symerr::SymbolicError
 namespace ksym {
+#include "onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
+#undef double
+#define double bench_plain::PlainInterval
+namespace kplain {
 #include "onnx_kernels.h"
 }
 #undef ONNX_KERNELS_H
@@ -47,7 +57,10 @@ Tensor view(int rows, int cols, T* data) {
 struct MatmulData {
   std::vector<double> a, b, y;
   std::vector<S> sa, sb, sy;
-  MatmulData() : a(4096), b(4096), y(4096), sa(4096), sb(4096), sy(4096) {
+  std::vector<bench_plain::PlainInterval> pa, pb, py;
+  MatmulData()
+      : a(4096), b(4096), y(4096), sa(4096), sb(4096), sy(4096),
+        pa(4096, bench_plain::PlainInterval(bench_plain::BI(-1, 1))), pb(pa), py(4096) {
     for (int i = 0; i < 4096; ++i) {
       a[i] = std::ldexp((i * 37) % 1024 - 512, -9);
       b[i] = std::ldexp((i * 91) % 1024 - 512, -9);
@@ -58,6 +71,11 @@ struct MatmulData {
   void run_double() {
     tensor ta = view<tensor>(64, 64, a.data()), tb = view<tensor>(64, 64, b.data()), ty = view<tensor>(64, 64, y.data());
     onnx_matmul(&ta, &tb, &ty);
+  }
+  void run_plain() {
+    auto ta = view<kplain::tensor>(64, 64, pa.data()), tb = view<kplain::tensor>(64, 64, pb.data()),
+         ty = view<kplain::tensor>(64, 64, py.data());
+    kplain::onnx_matmul(&ta, &tb, &ty);
   }
   void run_symbolic() {
     auto ta = view<ksym::tensor>(64, 64, sa.data()), tb = view<ksym::tensor>(64, 64, sb.data()),
@@ -128,8 +146,14 @@ double cpu_seconds(F&& f) {
 // median of the per-round ratios (thread CPU time).
 void matmul_ratio() {
   MatmulData d;
-  std::vector<double> td, ts, ratio;
+  std::vector<double> td, ts, tp, ratio;
   for (int round = 0; round < 15; ++round) {
+    tp.push_back(cpu_seconds([&] {
+      for (int i = 0; i < 5; ++i) {
+        d.run_plain();
+        benchmark::DoNotOptimize(d.py.data());
+      }
+    }) / 5);
     const double a = cpu_seconds([&] {
       for (int i = 0; i < 50; ++i) {
         d.run_double();
@@ -152,6 +176,10 @@ void matmul_ratio() {
               "operation, 2 x 64^3 operations)\n",
               fastest, ratio[ratio.size() / 2], 1e3 * *std::min_element(td.begin(), td.end()), 1e3 * best,
               1e9 * best / (2.0 * 64 * 64 * 64));
+  const double plain = *std::min_element(tp.begin(), tp.end());
+  std::printf("  reference, the same C kernel on one boost::numeric::interval<double> (no error analysis): "
+              "%.1fx the double kernel (%.3g ms); SymbolicError / one interval: %.1fx\n",
+              plain / *std::min_element(td.begin(), td.end()), 1e3 * plain, best / plain);
 }
 
 void driver_per_element() {
