@@ -250,8 +250,19 @@ using R = UpwardOppArith<AffineControl>;
 class UpwardScope {
  public:
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
-  UpwardScope() noexcept : saved_(_mm_getcsr()) { AffineControl::upward(); }
-  ~UpwardScope() { _mm_setcsr((_mm_getcsr() & ~0x6000u) | (saved_ & 0x6000u)); }
+  // Writes MXCSR only when the rounding field changes: inside an enclosing
+  // upward scope (FastArithmetic<Affine>::apply holds one over its ~20 form
+  // operations) a nested scope reads MXCSR and writes nothing. A write is
+  // the costly part (ldmxcsr); every scope still checks the mode on entry,
+  // so an operation that left another mode behind (an Interval operation
+  // restores the x87 mode) is corrected by the next scope.
+  UpwardScope() noexcept : saved_(_mm_getcsr()) {
+    if ((saved_ & 0x6000u) != 0x4000u) _mm_setcsr((saved_ & ~0x6000u) | 0x4000u);
+  }
+  ~UpwardScope() {
+    const unsigned now = _mm_getcsr();
+    if ((now & 0x6000u) != (saved_ & 0x6000u)) _mm_setcsr((now & ~0x6000u) | (saved_ & 0x6000u));
+  }
 #else
   UpwardScope() noexcept : saved_(std::fegetround()) { std::fesetround(FE_UPWARD); }
   ~UpwardScope() { std::fesetround(saved_); }

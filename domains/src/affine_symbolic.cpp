@@ -29,6 +29,8 @@
 
 #include <utility>
 
+#include "affine_impl.hpp"
+
 namespace symerr {
 namespace {
 
@@ -136,6 +138,11 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::opti
   const SI xi = ranges_of(x), yi = ranges_of(y);
   const SI zi = arithmetic(op, xi, yi, int_division);
   if (!plain(zi.specials)) return generic(op, x, y, int_division);
+  // One upward scope over the form operations below: each of them opens its
+  // own scope, which then finds the mode set and writes no MXCSR (and
+  // re-sets it if an Interval operation in between restored another mode).
+  // Nothing below rounds outside a form operation or an Interval operation.
+  const affine_detail::UpwardScope upward;
   const FloatFormat& F = std::get<FloatFormat>(x.format);
   SA z;
   z.real = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.real, y.real); });
