@@ -77,6 +77,7 @@ int evaluate_composed(OpId op, mpfr_ptr out, std::span<const mpfr_srcptr> args, 
   switch (op) {
     case OpId::Sigmoid: return sigmoid_rounded(out, args[0], rnd);
     case OpId::Powi: return power_integer(out, args[0], args[1], rnd);
+    case OpId::Fma: return mpfr_fma(out, args[0], args[1], args[2], rnd);
     default: break;
   }
   throw std::logic_error("evaluate_mpfr: no MPFR evaluation registered for " + std::string(to_string(op)));

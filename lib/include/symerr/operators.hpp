@@ -36,6 +36,7 @@ enum class OpId : std::uint8_t {
   Floor, Ceil, Trunc,           // round to an integral value: toward −inf, +inf, 0
   Round,                        // … in the value's rounding mode (nearest-even: ONNX Round; C rint, nearbyint)
   RoundAway,                    // … to nearest, ties away from zero (C round)
+  Fma,                          // x·y + w with one rounding (C fma)
 };
 
 // Properties of an operator (bit set).
@@ -56,7 +57,7 @@ using MpfrBinaryFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
 
 struct OpInfo {
   OpId id;
-  std::string_view name;  // ONNX spelling ("Add", "Exp"); Expm1, Log1p, Powi, Convert are symerr's
+  std::string_view name;  // ONNX spelling ("Add", "Exp"); Expm1, Log1p, Powi, Convert, Fma are symerr's
   unsigned arity;         // number of operands (Convert: 1, its target format is a parameter)
   OpProperties properties;
   std::string_view error_identity;  // err_z in terms of the operands (e = fp − real), as the rule evaluates it
@@ -111,6 +112,7 @@ inline constexpr OpInfo kOperatorRows[] = {
      mpfr_rint_roundeven},
     {OpId::RoundAway, "RoundAway", 1, kIntegral | kOdd,
      "round(fp_x) - round(real_x)  (in [ceil(e_x - 1), floor(e_x + 1)])", "round", mpfr_rint_round},
+    {OpId::Fma, "Fma", 3, kCorrectlyRounded, "real_x*e_y + e_x*fp_y + e_w", "fma"},
 };
 }  // namespace detail
 

@@ -1,6 +1,6 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf,
-// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf) and
+// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
 // (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
@@ -92,5 +92,16 @@ SYMERR_C_NAME_BINARY(fmaxl, fmax, detail::is_symbolic_v<A> || detail::is_symboli
 SYMERR_C_NAME_BINARY(powf, pow, detail::is_symbolic_v<A>)
 SYMERR_C_NAME_BINARY(powl, pow, detail::is_symbolic_v<A>)
 #undef SYMERR_C_NAME_BINARY
+
+// fmaf/fmal: fma (rules/fma.hpp), any operand symbolic.
+#define SYMERR_C_NAME_TERNARY(name)                                                              \
+  template <class A, class B, class C>                                                            \
+    requires(detail::is_symbolic_v<A> || detail::is_symbolic_v<B> || detail::is_symbolic_v<C>) \
+  auto name(const A& a, const B& b, const C& c) {                                                 \
+    return fma(a, b, c);                                                                          \
+  }
+SYMERR_C_NAME_TERNARY(fmaf)
+SYMERR_C_NAME_TERNARY(fmal)
+#undef SYMERR_C_NAME_TERNARY
 
 }  // namespace symerr
