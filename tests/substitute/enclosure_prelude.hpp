@@ -80,6 +80,7 @@ Enclosure increasing(const Enclosure& a) {
 inline Enclosure exp(const Enclosure& a) { return increasing<mpfr_exp>(a); }
 inline Enclosure sqrt(const Enclosure& a) { return Enclosure(sqrt(a.interval())); }
 inline Enclosure fabs(const Enclosure& a) { return Enclosure(abs(a.interval())); }
+inline Enclosure fma(const Enclosure& a, const Enclosure& b, const Enclosure& c) { return a * b + c; }
 
 // max/min of two enclosures: [max(lo), max(hi)] (exact on point values).
 template <int (*F)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t)>

@@ -9,6 +9,7 @@
 inline mpq_class fmax(const mpq_class& a, const mpq_class& b) { return a < b ? b : a; }
 inline mpq_class fmin(const mpq_class& a, const mpq_class& b) { return b < a ? b : a; }
 inline mpq_class fabs(const mpq_class& a) { return abs(a); }
+inline mpq_class fma(const mpq_class& a, const mpq_class& b, const mpq_class& c) { return a * b + c; }
 // sqrt of a perfect square of rationals (the tests choose var + eps so);
 // anything else has no exact rational value.
 inline mpq_class sqrt(const mpq_class& q) {

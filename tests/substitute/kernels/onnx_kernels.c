@@ -49,6 +49,16 @@ void onnx_matmul(const tensor* a, const tensor* b, tensor* y) {
     }
 }
 
+void onnx_matmul_fma(const tensor* a, const tensor* b, tensor* y) {
+  const int M = a->dims[0], K = a->dims[1], N = b->dims[1];
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double acc = 0;
+      for (int k = 0; k < K; ++k) acc = fma(a->data[i * K + k], b->data[k * N + j], acc);
+      y->data[i * N + j] = acc;
+    }
+}
+
 void onnx_conv2d(const tensor* x, const tensor* w, const tensor* bias, int stride, int dilation, int pad,
                  tensor* y) {
   const int N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];

@@ -21,6 +21,8 @@ void onnx_add(const tensor* a, const tensor* b, tensor* y);
 void onnx_mul(const tensor* a, const tensor* b, tensor* y);
 /* y[M,N] = a[M,K] b[K,N], sequential dot products */
 void onnx_matmul(const tensor* a, const tensor* b, tensor* y);
+/* the same with each multiply-add fused: acc = fma(a, b, acc) (C99 fma, one rounding) */
+void onnx_matmul_fma(const tensor* a, const tensor* b, tensor* y);
 /* NCHW convolution, weights [M,C,KH,KW], optional bias [M] (may be 0) */
 void onnx_conv2d(const tensor* x, const tensor* w, const tensor* bias, int stride, int dilation, int pad,
                  tensor* y);
