@@ -51,6 +51,7 @@ inline bool operator>(const PlainInterval& a, const PlainInterval& b) { return l
 inline bool operator<=(const PlainInterval& a, const PlainInterval& b) { return !less(b, a); }
 inline bool operator>=(const PlainInterval& a, const PlainInterval& b) { return !less(a, b); }
 
+inline PlainInterval fma(const PlainInterval& a, const PlainInterval& b, const PlainInterval& c) { return a * b + c; }
 inline PlainInterval fmax(const PlainInterval& a, const PlainInterval& b) { return PlainInterval(boost::numeric::max(a.v, b.v)); }
 inline PlainInterval fmin(const PlainInterval& a, const PlainInterval& b) { return PlainInterval(boost::numeric::min(a.v, b.v)); }
 inline PlainInterval widened(double lo, double hi) {
