@@ -7,6 +7,7 @@
 // (symerr::correctly_rounded, <symerr/operators.hpp>).
 #include <symerr/symbolic/elementary/enclosure.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include <mpfr.h>
@@ -86,6 +87,44 @@ double directed(OpId op, double x, Dir d) {
   const mpfr_srcptr args[1] = {a.v};
   evaluate_mpfr(op, r.v, args, rnd(d));
   return mpfr_get_d(r.v, rnd(d));
+}
+
+namespace {
+// Some integer k with a <= π(φ + 2k) <= b, i.e. (a/π − φ)/2 <= k <= (b/π − φ)/2:
+// the quotients at P bits, P = 160 bits beyond the arguments' exponent (their
+// error is below 2^(e − P + 3)), widened by 2^(e − P + 16): an extremum that
+// is not there may be included (sound, looser), one that is there never missed.
+bool may_hold(double a, double b, double phase) {
+  Scope s;
+  int ea = 0, eb = 0;
+  std::frexp(a, &ea);
+  std::frexp(b, &eb);
+  const int e = std::max({ea, eb, 1});
+  const mpfr_prec_t P = static_cast<mpfr_prec_t>(e + 160);
+  detail::MpfrNumber pi(P), qa(P, a), qb(P, b), slack(P), ka(P), kb(P);
+  mpfr_const_pi(pi.v, MPFR_RNDN);
+  for (mpfr_ptr q : {qa.v, qb.v}) {
+    mpfr_div(q, q, pi.v, MPFR_RNDN);
+    mpfr_sub_d(q, q, phase, MPFR_RNDN);
+    mpfr_div_2ui(q, q, 1, MPFR_RNDN);
+  }
+  mpfr_set_ui_2exp(slack.v, 1, e - static_cast<int>(P) + 16, MPFR_RNDN);
+  mpfr_sub(qa.v, qa.v, slack.v, MPFR_RNDD);
+  mpfr_add(qb.v, qb.v, slack.v, MPFR_RNDU);
+  mpfr_ceil(ka.v, qa.v);
+  mpfr_floor(kb.v, qb.v);
+  return mpfr_cmp(ka.v, kb.v) <= 0;
+}
+}  // namespace
+
+TrigRange trig_range(OpId f, double a, double b) {
+  const bool sine = f == OpId::Sin;
+  TrigRange r{std::min(directed(f, a, Dir::Down), directed(f, b, Dir::Down)),
+              std::max(directed(f, a, Dir::Up), directed(f, b, Dir::Up))};
+  // sin: maxima at π(1/2 + 2k), minima at π(−1/2 + 2k); cos: maxima at 2kπ, minima at π(1 + 2k)
+  if (may_hold(a, b, sine ? 0.5 : 0.0)) r.hi = 1;
+  if (may_hold(a, b, sine ? -0.5 : 1.0)) r.lo = -1;
+  return r;
 }
 
 bool correctly_rounded_value(ElementaryFunction f, double t, double c, const FloatFormat& F, RoundingMode mode,

@@ -13,4 +13,5 @@
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/sigmoid.hpp>
 #include <symerr/symbolic/elementary/tanh.hpp>
+#include <symerr/symbolic/elementary/trig.hpp>
 #include <symerr/symbolic/c_names.hpp>  // sqrtf, expf, fmaxf, powf, ... (the C99 float and long double names)

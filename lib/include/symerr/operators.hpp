@@ -37,6 +37,8 @@ enum class OpId : std::uint8_t {
   Round,                        // … in the value's rounding mode (nearest-even: ONNX Round; C rint, nearbyint)
   RoundAway,                    // … to nearest, ties away from zero (C round)
   Fma,                          // x·y + w with one rounding (C fma)
+  Log2, Log10,                  // base-2 and base-10 logarithms (C log2, log10)
+  Sin, Cos,                     // sine and cosine (radians; C sin, cos)
 };
 
 // Properties of an operator (bit set).
@@ -57,7 +59,7 @@ using MpfrBinaryFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
 
 struct OpInfo {
   OpId id;
-  std::string_view name;  // ONNX spelling ("Add", "Exp"); Expm1, Log1p, Powi, Convert, Fma are symerr's
+  std::string_view name;  // ONNX spelling ("Add", "Exp"); Expm1, Log1p, Powi, Convert, Fma, Log2, Log10 are symerr's
   unsigned arity;         // number of operands (Convert: 1, its target format is a parameter)
   OpProperties properties;
   std::string_view error_identity;  // err_z in terms of the operands (e = fp − real), as the rule evaluates it
@@ -113,6 +115,10 @@ inline constexpr OpInfo kOperatorRows[] = {
     {OpId::RoundAway, "RoundAway", 1, kIntegral | kOdd,
      "round(fp_x) - round(real_x)  (in [ceil(e_x - 1), floor(e_x + 1)])", "round", mpfr_rint_round},
     {OpId::Fma, "Fma", 3, kCorrectlyRounded, "real_x*e_y + e_x*fp_y + e_w", "fma"},
+    {OpId::Log2, "Log2", 1, kElementary, "log1p(e_x / real_x) / ln 2", "log2", mpfr_log2},
+    {OpId::Log10, "Log10", 1, kElementary, "log1p(e_x / real_x) / ln 10", "log10", mpfr_log10},
+    {OpId::Sin, "Sin", 1, kAccuracyModel | kOdd, "2 * cos((real_x + fp_x) / 2) * sin(e_x / 2)", "sin", mpfr_sin},
+    {OpId::Cos, "Cos", 1, kAccuracyModel, "-2 * sin((real_x + fp_x) / 2) * sin(e_x / 2)", "cos", mpfr_cos},
 };
 }  // namespace detail
 

@@ -1,5 +1,5 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
-// names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf,
+// names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
 // tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
@@ -24,6 +24,7 @@
 #include <symerr/symbolic/elementary/log.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/tanh.hpp>
+#include <symerr/symbolic/elementary/trig.hpp>
 
 namespace symerr {
 
@@ -58,6 +59,10 @@ SYMERR_C_NAMES_UNARY(expm1)
 SYMERR_C_NAMES_UNARY(exp2)
 SYMERR_C_NAMES_UNARY(log)
 SYMERR_C_NAMES_UNARY(log1p)
+SYMERR_C_NAMES_UNARY(log2)
+SYMERR_C_NAMES_UNARY(log10)
+SYMERR_C_NAMES_UNARY(sin)
+SYMERR_C_NAMES_UNARY(cos)
 SYMERR_C_NAMES_UNARY(tanh)
 SYMERR_C_NAMES_UNARY(floor)
 SYMERR_C_NAMES_UNARY(ceil)

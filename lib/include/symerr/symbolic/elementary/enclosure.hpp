@@ -34,6 +34,15 @@ double erf_slope_d(double m, Dir d);  // erf'(m) = 2/√π · exp(−m²), m >= 
 // in the same direction), and the same as a function of (x, d) for the image
 // helpers of common.hpp: directed_d<OpId::Exp> is exp_d.
 double directed(OpId op, double x, Dir d);
+
+// [lo, hi] ⊇ {f(x) : x ∈ [a, b]} for f = Sin or Cos (a <= b, both finite):
+// the directed values at the endpoints, and ±1 where the interval may hold a
+// maximum or minimum (π(φ + 2k), decided in MPFR with π at enough bits for
+// the arguments' magnitude; a doubt includes the extremum).
+struct TrigRange {
+  double lo, hi;
+};
+TrigRange trig_range(OpId f, double a, double b);
 template <OpId op>
 double directed_d(double x, Dir d) {
   return directed(op, x, d);

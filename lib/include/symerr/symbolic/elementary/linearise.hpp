@@ -184,6 +184,16 @@ inline double exp2_slope(double x, Dir d) {
   return d == Dir::Up ? up(directed_d<OpId::Exp2>(x, Dir::Up) * ln2_up)
                       : dn(directed_d<OpId::Exp2>(x, Dir::Down) * ln2_dn);
 }
+// 1 / (x·ln b) for log2 (ln 2) and log10 (ln 10), between the doubles around ln b
+inline double log_base_slope(double x, double ln_dn, Dir d) {
+  const double ln_up = std::nextafter(ln_dn, INFINITY);
+  return d == Dir::Up ? up(1 / dn(x * ln_dn)) : dn(1 / up(x * ln_up));
+}
+constexpr double kLn2Dn = 0x1.62e42fefa39efp-1, kLn10Dn = 0x1.26bb1bbb55515p+1;  // the doubles below ln 2 and ln 10
+inline double log2_slope(double x, Dir d) { return log_base_slope(x, kLn2Dn, d); }
+inline double log10_slope(double x, Dir d) { return log_base_slope(x, kLn10Dn, d); }
+inline double log2_tangency(double a, int) { return 1 / (a * kLn2Dn); }
+inline double log10_tangency(double a, int) { return 1 / (a * kLn10Dn); }
 inline double exp2_tangency(double a, int) { return std::log2(a / 0x1.62e42fefa39efp-1); }
 inline double exp_tangency(double a, int) { return std::log(a); }
 inline double log_tangency(double a, int) { return 1 / a; }
@@ -201,6 +211,10 @@ inline double erf_tangency(double a, int side) {
 inline const Shape exp_shape{exp_d, exp_d, shape_detail::exp_tangency, -INFINITY, NAN, 1, 1};
 inline const Shape expm1_shape{expm1_d, exp_d, shape_detail::exp_tangency, -INFINITY, NAN, 1, 1};
 inline const Shape log_shape{log_d, shape_detail::log_slope, shape_detail::log_tangency, 0.0, NAN, -1, -1};
+inline const Shape log2_shape{directed_d<OpId::Log2>, shape_detail::log2_slope, shape_detail::log2_tangency, 0.0, NAN,
+                              -1, -1};
+inline const Shape log10_shape{directed_d<OpId::Log10>, shape_detail::log10_slope, shape_detail::log10_tangency, 0.0,
+                               NAN, -1, -1};
 inline const Shape log1p_shape{log1p_d, shape_detail::log1p_slope, shape_detail::log1p_tangency, -1.0, NAN, -1, -1};
 inline const Shape tanh_shape{tanh_d, shape_detail::tanh_slope, shape_detail::tanh_tangency, -INFINITY, 0.0, 1, -1};
 inline const Shape sigmoid_shape{sigmoid_d, shape_detail::sigmoid_slope, shape_detail::sigmoid_tangency, -INFINITY,

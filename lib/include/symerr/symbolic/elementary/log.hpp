@@ -1,9 +1,11 @@
-// log(x) and log1p(x) on SymbolicDomainError.
+// log(x), log1p(x), log2(x) and log10(x) on SymbolicDomainError.
 //
 // Propagated error, exact identity (e = f − r, r > 0 and f > 0, resp. > −1):
-//   log(f) − log(r) = log1p(e / r),   log1p(f) − log1p(r) = log1p(e / (1 + r)).
+//   log(f) − log(r) = log1p(e / r),   log1p(f) − log1p(r) = log1p(e / (1 + r)),
+//   log2(f) − log2(r) = log1p(e / r) / ln 2,   log10: / ln 10.
 // Introduced error: impl(t) − log(t) under the accuracy model.
-// IEEE 754 / C Annex F: log(±0) = −inf (pole), log(x < 0) = NaN, log(1) = +0,
+// IEEE 754 / C Annex F: log(±0) = −inf (pole), log(x < 0) = NaN, log(1) = +0
+// (the same for log2 and log10),
 // log(+inf) = +inf, log(−inf) = NaN; log1p(−1) = −inf, log1p(x < −1) = NaN,
 // log1p(±0) = ±0. The real logarithm of r <= 0 (resp. r <= −1) is undefined.
 #pragma once
@@ -48,7 +50,33 @@ UnaryParts<D> log_parts(const SymbolicDomainError<D>& x, ElementaryFunction fn, 
   return p;
 }
 
+// log_b(x) = log(x) / ln b (b = 2, 10): log's parts with f = log_b and the
+// propagated identity divided by ln b (an outward enclosure of it).
+template <RealDomain D>
+SymbolicDomainError<D> log_base(const SymbolicDomainError<D>& x, OpId fn, const Shape& shape, double base,
+                                const AccuracyModel& model) {
+  auto p = log_parts(x, fn, fn == OpId::Log2 ? directed_d<OpId::Log2> : directed_d<OpId::Log10>, 0.0);
+  if (p.has_real && x.real.lower() > 0) {
+    const D ln_b = D::between(log_d(base, Dir::Down), log_d(base, Dir::Up));
+    p.propagated = log1p_image(x.err / x.real) / ln_b;
+  }
+  p.shape = &shape;
+  return finish(x, p, model);
+}
+
 }  // namespace elementary
+
+template <RealDomain D>
+SymbolicDomainError<D> log2(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  return elementary::split_whole(x, elementary::log_base(x, OpId::Log2, elementary::log2_shape, 2.0, model),
+                                 [&](const SymbolicDomainError<D>& v) { return log2(v, model); });
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> log10(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  return elementary::split_whole(x, elementary::log_base(x, OpId::Log10, elementary::log10_shape, 10.0, model),
+                                 [&](const SymbolicDomainError<D>& v) { return log10(v, model); });
+}
 
 template <RealDomain D>
 SymbolicDomainError<D> log(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {

@@ -1,0 +1,254 @@
+// log2 and log10 on SymbolicDomainError (operators Log2 and Log10 of the
+// operator table): soundness against MPFR (the real value at 4096-bit
+// inputs, rounded outward at 256 bits) over random boxes in every format and
+// four domains — boxes across 0 (NaN, the pole's −inf, undefined real
+// values), subnormal, around 1 and near the top of the range — under a
+// correctly rounded and a 3-ulp implementation taken at its extremes;
+// tightness twins (the rounding within 5% of the enumerated FP16 maximum, the
+// propagated identity to 1e-12); a planted bug; IEEE special values; the
+// Affine domain's cancellation log_b(x) − log_b(x) = 0.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+
+#include <mpfr.h>
+
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/interval.hpp>
+#include <symerr/domains/mpfr_interval.hpp>
+#include <symerr/domains/rational_interval.hpp>
+#include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/elementary.hpp>
+#include <symerr/mpfr_state.hpp>
+
+using namespace symerr;
+using Mp = detail::MpfrNumber;
+
+namespace {
+
+const FloatFormat kFormats[] = {FP16, BF16, FP32, FP64};
+using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+struct Fn {
+  const char* name;
+  MpfrFn mpfr;
+  template <RealDomain D>
+  SymbolicDomainError<D> operator()(const SymbolicDomainError<D>& x, const AccuracyModel& m) const {
+    return mpfr == mpfr_log2 ? log2(x, m) : log10(x, m);
+  }
+};
+const Fn kLog2{"log2", mpfr_log2}, kLog10{"log10", mpfr_log10};
+
+void fn_eval_directed(const Fn& fn, Mp& v, const Mp& x, mpfr_rnd_t d) { fn.mpfr(v.v, x.v, d); }
+
+// The implementation's result at t under the model: the correctly rounded
+// value for k = 0.5 (or pick 0), else the value of F at distance k·ulp below
+// (pick 1) or above (pick 2) the exact value; t = 0: −inf, t < 0: NaN.
+double implementation(const Fn& fn, double t, const FloatFormat& F, double k, int pick) {
+  if (t == 0) return -INFINITY;
+  if (t < 0) return NAN;
+  Mp x(64, t), v(256), w(256);
+  fn.mpfr(v.v, x.v, MPFR_RNDN);
+  if (k == 0.5 || pick == 0) return round_to(v.get(), F, RoundingMode::NearestEven).value;
+  const double slack = k * ulp(std::fabs(mpfr_get_d(v.v, MPFR_RNDZ)), F);
+  if (pick == 1) {
+    fn_eval_directed(fn, v, x, MPFR_RNDU);  // v >= the exact value (a 256-bit RNDN value may lie below it)
+    mpfr_sub_d(w.v, v.v, slack, MPFR_RNDU);  // >= exact − slack, also as a double (RNDU)
+    return round_to(mpfr_get_d(w.v, MPFR_RNDU), F, RoundingMode::Upward).value;
+  }
+  fn_eval_directed(fn, v, x, MPFR_RNDD);
+  mpfr_add_d(w.v, v.v, slack, MPFR_RNDD);  // <= exact + slack, also as a double (RNDD)
+  return round_to(mpfr_get_d(w.v, MPFR_RNDD), F, RoundingMode::Downward).value;
+}
+
+// "" if z encloses the execution (machine input t, real input t − e, result y), else what failed.
+template <RealDomain D>
+std::string check(const Fn& fn, const SymbolicDomainError<D>& z, double t, double e, double y) {
+  Mp r(4096), tt(64, t), ee(64, e), lo(256), hi(256), d(256);
+  mpfr_sub(r.v, tt.v, ee.v, MPFR_RNDN);  // exact at 4096 bits
+  const bool real_defined = mpfr_sgn(r.v) > 0;
+  if (!real_defined && !z.specials.may_be_undefined) return "real input <= 0 not flagged undefined";
+  if (real_defined) {
+    fn.mpfr(lo.v, r.v, MPFR_RNDD);
+    fn.mpfr(hi.v, r.v, MPFR_RNDU);
+    if (!z.specials.may_be_defined) return "defined real not flagged";
+    if (mpfr_cmp_d(lo.v, z.real.lower()) < 0 || mpfr_cmp_d(hi.v, z.real.upper()) > 0) return "f(r) not in real";
+  }
+  if (std::isnan(y)) return z.specials.may_be_nan ? "" : "NaN not flagged";
+  if (std::isinf(y)) return (y < 0 ? z.specials.may_be_neg_inf : z.specials.may_be_pos_inf) ? "" : "inf not flagged";
+  if (!z.specials.may_be_finite || !contains(z.fp, y)) return "y not in fp";
+  if (y == 0 && !z.specials.may_be_pos_zero) return "+0 not flagged";
+  if (!real_defined) return "";
+  mpfr_d_sub(d.v, y, hi.v, MPFR_RNDD);  // <= y − f(r)
+  if (mpfr_cmp_d(d.v, z.err.lower()) < 0) return "err lower bound above y - f(r)";
+  mpfr_d_sub(d.v, y, lo.v, MPFR_RNDU);  // >= y − f(r)
+  if (mpfr_cmp_d(d.v, z.err.upper()) > 0) return "err upper bound below y - f(r)";
+  return "";
+}
+
+// A random box of F: around 1, powers of 2 and 10, subnormal, near the top,
+// moderate, and across 0.
+void random_box(std::mt19937_64& g, const FloatFormat& F, double& lo, double& hi, double& elo, double& ehi) {
+  std::uniform_real_distribution<double> u(0, 1);
+  const int shape = static_cast<int>(g() % 7);
+  double c = 0, w = 0;
+  switch (shape) {
+    case 0: c = 1; w = std::ldexp(u(g), -static_cast<int>(g() % 20)); break;
+    case 1: c = g() % 2 ? 1024 : 1000; w = c * std::ldexp(u(g), -static_cast<int>(g() % 20)); break;
+    case 2: c = F.min_normal() * u(g) * 2; w = F.min_normal() * u(g); break;  // subnormal / tiny
+    case 3: c = F.max_finite() * (0.5 + 0.4 * u(g)); w = c * 0.1 * u(g); break;
+    case 4: c = (u(g) - 0.5) * 2; w = u(g); break;  // across 0
+    default: c = std::ldexp(1 + u(g), static_cast<int>(g() % 40) - 20); w = c * std::ldexp(u(g), -static_cast<int>(g() % 12)); break;
+  }
+  lo = round_to(std::max(c - w, -F.max_finite()), F, RoundingMode::Upward).value;
+  hi = round_to(std::min(c + w, F.max_finite()), F, RoundingMode::Downward).value;
+  if (lo > hi) lo = hi = round_to(c, F, RoundingMode::NearestEven).value;
+  const double m = std::max({std::fabs(lo), std::fabs(hi), F.min_normal()});
+  const double err = g() % 3 == 0 ? 0.0 : m * std::ldexp(u(g), -static_cast<int>(g() % 30));
+  elo = -err * u(g);
+  ehi = err * u(g);
+}
+
+template <class D>
+struct BoxScope {};
+template <>
+struct BoxScope<Affine> {
+  AffineContext ctx;
+  AffineScope scope{ctx};
+};
+
+template <RealDomain D>
+void soundness(const Fn& fn, std::uint64_t seed, int boxes, long& executions) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (const FloatFormat& F : kFormats)
+    for (int b = 0; b < boxes; ++b) {
+      double lo, hi, elo, ehi;
+      random_box(g, F, lo, hi, elo, ehi);
+      const double k = b % 2 ? 0.5 : 3;
+      const AccuracyModel model = k == 0.5 ? AccuracyModel::correctly_rounded() : AccuracyModel::ulps(k);
+      [[maybe_unused]] BoxScope<D> scope;
+      SymbolicDomainError<D> x;
+      try {
+        x = SymbolicDomainError<D>::input(lo, hi, elo, ehi, F);
+      } catch (const std::invalid_argument&) {
+        continue;  // no value of F within the box's error: no execution
+      }
+      const auto z = fn(x, model);
+      for (int i = 0; i < 12; ++i) {
+        const double t0 = x.fp.lower() + (x.fp.upper() - x.fp.lower()) * u(g);
+        const double t = std::clamp(round_to(t0, F, RoundingMode::NearestEven).value, x.fp.lower(), x.fp.upper());
+        const double e = elo + (ehi - elo) * u(g);
+        if (!contains(x.real, mpq_class(mpq_class(t) - mpq_class(e)))) continue;
+        ++executions;
+        const double y = implementation(fn, t, F, k, i % 3);
+        const std::string fault = check(fn, z, t, e, y);
+        if (!fault.empty())
+          FAIL(fn.name << " " << F.name << " x = " << x << " t = " << t << " e = " << e << " y = " << y << ": "
+                       << fault << "\nz = " << z);
+      }
+    }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("log2 and log10 are sound (MPFR, random boxes, every format)", "[elementary][log2]", Interval,
+                   MpfrInterval, RationalInterval, Affine) {
+  for (const Fn& fn : {kLog2, kLog10}) {
+    long executions = 0;
+    soundness<TestType>(fn, fn.mpfr == mpfr_log2 ? 21 : 22, 200, executions);
+    INFO(fn.name << ": " << executions << " executions");
+    CHECK(executions > 4 * 200 * 12 / 4);
+  }
+}
+
+TEST_CASE("log2, log10 tightness twin: err within 5% of the enumerated maximum (FP16 runs)", "[elementary][log2]") {
+  const AccuracyModel cr = AccuracyModel::correctly_rounded();
+  struct Run {
+    const Fn* fn;
+    double start;
+  };
+  // 200 consecutive FP16 inputs each, outputs within one binade
+  const Run runs[] = {{&kLog2, 3.0}, {&kLog2, 20.0}, {&kLog2, 1000.0}, {&kLog2, 0.3},  {&kLog2, 0.001},
+                      {&kLog10, 5.0}, {&kLog10, 20.0}, {&kLog10, 300.0}, {&kLog10, 0.05}};
+  for (const Run& run : runs) {
+    double t = round_to(run.start, FP16, RoundingMode::Upward).value, worst = 0;
+    const double first = t;
+    for (int i = 0; i < 200; ++i) {
+      Mp x(64, t), v(256), d(256);
+      run.fn->mpfr(v.v, x.v, MPFR_RNDN);
+      mpfr_d_sub(d.v, round_to(v.get(), FP16, RoundingMode::NearestEven).value, v.v, MPFR_RNDN);
+      worst = std::max(worst, std::fabs(mpfr_get_d(d.v, MPFR_RNDU)));
+      if (i < 199) t = round_to(std::nextafter(t, INFINITY), FP16, RoundingMode::Upward).value;
+    }
+    const auto z = (*run.fn)(SymbolicError::input(first, t, FP16), cr);
+    INFO(run.fn->name << " box [" << first << ", " << t << "] z = " << z << " enumerated max " << worst);
+    CHECK(mag(z.err) >= worst);
+    CHECK(mag(z.err) <= worst * 1.05);
+  }
+  // the propagated part: real 8, fp 8 + 2^-7 gives log_b(1 + 2^-10)
+  for (const Fn& fn : {kLog2, kLog10}) {
+    const auto z = fn(SymbolicError::input(8, 8, 0x1p-7, 0x1p-7, FP64), cr);
+    Mp q(64, 1 + 0x1p-10), lo(256), hi(256);
+    fn.mpfr(lo.v, q.v, MPFR_RNDD);
+    fn.mpfr(hi.v, q.v, MPFR_RNDU);
+    INFO(fn.name << " propagated " << z.propagated);
+    CHECK(mpfr_cmp_d(lo.v, z.propagated.lower()) >= 0);
+    CHECK(mpfr_cmp_d(hi.v, z.propagated.upper()) <= 0);
+    CHECK(width(z.propagated) < 1e-12 * mpfr_get_d(lo.v, MPFR_RNDN));
+  }
+}
+
+TEST_CASE("log2: a planted bug in err is caught by the soundness check", "[elementary][log2]") {
+  const auto x = SymbolicError::input(1.5, 1.75, -0x1p-12, 0x1p-12, FP32);
+  auto z = log2(x, AccuracyModel::correctly_rounded());
+  const double w = z.err.upper() - z.err.lower();
+  z.err = Interval::between(z.err.lower() + w / 4, z.err.upper() - w / 4);  // the bug
+  std::mt19937_64 g(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  int caught = 0;
+  for (int i = 0; i < 2000 && caught == 0; ++i) {
+    const double t = static_cast<float>(1.5 + 0.25 * u(g)), e = -0x1p-12 + 0x1p-11 * u(g);
+    if (!check(kLog2, z, t, e, implementation(kLog2, t, FP32, 0.5, 0)).empty()) ++caught;
+  }
+  CHECK(caught > 0);
+}
+
+TEST_CASE("log2, log10: IEEE special values, C names, the operator table, Affine", "[elementary][log2]") {
+  const AccuracyModel cr = AccuracyModel::correctly_rounded();
+  const auto one = log2(SymbolicError::input(1, 1, FP32), cr);
+  CHECK(one.fp.lower() == 0);
+  CHECK(one.fp.upper() == 0);
+  CHECK(one.specials.may_be_pos_zero);
+  const auto thousand = log10(SymbolicError::input(1000, 1000, FP64), cr);
+  CHECK(thousand.fp.lower() == 3);
+  CHECK(thousand.fp.upper() == 3);
+  const auto across = log2(SymbolicError::input(-1, 4, FP32), cr);  // 0 and negatives inside
+  CHECK(across.specials.may_be_nan);
+  CHECK(across.specials.may_be_neg_inf);
+  CHECK(across.specials.may_be_undefined);
+  CHECK(across.fp.upper() == 2);
+  const auto x = SymbolicError::input(0.5, 3, -1e-6, 1e-6, FP32);
+  CHECK(log2f(x).err.upper() == log2(x).err.upper());
+  CHECK(log10f(x).err.upper() == log10(x).err.upper());
+  CHECK(operator_info(OpId::Log2).arity == 1);
+  CHECK(find_operator("log10") == &operator_info(OpId::Log10));
+  // glibc 2.36's documented bounds: log2 2 ulps (double) / 1 (float), log10 2 / 2
+  CHECK(AccuracyModel::glibc_x86_64().bound(OpId::Log2, FP64, RoundingMode::NearestEven).ulps == 2);
+  CHECK(AccuracyModel::glibc_x86_64().bound(OpId::Log10, FP32, RoundingMode::NearestEven).ulps == 2);
+
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  using SA = SymbolicDomainError<Affine>;
+  const SA a = SA::input(0.5, 3, -1e-6, 1e-6, FP32);
+  for (const SA& d : {SA(log2(a) - log2(a)), SA(log10(a) - log10(a))}) {
+    CHECK(d.err.lower() == 0);
+    CHECK(d.err.upper() == 0);
+    CHECK(d.real.lower() == 0);
+    CHECK(d.real.upper() == 0);
+  }
+  CHECK(width((log2(x) - log2(x)).err) > 0);  // the Interval twin
+}
