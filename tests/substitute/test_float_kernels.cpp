@@ -19,6 +19,7 @@
 #include <mpfr.h>
 
 #include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
 
 #include "substitute/enclosure_prelude.hpp"
 
@@ -170,6 +171,69 @@ TEST_CASE("a float C kernel with sqrtf, expf, fmaxf, erff, ... substituted: soun
     CHECK(o.observed > 0);
     CHECK(o.bound <= row.max_ratio * o.observed);
   }
+}
+
+// Constants computed in the kernel: `1.0f / sqrtf((float)d)` is two float
+// roundings in the compiled kernel. Without a literal format the substituted
+// kernel computes the exact real 1/√d and rounds it once when it meets x: for
+// d = 6 that is another float (0x1.a20bd8p-2 against the kernel's
+// 0x1.a20bd6p-2), and the compiled kernel's result on a point input lies
+// outside the enclosure — what ScopedLiteralFormat(FP32) is for. Under it the
+// analysis is sound against exact executions for every d tried.
+TEST_CASE("substituted float kernel computing a constant: sound under ScopedLiteralFormat(FP32)", "[substitute][float]") {
+  const float one = 1.0f;
+  float y_c = 0;
+  f32_scale(&one, &y_c, 1, 6);
+  const SymbolicError x = SymbolicError::input(1, 1, symerr::FP32);
+  SymbolicError y;
+  fsym::f32_scale(&x, &y, 1, 6);
+  CHECK_FALSE(contains(y.fp, static_cast<double>(y_c)));  // the gap, without the literal format
+  long checked = 0;
+  {
+    symerr::ScopedLiteralFormat literal(symerr::FP32);
+    fsym::f32_scale(&x, &y, 1, 6);
+    CHECK(contains(y.fp, static_cast<double>(y_c)));
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-1, 1), ue(-0x1p-20, 0x1p-20);
+    for (int d : {2, 3, 5, 6, 7, 17, 18, 21, 96, 4095}) {
+      const SymbolicError xs = SymbolicError::input(-1, 1, -0x1p-20, 0x1p-20, symerr::FP32);
+      SymbolicError ys;
+      fsym::f32_scale(&xs, &ys, 1, d);
+      for (int n = 0; n < 500; ++n) {
+        const float f = static_cast<float>(u(rng));
+        mpq_class r = mpq_class(static_cast<double>(f)) - mpq_class(ue(rng));
+        if (r > 1) r = 1;
+        if (r < -1) r = -1;
+        float yf = 0;
+        f32_scale(&f, &yf, 1, d);
+        Enclosure re(r), yr;
+        fref::f32_scale(&re, &yr, 1, d);
+        mpfr_t t;
+        mpfr_init2(t, symref::kBits + 64);
+        bool ok = contains(ys.fp, static_cast<double>(yf));
+        ok = ok && mpfr_cmp_d(yr.lower(), ys.real.lower()) >= 0 && mpfr_cmp_d(yr.upper(), ys.real.upper()) <= 0;
+        mpfr_d_sub(t, yf, yr.upper(), MPFR_RNDD);
+        ok = ok && mpfr_cmp_d(t, ys.err.lower()) >= 0;
+        mpfr_d_sub(t, yf, yr.lower(), MPFR_RNDU);
+        ok = ok && mpfr_cmp_d(t, ys.err.upper()) <= 0;
+        mpfr_clear(t);
+        INFO("d = " << d << " f = " << f << " y = " << yf << " symbolic " << ys);
+        CHECK(ok);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 5000);
+  // the scope ends: numbers are exact real constants again
+  CHECK(SymbolicError(0.1).is_real());
+  CHECK(symerr::literal_format() == nullptr);
+  // the driver sets the inputs' format itself (DriverOptions::literals = Auto)
+  const std::vector<SymbolicError> in{x};
+  auto kernel = [](std::span<SymbolicError> a, std::span<SymbolicError> b) { fsym::f32_scale(a.data(), b.data(), 1, 6); };
+  CHECK(contains(symerr::verify::run_kernel(kernel, in, 1).outputs[0].fp, static_cast<double>(y_c)));
+  symerr::verify::DriverOptions exact;
+  exact.literals = symerr::verify::DriverOptions::Literals::Exact;
+  CHECK_FALSE(contains(symerr::verify::run_kernel(kernel, in, 1, exact).outputs[0].fp, static_cast<double>(y_c)));
 }
 
 TEST_CASE("substituted float layer norm: d * d makes the variance nonnegative, sqrtf defined", "[substitute][float]") {

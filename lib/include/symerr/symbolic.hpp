@@ -65,12 +65,22 @@ class SymbolicDomainError {
   // rounded into F in the operation's mode, the rounding accounted as that
   // operand's introduced error (values of F, e.g. 0, 1, 0.5, stay exact).
   // NaN and ±inf give nan() / inf().
+  // Under a ScopedLiteralFormat(F) (this thread) the number is instead a value
+  // of F: rounded into F, its rounding its introduced error — the C semantics
+  // of a kernel written for F, where `(float)d` and `1.0f / sqrtf((float)d)`
+  // are float operations (see ScopedLiteralFormat in dropin.hpp).
   template <class A>
     requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
   SymbolicDomainError(A v) : SymbolicDomainError(from_number(v)) {}  // NOLINT: implicit by design
   template <class A>
     requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
   static SymbolicDomainError from_number(A v);
+  // The number as an exact real-format constant, whatever the literal format:
+  // a literal next to a symbolic operand (x + 0.1, x < 0.1, fmax(x, 0)),
+  // which adopts that operand's format (or is compared exactly).
+  template <class A>
+    requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
+  static SymbolicDomainError exact_number(A v);
 
   // ---- symbolic initialization ----------------------------------------
 

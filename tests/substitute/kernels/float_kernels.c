@@ -46,3 +46,8 @@ void f32_mix(const float* x, float* y, int n) {
     y[i] = tanhf(b) + logf(1.0f + a) + powf(a, 2.0f) + expm1f(b) + log1pf(a);
   }
 }
+
+void f32_scale(const float* x, float* y, int n, int d) {
+  const float s = 1.0f / sqrtf((float)d);
+  for (int i = 0; i < n; ++i) y[i] = x[i] * s;
+}

@@ -14,4 +14,7 @@ void f32_gelu(const float* x, float* y, int n);
  * NaN and inf (isnan, isinf) pass through */
 void f32_mix(const float* x, float* y, int n);
 
+/* y = x / sqrt(d) computed as C computes it: s = 1.0f / sqrtf((float)d), y = x * s (attention's scale) */
+void f32_scale(const float* x, float* y, int n, int d);
+
 #endif

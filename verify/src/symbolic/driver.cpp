@@ -952,12 +952,34 @@ void check_options(const DriverOptions& options, std::size_t n_inputs, std::size
 
 }  // namespace
 
+// The literal format of the kernel's runs (DriverOptions::literals).
+template <class D>
+std::optional<std::pair<Format, RoundingMode>> literal_format_for(std::span<const SymbolicDomainError<D>> inputs,
+                                                                  const DriverOptions& options) {
+  using L = DriverOptions::Literals;
+  if (options.literals == L::Exact) return std::nullopt;
+  if (options.literals == L::Explicit) return std::pair{options.literal_format, RoundingMode::NearestEven};
+  if (literal_format() != nullptr) return std::nullopt;  // the caller's scope stays
+  const SymbolicDomainError<D>* first = nullptr;
+  for (const auto& x : inputs) {
+    if (x.is_real()) continue;
+    if (!x.is_float()) return std::nullopt;
+    if (!first) first = &x;
+    else if (x.format != first->format || x.mode != first->mode) return std::nullopt;
+  }
+  if (!first) return std::nullopt;
+  return std::pair{first->format, first->mode};
+}
+
 template <class D>
 BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& kernel,
                                 std::type_identity_t<std::span<const SymbolicDomainError<D>>> inputs,
                                 std::size_t n_outputs, const DriverOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   check_options(options, inputs.size(), n_outputs);
+  const auto literals = literal_format_for<D>(inputs, options);
+  std::optional<ScopedLiteralFormat> literal_scope;
+  if (literals) literal_scope.emplace(literals->first, literals->second);
   BasicDriverResult<D> r;
   if (options.max_boxes > 1 || options.max_seconds > 0) {
     r = subdivide<D>(kernel, inputs, n_outputs, options);

@@ -28,10 +28,76 @@ namespace symerr {
 template <class A>
 concept DropInNumber = std::is_arithmetic_v<A> && !std::is_same_v<A, bool>;
 
+// ---- the literal format -----------------------------------------------------
+namespace detail {
+struct LiteralFormatState {
+  bool set = false;
+  Format format{};
+  RoundingMode mode = RoundingMode::NearestEven;
+};
+inline LiteralFormatState& literal_format_state() noexcept {
+  thread_local LiteralFormatState s;
+  return s;
+}
+}  // namespace detail
+
+// The format of drop-in numbers built on their own in this thread — `T x = 0;`,
+// `T(c)`, `(T)n`, `static_cast<T>(n)` — for its lifetime (nested scopes
+// restore the previous one). Without a scope such a number is an exact real
+// constant, and an operation of two of them is exact: in a C kernel written
+// for float, `const float s = 1.0f / sqrtf((float)d);` is then the real
+// 1/√d, rounded once when it meets a float value, where the compiled kernel
+// rounds sqrtf and the division (1349 of d = 1 … 4999 give another float).
+// With ScopedLiteralFormat(FP32) `(float)d` is the FP32 value of d and sqrtf,
+// / are FP32 operations, as in the compiled kernel. A number next to a
+// symbolic operand (x + 0.1, x < 0.1, fmax(x, 0)) is not affected: it takes
+// the operand's format (or is compared exactly), as before.
+class ScopedLiteralFormat {
+ public:
+  explicit ScopedLiteralFormat(const Format& format, RoundingMode mode = RoundingMode::NearestEven)
+      : saved_(detail::literal_format_state()) {
+    detail::literal_format_state() = {true, format, mode};
+  }
+  ~ScopedLiteralFormat() { detail::literal_format_state() = saved_; }
+  ScopedLiteralFormat(const ScopedLiteralFormat&) = delete;
+  ScopedLiteralFormat& operator=(const ScopedLiteralFormat&) = delete;
+
+ private:
+  detail::LiteralFormatState saved_;
+};
+
+// The literal format of this thread (nullptr: exact real constants).
+inline const Format* literal_format() noexcept {
+  const auto& s = detail::literal_format_state();
+  return s.set ? &s.format : nullptr;
+}
+
 template <RealDomain D>
 template <class A>
   requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
 SymbolicDomainError<D> SymbolicDomainError<D>::from_number(A v) {
+  const auto& lf = detail::literal_format_state();
+  if (!lf.set || std::holds_alternative<std::monostate>(lf.format)) return exact_number(v);
+  const Format& F = lf.format;
+  if constexpr (std::is_floating_point_v<A>) {
+    if (std::isnan(v)) return nan(F);
+    if (std::isinf(v)) {
+      const auto* FF = std::get_if<FloatFormat>(&F);
+      return FF && FF->has_infinities() ? inf(v > 0 ? +1 : -1, F) : nan(F);
+    }
+  }
+  if constexpr (std::is_floating_point_v<A>) {
+    (void)exact_number(v);  // refuses a long double that is not a double
+    return literal(exact_value(static_cast<double>(v)), F, lf.mode);
+  } else {
+    return literal(mpq_class(std::to_string(v)), F, lf.mode);  // exact, 64-bit integers included
+  }
+}
+
+template <RealDomain D>
+template <class A>
+  requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
+SymbolicDomainError<D> SymbolicDomainError<D>::exact_number(A v) {
   if constexpr (std::is_floating_point_v<A>) {
     if (std::isnan(v)) return nan();
     if (std::isinf(v)) return inf(v > 0 ? +1 : -1);
@@ -58,7 +124,7 @@ inline void require_same_format(const Format& a, const Format& b, const char* op
 // machine format (rounding = introduced error of the literal).
 template <RealDomain D, DropInNumber A>
 SymbolicDomainError<D> literal_for(A v, const SymbolicDomainError<D>& x) {
-  SymbolicDomainError<D> c(v);
+  const SymbolicDomainError<D> c = SymbolicDomainError<D>::exact_number(v);
   if (x.is_real() || !c.specials.may_be_finite) return c;
   return convert(c, x.format, x.mode);
 }
@@ -106,11 +172,11 @@ SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x) {
 #define SYMERR_DROPIN_CMP(op)                                                     \
   template <RealDomain D, DropInNumber A>                                         \
   Truth operator op(const SymbolicDomainError<D>& x, A y) {                       \
-    return x op SymbolicDomainError<D>(y);                                        \
+    return x op SymbolicDomainError<D>::exact_number(y);                          \
   }                                                                               \
   template <RealDomain D, DropInNumber A>                                         \
   Truth operator op(A x, const SymbolicDomainError<D>& y) {                       \
-    return SymbolicDomainError<D>(x) op y;                                        \
+    return SymbolicDomainError<D>::exact_number(x) op y;                          \
   }
 SYMERR_DROPIN_CMP(<)
 SYMERR_DROPIN_CMP(<=)
@@ -272,11 +338,11 @@ SymbolicDomainError<D> fmin(const SymbolicDomainError<D>& a, const SymbolicDomai
 #define SYMERR_DROPIN_FN2(fn)                                                                \
   template <RealDomain D, DropInNumber A>                                                    \
   SymbolicDomainError<D> fn(const SymbolicDomainError<D>& a, A b) {                          \
-    return fn(a, SymbolicDomainError<D>(b));                                                 \
+    return fn(a, SymbolicDomainError<D>::exact_number(b));                                   \
   }                                                                                          \
   template <RealDomain D, DropInNumber A>                                                    \
   SymbolicDomainError<D> fn(A a, const SymbolicDomainError<D>& b) {                          \
-    return fn(SymbolicDomainError<D>(a), b);                                                 \
+    return fn(SymbolicDomainError<D>::exact_number(a), b);                                   \
   }
 SYMERR_DROPIN_FN2(max)
 SYMERR_DROPIN_FN2(min)

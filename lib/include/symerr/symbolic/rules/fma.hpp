@@ -201,7 +201,7 @@ using fma_symbolic_t = typename std::conditional_t<
 template <class S, class A>
 S as_symbolic(const A& a) {
   if constexpr (is_symbolic_type<A>) return a;
-  else return S(a);
+  else return S::exact_number(a);
 }
 }  // namespace detail
 

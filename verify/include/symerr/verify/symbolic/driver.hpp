@@ -149,6 +149,16 @@ struct DriverOptions {
   // input / output element: its lane (>= 0), or -1 for an input of no lane.
   std::vector<int> input_lanes;
   std::vector<int> output_lanes;
+  // The format numbers built in the kernel take (`T x = 0;`, `(T)n`,
+  // `1.0f / sqrtf((float)d)`; ScopedLiteralFormat, <symerr/symbolic/dropin.hpp>)
+  // during its runs. Auto: the inputs' float format when every machine-format
+  // input has the same one (and the same rounding mode), so that constants
+  // the kernel computes are computed as the compiled kernel computes them —
+  // unless the caller holds a ScopedLiteralFormat of its own, which is kept.
+  // Exact: exact real constants. Explicit: `literal_format`.
+  enum class Literals { Auto, Exact, Explicit };
+  Literals literals = Literals::Auto;
+  Format literal_format{};
 };
 
 struct DriverReport {
