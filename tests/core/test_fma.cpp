@@ -21,6 +21,7 @@
 #include <symerr/symbolic.hpp>
 
 #include "core/symbolic_oracle.hpp"
+#include "domain_scope.hpp"
 
 using namespace symerr;
 using namespace symerr::test;
@@ -28,12 +29,7 @@ using namespace symerr::test;
 namespace {
 
 template <class D>
-struct Scope {};
-template <>
-struct Scope<Affine> {
-  AffineContext ctx;
-  AffineScope scope{ctx};
-};
+using Scope = DomainScope<D>;  // an AffineContext for Affine (domain_scope.hpp)
 
 const FloatFormat kFormats[] = {FP16, BF16, FP32, FP64};
 

@@ -20,20 +20,15 @@
 #include <symerr/symbolic.hpp>
 
 #include "core/symbolic_oracle.hpp"
+#include "domain_scope.hpp"
 
 using namespace symerr;
 using namespace symerr::test;
 
 namespace {
 
-// The context a domain's values need: an AffineContext for Affine.
 template <class D>
-struct Scope {};
-template <>
-struct Scope<Affine> {
-  AffineContext ctx;
-  AffineScope scope{ctx};
-};
+using Scope = DomainScope<D>;  // an AffineContext for Affine (domain_scope.hpp)
 
 enum class G { Floor, Ceil, Trunc, RoundAway, Rint };
 constexpr G kAll[] = {G::Floor, G::Ceil, G::Trunc, G::RoundAway, G::Rint};

@@ -17,19 +17,9 @@
 #include <symerr/elementary.hpp>
 
 #include "core/symbolic_oracle.hpp"
+#include "domain_scope.hpp"
 
 namespace symerr::test {
-
-// The context a domain's values need while they live: for Affine a fresh
-// AffineContext made current on this thread (one per box keeps its memo
-// small), for the interval domains nothing.
-template <class D>
-struct DomainScope {};
-template <>
-struct DomainScope<Affine> {
-  AffineContext ctx;
-  AffineScope scope{ctx};
-};
 
 enum class Fn { Exp, Expm1, Log, Log1p, Tanh, Sigmoid, Erf, Pow, Sqrt, Abs };
 inline constexpr Fn kAllFns[] = {Fn::Exp,     Fn::Expm1, Fn::Log, Fn::Log1p, Fn::Tanh,

@@ -24,6 +24,8 @@
 #include <symerr/elementary.hpp>
 #include <symerr/mpfr_state.hpp>
 
+#include "elementary/unary_mpfr_support.hpp"
+
 using namespace symerr;
 using Mp = detail::MpfrNumber;
 
@@ -42,26 +44,12 @@ struct Fn {
 };
 const Fn kLog2{"log2", mpfr_log2}, kLog10{"log10", mpfr_log10};
 
-void fn_eval_directed(const Fn& fn, Mp& v, const Mp& x, mpfr_rnd_t d) { fn.mpfr(v.v, x.v, d); }
-
-// The implementation's result at t under the model: the correctly rounded
-// value for k = 0.5 (or pick 0), else the value of F at distance k·ulp below
-// (pick 1) or above (pick 2) the exact value; t = 0: −inf, t < 0: NaN.
+// The implementation's result at t: the k-ulp model (unary_mpfr_support.hpp);
+// t = 0: −inf, t < 0: NaN.
 double implementation(const Fn& fn, double t, const FloatFormat& F, double k, int pick) {
   if (t == 0) return -INFINITY;
   if (t < 0) return NAN;
-  Mp x(64, t), v(256), w(256);
-  fn.mpfr(v.v, x.v, MPFR_RNDN);
-  if (k == 0.5 || pick == 0) return round_to(v.get(), F, RoundingMode::NearestEven).value;
-  const double slack = k * ulp(std::fabs(mpfr_get_d(v.v, MPFR_RNDZ)), F);
-  if (pick == 1) {
-    fn_eval_directed(fn, v, x, MPFR_RNDU);  // v >= the exact value (a 256-bit RNDN value may lie below it)
-    mpfr_sub_d(w.v, v.v, slack, MPFR_RNDU);  // >= exact − slack, also as a double (RNDU)
-    return round_to(mpfr_get_d(w.v, MPFR_RNDU), F, RoundingMode::Upward).value;
-  }
-  fn_eval_directed(fn, v, x, MPFR_RNDD);
-  mpfr_add_d(w.v, v.v, slack, MPFR_RNDD);  // <= exact + slack, also as a double (RNDD)
-  return round_to(mpfr_get_d(w.v, MPFR_RNDD), F, RoundingMode::Downward).value;
+  return test::k_ulp_implementation(fn.mpfr, t, F, k, pick);
 }
 
 // "" if z encloses the execution (machine input t, real input t − e, result y), else what failed.
@@ -103,54 +91,14 @@ void random_box(std::mt19937_64& g, const FloatFormat& F, double& lo, double& hi
     case 4: c = (u(g) - 0.5) * 2; w = u(g); break;  // across 0
     default: c = std::ldexp(1 + u(g), static_cast<int>(g() % 40) - 20); w = c * std::ldexp(u(g), -static_cast<int>(g() % 12)); break;
   }
-  lo = round_to(std::max(c - w, -F.max_finite()), F, RoundingMode::Upward).value;
-  hi = round_to(std::min(c + w, F.max_finite()), F, RoundingMode::Downward).value;
-  if (lo > hi) lo = hi = round_to(c, F, RoundingMode::NearestEven).value;
-  const double m = std::max({std::fabs(lo), std::fabs(hi), F.min_normal()});
-  const double err = g() % 3 == 0 ? 0.0 : m * std::ldexp(u(g), -static_cast<int>(g() % 30));
-  elo = -err * u(g);
-  ehi = err * u(g);
+  test::finish_box(g, F, c, w, lo, hi, elo, ehi);
 }
-
-template <class D>
-struct BoxScope {};
-template <>
-struct BoxScope<Affine> {
-  AffineContext ctx;
-  AffineScope scope{ctx};
-};
 
 template <RealDomain D>
 void soundness(const Fn& fn, std::uint64_t seed, int boxes, long& executions) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (const FloatFormat& F : kFormats)
-    for (int b = 0; b < boxes; ++b) {
-      double lo, hi, elo, ehi;
-      random_box(g, F, lo, hi, elo, ehi);
-      const double k = b % 2 ? 0.5 : 3;
-      const AccuracyModel model = k == 0.5 ? AccuracyModel::correctly_rounded() : AccuracyModel::ulps(k);
-      [[maybe_unused]] BoxScope<D> scope;
-      SymbolicDomainError<D> x;
-      try {
-        x = SymbolicDomainError<D>::input(lo, hi, elo, ehi, F);
-      } catch (const std::invalid_argument&) {
-        continue;  // no value of F within the box's error: no execution
-      }
-      const auto z = fn(x, model);
-      for (int i = 0; i < 12; ++i) {
-        const double t0 = x.fp.lower() + (x.fp.upper() - x.fp.lower()) * u(g);
-        const double t = std::clamp(round_to(t0, F, RoundingMode::NearestEven).value, x.fp.lower(), x.fp.upper());
-        const double e = elo + (ehi - elo) * u(g);
-        if (!contains(x.real, mpq_class(mpq_class(t) - mpq_class(e)))) continue;
-        ++executions;
-        const double y = implementation(fn, t, F, k, i % 3);
-        const std::string fault = check(fn, z, t, e, y);
-        if (!fault.empty())
-          FAIL(fn.name << " " << F.name << " x = " << x << " t = " << t << " e = " << e << " y = " << y << ": "
-                       << fault << "\nz = " << z);
-      }
-    }
+  test::function_soundness<D>(
+      fn, implementation, [](const Fn& f, const auto& z, double t, double e, double y) { return check(f, z, t, e, y); },
+      random_box, kFormats, seed, boxes, executions);
 }
 
 }  // namespace
@@ -174,21 +122,9 @@ TEST_CASE("log2, log10 tightness twin: err within 5% of the enumerated maximum (
   // 200 consecutive FP16 inputs each, outputs within one binade
   const Run runs[] = {{&kLog2, 3.0}, {&kLog2, 20.0}, {&kLog2, 1000.0}, {&kLog2, 0.3},  {&kLog2, 0.001},
                       {&kLog10, 5.0}, {&kLog10, 20.0}, {&kLog10, 300.0}, {&kLog10, 0.05}};
-  for (const Run& run : runs) {
-    double t = round_to(run.start, FP16, RoundingMode::Upward).value, worst = 0;
-    const double first = t;
-    for (int i = 0; i < 200; ++i) {
-      Mp x(64, t), v(256), d(256);
-      run.fn->mpfr(v.v, x.v, MPFR_RNDN);
-      mpfr_d_sub(d.v, round_to(v.get(), FP16, RoundingMode::NearestEven).value, v.v, MPFR_RNDN);
-      worst = std::max(worst, std::fabs(mpfr_get_d(d.v, MPFR_RNDU)));
-      if (i < 199) t = round_to(std::nextafter(t, INFINITY), FP16, RoundingMode::Upward).value;
-    }
-    const auto z = (*run.fn)(SymbolicError::input(first, t, FP16), cr);
-    INFO(run.fn->name << " box [" << first << ", " << t << "] z = " << z << " enumerated max " << worst);
-    CHECK(mag(z.err) >= worst);
-    CHECK(mag(z.err) <= worst * 1.05);
-  }
+  for (const Run& run : runs)
+    test::check_rounding_twin(run.fn->mpfr, run.fn->name, run.start,
+                              [&](const SymbolicError& x, const AccuracyModel& m) { return (*run.fn)(x, m); });
   // the propagated part: real 8, fp 8 + 2^-7 gives log_b(1 + 2^-10)
   for (const Fn& fn : {kLog2, kLog10}) {
     const auto z = fn(SymbolicError::input(8, 8, 0x1p-7, 0x1p-7, FP64), cr);

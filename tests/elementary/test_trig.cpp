@@ -24,6 +24,8 @@
 #include <symerr/elementary.hpp>
 #include <symerr/mpfr_state.hpp>
 
+#include "elementary/unary_mpfr_support.hpp"
+
 using namespace symerr;
 using Mp = detail::MpfrNumber;
 
@@ -42,23 +44,9 @@ struct Trig {
 };
 const Trig kSin{"sin", true}, kCos{"cos", false};
 
-void fn_eval_directed(const Trig& fn, Mp& v, const Mp& x, mpfr_rnd_t d) { fn.eval(v.v, x.v, d); }
-
-// The implementation's result at t: correctly rounded (k = 0.5 or pick 0),
-// else the value of F k ulps below (pick 1) or above (pick 2) the exact one.
+// The implementation's result at t: the k-ulp model (unary_mpfr_support.hpp).
 double implementation(const Trig& fn, double t, const FloatFormat& F, double k, int pick) {
-  Mp x(64, t), v(256), w(256);
-  fn.eval(v.v, x.v, MPFR_RNDN);
-  if (k == 0.5 || pick == 0) return round_to(v.get(), F, RoundingMode::NearestEven).value;
-  const double slack = k * ulp(std::fabs(mpfr_get_d(v.v, MPFR_RNDZ)), F);
-  if (pick == 1) {
-    fn_eval_directed(fn, v, x, MPFR_RNDU);  // v >= the exact value (a 256-bit RNDN value may lie below it)
-    mpfr_sub_d(w.v, v.v, slack, MPFR_RNDU);  // >= exact − slack, also as a double (RNDU)
-    return round_to(mpfr_get_d(w.v, MPFR_RNDU), F, RoundingMode::Upward).value;
-  }
-  fn_eval_directed(fn, v, x, MPFR_RNDD);
-  mpfr_add_d(w.v, v.v, slack, MPFR_RNDD);  // <= exact + slack, also as a double (RNDD)
-  return round_to(mpfr_get_d(w.v, MPFR_RNDD), F, RoundingMode::Downward).value;
+  return test::k_ulp_implementation(fn.sine ? mpfr_sin : mpfr_cos, t, F, k, pick);
 }
 
 template <RealDomain D>
@@ -91,56 +79,14 @@ void random_box(std::mt19937_64& g, const FloatFormat& F, double& lo, double& hi
     case 4: c = sign * std::ldexp(1 + u(g), static_cast<int>(g() % 60)); w = std::fabs(c) * std::ldexp(u(g), -static_cast<int>(F.precision) - 4 + static_cast<int>(g() % 10)); break;
     default: c = sign * u(g) * 4; w = u(g) * std::ldexp(1.0, -static_cast<int>(g() % 12)); break;
   }
-  w = std::fabs(w);
-  lo = round_to(std::max(c - w, -F.max_finite()), F, RoundingMode::Upward).value;
-  hi = round_to(std::min(c + w, F.max_finite()), F, RoundingMode::Downward).value;
-  if (lo > hi) lo = hi = round_to(c, F, RoundingMode::NearestEven).value;
-  const double m = std::max({std::fabs(lo), std::fabs(hi), F.min_normal()});
-  const double err = g() % 3 == 0 ? 0.0 : m * std::ldexp(u(g), -static_cast<int>(g() % 30));
-  elo = -err * u(g);
-  ehi = err * u(g);
+  test::finish_box(g, F, c, w, lo, hi, elo, ehi);
 }
-
-template <class D>
-struct BoxScope {};
-template <>
-struct BoxScope<Affine> {
-  AffineContext ctx;
-  AffineScope scope{ctx};
-};
 
 template <RealDomain D>
 void soundness(const Trig& fn, std::uint64_t seed, int boxes, long& executions) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (const FloatFormat& F : kFormats)
-    for (int b = 0; b < boxes; ++b) {
-      double lo, hi, elo, ehi;
-      random_box(g, F, lo, hi, elo, ehi);
-      const double k = b % 2 ? 0.5 : 3;
-      const AccuracyModel model = k == 0.5 ? AccuracyModel::correctly_rounded() : AccuracyModel::ulps(k);
-      [[maybe_unused]] BoxScope<D> scope;
-      SymbolicDomainError<D> x;
-      try {
-        x = SymbolicDomainError<D>::input(lo, hi, elo, ehi, F);
-      } catch (const std::invalid_argument&) {
-        continue;
-      }
-      const auto z = fn(x, model);
-      for (int i = 0; i < 12; ++i) {
-        const double t0 = x.fp.lower() + (x.fp.upper() - x.fp.lower()) * u(g);
-        double t = std::clamp(round_to(t0, F, RoundingMode::NearestEven).value, x.fp.lower(), x.fp.upper());
-        if (t == 0 && x.specials.may_be_neg_zero && i % 2) t = -0.0;
-        const double e = elo + (ehi - elo) * u(g);
-        if (!contains(x.real, mpq_class(mpq_class(t) - mpq_class(e)))) continue;
-        ++executions;
-        const double y = implementation(fn, t, F, k, i % 3);
-        const std::string fault = check(fn, z, t, e, y);
-        if (!fault.empty())
-          FAIL(fn.name << " " << F.name << " x = " << x << " t = " << t << " e = " << e << " y = " << y << ": "
-                       << fault << "\nz = " << z);
-      }
-    }
+  test::function_soundness<D>(
+      fn, implementation, [](const Trig& f, const auto& z, double t, double e, double y) { return check(f, z, t, e, y); },
+      random_box, kFormats, seed, boxes, executions);
 }
 
 }  // namespace
@@ -185,21 +131,9 @@ TEST_CASE("sin, cos tightness twins: images, huge arguments, rounding, propagati
     double start;
   };
   const Run runs[] = {{&kSin, 0.2}, {&kSin, 2.0}, {&kCos, 0.6}, {&kCos, 2.5}};
-  for (const Run& run : runs) {
-    double t = round_to(run.start, FP16, RoundingMode::Upward).value, worst = 0;
-    const double first = t;
-    for (int i = 0; i < 200; ++i) {
-      Mp xx(64, t), vv(256), d(256);
-      run.fn->eval(vv.v, xx.v, MPFR_RNDN);
-      mpfr_d_sub(d.v, round_to(vv.get(), FP16, RoundingMode::NearestEven).value, vv.v, MPFR_RNDN);
-      worst = std::max(worst, std::fabs(mpfr_get_d(d.v, MPFR_RNDU)));
-      if (i < 199) t = round_to(std::nextafter(t, INFINITY), FP16, RoundingMode::Upward).value;
-    }
-    const auto z = (*run.fn)(SymbolicError::input(first, t, FP16), cr);
-    INFO(run.fn->name << " box [" << first << ", " << t << "] z = " << z << " enumerated max " << worst);
-    CHECK(mag(z.err) >= worst);
-    CHECK(mag(z.err) <= worst * 1.05);
-  }
+  for (const Run& run : runs)
+    test::check_rounding_twin(run.fn->sine ? mpfr_sin : mpfr_cos, run.fn->name, run.start,
+                              [&](const SymbolicError& x, const AccuracyModel& m) { return (*run.fn)(x, m); });
   // the propagated part: real 1, fp 1 + 2^-10
   for (const Trig& fn : {kSin, kCos}) {
     const auto z = fn(SymbolicError::input(1, 1, 0x1p-10, 0x1p-10, FP64), cr);
