@@ -31,7 +31,10 @@ constexpr GlibcEntry kGlibc[] = {
     // 2.018 ulps): the table takes 3, glibc's directed-mode figure
     {ElementaryFunction::Tanh, 2, 3, 3, 3},  {ElementaryFunction::Pow, 1, 1, 1, 1},
     {ElementaryFunction::Erf, 1, 1, 1, 1},   {ElementaryFunction::Exp2, 1, 1, 1, 1},
-    {ElementaryFunction::Log2, 2, 1, 3, 3},  {ElementaryFunction::Log10, 2, 2, 2, 3},
+    // log10f: glibc documents 2 ulps, but a sweep of every FP32 in [0.5, 2] found
+    // 2.064 ulps (x = 0x1.f6e9d6p-1: log10f = -0x1.fda7fap-8, log10 x =
+    // -0x1.fda7f5df1f1aap-8); the table takes 3, glibc's directed-mode figure
+    {ElementaryFunction::Log2, 2, 1, 3, 3},  {ElementaryFunction::Log10, 2, 3, 2, 3},
     {ElementaryFunction::Sin, 1, 1, 1, 1},   {ElementaryFunction::Cos, 1, 1, 1, 1},
 };
 constexpr const char* kGlibcSource =
