@@ -119,6 +119,53 @@ inline Enclosure pow(const Enclosure& a, double c) {
   mpfr_clears(lo, hi, e, static_cast<mpfr_ptr>(nullptr));
   return r;
 }
+// a^c for a point exponent c (a double): pow(a, c) above for c > 0; for a
+// point base a > 0 any c (RoPE's 10000^(-2i/n)), rounded down and up.
+inline Enclosure pow(const Enclosure& a, const Enclosure& c) {
+  if (mpfr_cmp(c.lower(), c.upper()) != 0) throw std::logic_error("exact reference: pow needs a point exponent");
+  const double cd = mpfr_get_d(c.lower(), MPFR_RNDN);
+  if (mpfr_cmp_d(c.lower(), cd) != 0) throw std::logic_error("exact reference: pow's exponent is not a double");
+  if (cd > 0) return pow(a, cd);
+  if (mpfr_cmp(a.lower(), a.upper()) != 0 || mpfr_sgn(a.lower()) <= 0)
+    throw std::logic_error("exact reference: pow with c <= 0 needs a positive point base");
+  symerr::detail::MpfrStateGuard guard;
+  mpfr_t lo, hi;
+  mpfr_inits2(kBits, lo, hi, static_cast<mpfr_ptr>(nullptr));
+  mpfr_pow(lo, a.lower(), c.lower(), MPFR_RNDD);
+  mpfr_pow(hi, a.lower(), c.lower(), MPFR_RNDU);
+  Enclosure r(symerr::MpfrInterval::between(lo, hi, kBits));
+  mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
+  return r;
+}
+// sin and cos of an enclosure narrower than 2^-100 away from their extrema
+// (where they are monotone: the derivative keeps its sign over it), rounded
+// outward; anything else is refused (the reference needs no more).
+template <int (*F)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int (*Slope)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)>
+Enclosure monotone_near(const Enclosure& a) {
+  symerr::detail::MpfrStateGuard guard;
+  mpfr_t w, s, lo, hi, l2, h2;
+  mpfr_inits2(kBits, w, s, lo, hi, l2, h2, static_cast<mpfr_ptr>(nullptr));
+  mpfr_sub(w, a.upper(), a.lower(), MPFR_RNDU);
+  Slope(s, a.lower(), MPFR_RNDN);
+  if (mpfr_cmp_d(w, 0x1p-100) > 0 || mpfr_cmpabs_ui(s, 0) == 0 || mpfr_get_exp(s) < -60) {
+    mpfr_clears(w, s, lo, hi, l2, h2, static_cast<mpfr_ptr>(nullptr));
+    throw std::logic_error("exact reference: sin/cos of a wide enclosure or near an extremum");
+  }
+  F(lo, a.lower(), MPFR_RNDD);
+  F(l2, a.upper(), MPFR_RNDD);
+  F(hi, a.lower(), MPFR_RNDU);
+  F(h2, a.upper(), MPFR_RNDU);
+  mpfr_min(lo, lo, l2, MPFR_RNDD);
+  mpfr_max(hi, hi, h2, MPFR_RNDU);
+  Enclosure r(symerr::MpfrInterval::between(lo, hi, kBits));
+  mpfr_clears(w, s, lo, hi, l2, h2, static_cast<mpfr_ptr>(nullptr));
+  return r;
+}
+inline Enclosure sin(const Enclosure& a) { return monotone_near<mpfr_sin, mpfr_cos>(a); }
+inline Enclosure cos(const Enclosure& a) { return monotone_near<mpfr_cos, mpfr_sin>(a); }
+inline Enclosure sinf(const Enclosure& a) { return sin(a); }
+inline Enclosure cosf(const Enclosure& a) { return cos(a); }
+inline Enclosure powf(const Enclosure& a, const Enclosure& c) { return pow(a, c); }
 // the real values the reference computes are finite
 inline bool isnan(const Enclosure&) { return false; }
 inline bool isinf(const Enclosure&) { return false; }

@@ -51,7 +51,8 @@ namespace {
 constexpr int kN = 4;
 constexpr float kEps = 1e-5f;
 
-enum class K { LayerNorm, Softmax, Gelu, Mix };
+enum class K { LayerNorm, Softmax, Gelu, Mix, Rope };
+constexpr int kPos = 7;  // RoPE's position
 
 const char* name(K k) {
   switch (k) {
@@ -59,6 +60,7 @@ const char* name(K k) {
     case K::Softmax: return "softmax";
     case K::Gelu: return "gelu";
     case K::Mix: return "mix";
+    case K::Rope: return "rope";
   }
   return "?";
 }
@@ -69,6 +71,7 @@ void run(K k, const SymbolicError* x, SymbolicError* y) {
     case K::Softmax: fsym::f32_softmax(x, y, kN); break;
     case K::Gelu: fsym::f32_gelu(x, y, kN); break;
     case K::Mix: fsym::f32_mix(x, y, kN); break;
+    case K::Rope: fsym::f32_rope(x, y, kN, kPos); break;
   }
 }
 void run(K k, const float* x, float* y) {
@@ -77,6 +80,7 @@ void run(K k, const float* x, float* y) {
     case K::Softmax: f32_softmax(x, y, kN); break;
     case K::Gelu: f32_gelu(x, y, kN); break;
     case K::Mix: f32_mix(x, y, kN); break;
+    case K::Rope: f32_rope(x, y, kN, kPos); break;
   }
 }
 void run(K k, const Enclosure* x, Enclosure* y) {
@@ -85,6 +89,7 @@ void run(K k, const Enclosure* x, Enclosure* y) {
     case K::Softmax: fref::f32_softmax(x, y, kN); break;
     case K::Gelu: fref::f32_gelu(x, y, kN); break;
     case K::Mix: fref::f32_mix(x, y, kN); break;
+    case K::Rope: fref::f32_rope(x, y, kN, kPos); break;
   }
 }
 
@@ -98,7 +103,11 @@ struct Outcome {
 Outcome check(K k, double e, long trials, std::uint64_t seed) {
   std::array<SymbolicError, kN> xs, ys;
   for (auto& v : xs) v = SymbolicError::input(-1, 1, -e, e, symerr::FP32);
-  run(k, xs.data(), ys.data());
+  {
+    // the kernel's own constants ((float)n, RoPE's theta) are FP32 operations, as compiled
+    symerr::ScopedLiteralFormat literal(symerr::FP32);
+    run(k, xs.data(), ys.data());
+  }
   Outcome o;
   for (const auto& y : ys) o.bound = std::max({o.bound, std::fabs(y.err.lower()), std::fabs(y.err.upper())});
   std::mt19937_64 rng(seed);
@@ -163,7 +172,8 @@ TEST_CASE("a float C kernel with sqrtf, expf, fmaxf, erff, ... substituted: soun
   // unbounded enclosure)
   for (const Row& row : {Row{K::Gelu, 0, 2}, Row{K::Gelu, 0x1p-20, 1.5}, Row{K::Mix, 0, 3},
                          Row{K::Mix, 0x1p-20, 2}, Row{K::Softmax, 0, 6000}, Row{K::Softmax, 0x1p-20, 6000},
-                         Row{K::LayerNorm, 0, 1e9}, Row{K::LayerNorm, 0x1p-20, 1e9}}) {
+                         Row{K::LayerNorm, 0, 1e9}, Row{K::LayerNorm, 0x1p-20, 1e9}, Row{K::Rope, 0, 3},
+                         Row{K::Rope, 0x1p-20, 2}}) {
     const Outcome o = check(row.k, row.e, trials, 5 + static_cast<std::uint64_t>(row.k));
     INFO(name(row.k) << " e=" << row.e << ": bound " << o.bound << ", observed " << o.observed << ", ratio "
                      << o.bound / o.observed);

@@ -51,3 +51,12 @@ void f32_scale(const float* x, float* y, int n, int d) {
   const float s = 1.0f / sqrtf((float)d);
   for (int i = 0; i < n; ++i) y[i] = x[i] * s;
 }
+
+void f32_rope(const float* x, float* y, int n, int pos) {
+  for (int i = 0; i < n / 2; ++i) {
+    const float theta = (float)pos * powf(10000.0f, -2.0f * (float)i / (float)n);
+    const float c = cosf(theta), s = sinf(theta);
+    y[2 * i] = x[2 * i] * c - x[2 * i + 1] * s;
+    y[2 * i + 1] = x[2 * i] * s + x[2 * i + 1] * c;
+  }
+}

@@ -14,6 +14,9 @@ void f32_gelu(const float* x, float* y, int n);
  * NaN and inf (isnan, isinf) pass through */
 void f32_mix(const float* x, float* y, int n);
 
+/* rotary position embedding (RoPE) of the pairs (x[2i], x[2i+1]) at position pos:
+ * theta_i = pos * 10000^(-2i/n) computed in the kernel (powf, then cosf, sinf) */
+void f32_rope(const float* x, float* y, int n, int pos);
 /* y = x / sqrt(d) computed as C computes it: s = 1.0f / sqrtf((float)d), y = x * s (attention's scale) */
 void f32_scale(const float* x, float* y, int n, int d);
 

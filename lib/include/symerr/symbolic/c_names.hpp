@@ -43,6 +43,13 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, const SymbolicDomain
   }
   return pow(x, c.real.lower(), model);
 }
+// A number base and a symbolic exponent (`powf(10000.0f, e)`, one exact value):
+// the base as a drop-in number (the literal format applies).
+template <RealDomain D, DropInNumber A>
+SymbolicDomainError<D> pow(A x, const SymbolicDomainError<D>& c,
+                           const AccuracyModel& model = current_accuracy_model()) {
+  return pow(SymbolicDomainError<D>(x), c, model);
+}
 
 #define SYMERR_C_NAME_UNARY(name, fn)                                           \
   template <RealDomain D>                                                        \
@@ -82,8 +89,8 @@ inline constexpr bool is_symbolic_v<SymbolicDomainError<D>> = true;
 }  // namespace detail
 
 // fminf/fmaxf (and the l names): either operand symbolic, the other symbolic
-// or a number — the same overloads as fmin/fmax; powf/powl: a symbolic base,
-// the exponent a number or one exact symbolic value — those of pow.
+// or a number — the same overloads as fmin/fmax; powf/powl: a symbolic base
+// or exponent, the exponent a number or one exact symbolic value — those of pow.
 #define SYMERR_C_NAME_BINARY(name, fn, requirement)  \
   template <class A, class B>                        \
     requires(requirement)                            \
@@ -94,8 +101,8 @@ SYMERR_C_NAME_BINARY(fminf, fmin, detail::is_symbolic_v<A> || detail::is_symboli
 SYMERR_C_NAME_BINARY(fminl, fmin, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fmaxf, fmax, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fmaxl, fmax, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
-SYMERR_C_NAME_BINARY(powf, pow, detail::is_symbolic_v<A>)
-SYMERR_C_NAME_BINARY(powl, pow, detail::is_symbolic_v<A>)
+SYMERR_C_NAME_BINARY(powf, pow, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(powl, pow, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 #undef SYMERR_C_NAME_BINARY
 
 // fmaf/fmal: fma (rules/fma.hpp), any operand symbolic.
