@@ -12,6 +12,7 @@
 
 #include <gmpxx.h>
 
+#include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
@@ -139,4 +140,44 @@ TEST_CASE("variance and layer norm with d * d: sound against exact executions, s
     REQUIRE(contains(var.fp, exact_value(static_cast<double>(vf))));
     REQUIRE(contains(var.err, exact_value(static_cast<double>(vf)) - vr));
   }
+}
+
+// In the Affine domain a value is a named quantity: two temporaries of one
+// memoised expression, (x − m) and (x − m), have the same handles, so their
+// product is a square (arith.hpp, detail::same_value) — written with
+// temporaries, without a local. Sound against exact executions; twins: the
+// product with an independent m2 of the same box, and the Interval domain,
+// where two temporaries are two unrelated enclosures.
+TEST_CASE("Affine: (x - m) * (x - m) of two temporaries is a square", "[core][square][affine]") {
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  using SA = SymbolicDomainError<Affine>;
+  const double e = 0x1p-20;
+  const SA x = SA::input(-1, 2, -e, e, FP32), m = SA::input(0, 1, -e, e, FP32), m2 = SA::input(0, 1, -e, e, FP32);
+  const SA sq = (x - m) * (x - m);
+  CHECK(sq.real.lower() >= 0);
+  CHECK(sq.fp.lower() >= 0);
+  CHECK_FALSE(sq.specials.may_be_neg_zero);
+  CHECK(((x - m) * (x - m2)).real.lower() < 0);  // twin: another m
+  const SymbolicError xi = SymbolicError::input(-1, 2, -e, e, FP32), mi = SymbolicError::input(0, 1, -e, e, FP32);
+  CHECK(((xi - mi) * (xi - mi)).real.lower() < 0);  // twin: the Interval domain
+  std::mt19937_64 g(5);
+  std::uniform_real_distribution<double> u(0, 1);
+  long checked = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const double fx = round_to(-1 + 3 * u(g), FP32, RoundingMode::NearestEven).value;
+    const double fm = round_to(u(g), FP32, RoundingMode::NearestEven).value;
+    const mpq_class rx = exact_value(fx) - mpq_class(exact_value(e)) * mpq_class(static_cast<long>(u(g) * 2048) - 1024, 1024);
+    const mpq_class rm = exact_value(fm) - mpq_class(exact_value(e)) * mpq_class(static_cast<long>(u(g) * 2048) - 1024, 1024);
+    if (rx < -1 || rx > 2 || rm < 0 || rm > 1) continue;
+    const double d = round_to(mpq_class(exact_value(fx) - exact_value(fm)), FP32, RoundingMode::NearestEven).value;
+    const double f = round_to(mpq_class(exact_value(d) * exact_value(d)), FP32, RoundingMode::NearestEven).value;
+    const mpq_class r = (rx - rm) * (rx - rm);
+    INFO("fx = " << hex(fx) << " fm = " << hex(fm) << " f = " << hex(f) << "\nsq = " << sq);
+    CHECK(contains(sq.real, r));
+    CHECK(contains(sq.fp, exact_value(f)));
+    CHECK(contains(sq.err, mpq_class(exact_value(f) - r)));
+    ++checked;
+  }
+  CHECK(checked > 3000);
 }

@@ -339,6 +339,24 @@ void tighten_square(SymbolicDomainError<D>& z) {
 }
 }  // namespace detail
 
+namespace detail {
+// x and y are one value in every execution: the same object, or — in a
+// domain whose values are named quantities (D::keeps_correlations, e.g.
+// Affine: a handle is a function of the noise symbols) — the same real and
+// computed quantities, as two temporaries of one memoised expression
+// `(x[i] - m) * (x[i] - m)` are. Then x · y is a square.
+template <RealDomain D>
+bool same_value(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
+  if (&x == &y) return true;
+  if constexpr (requires { requires D::keeps_correlations; x.real.index(); }) {
+    return x.real.index() == y.real.index() && x.fp.index() == y.fp.index() && x.real.index() != 0 &&
+           x.format == y.format && x.mode == y.mode && is_bounded(x.real) && is_bounded(x.fp);
+  } else {
+    return false;
+  }
+}
+}  // namespace detail
+
 // z = x ∘ y. `int_division` is required for an integer Div. Holds the
 // library's floating-point environment (FpEnvironmentGuard) for its duration.
 template <RealDomain D>
@@ -349,7 +367,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
   if constexpr (FastArithmetic<D>::enabled) {
     SymbolicDomainError<D> z = FastArithmetic<D>::apply(op, x, y, int_division);
     z.origin = detail::merge_origin(x.origin, y.origin);
-    if (op == ArithOp::Mul && &x == &y) detail::tighten_square(z);  // the same object: a square
+    if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
     return z;
   } else {
     SymbolicDomainError<D> z = [&] {
@@ -357,7 +375,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
       return detail::arithmetic_impl(op, x, y, int_division);
     }();
     z.origin = detail::merge_origin(x.origin, y.origin);
-    if (op == ArithOp::Mul && &x == &y) detail::tighten_square(z);  // the same object: a square
+    if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
     return z;
   }
 }
