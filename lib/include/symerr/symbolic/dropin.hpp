@@ -47,7 +47,8 @@ inline LiteralFormatState& literal_format_state() noexcept {
 // constant, and an operation of two of them is exact: in a C kernel written
 // for float, `const float s = 1.0f / sqrtf((float)d);` is then the real
 // 1/√d, rounded once when it meets a float value, where the compiled kernel
-// rounds sqrtf and the division (1349 of d = 1 … 4999 give another float).
+// rounds sqrtf and the division (about a quarter of d = 1 … 4999 give another
+// float; d = 6: 0x1.a20bd6p-2, not 0x1.a20bd8p-2).
 // With ScopedLiteralFormat(FP32) `(float)d` is the FP32 value of d and sqrtf,
 // / are FP32 operations, as in the compiled kernel. A number next to a
 // symbolic operand (x + 0.1, x < 0.1, fmax(x, 0)) is not affected: it takes
