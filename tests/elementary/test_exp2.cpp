@@ -21,6 +21,8 @@
 #include <symerr/elementary.hpp>
 #include <symerr/mpfr_state.hpp>
 
+#include "elementary/unary_mpfr_support.hpp"
+
 using namespace symerr;
 using Mp = detail::MpfrNumber;
 
@@ -34,23 +36,17 @@ struct Execution {
 };
 
 // The implementation's result at t under the model: round(2^t) for k = 0.5,
-// else the value of F at distance k·ulp below (pick 1) or above (pick 2) 2^t.
+// else the value of F at distance k·ulp below (pick 1) or above (pick 2) 2^t
+// (unary_mpfr_support.hpp) — and +inf beyond max finite + k ulps, where no
+// finite value is within the bound.
 double implementation(double t, const FloatFormat& F, double k, int pick) {
-  Mp x(64, t), v(256), w(256);
-  mpfr_exp2(v.v, x.v, MPFR_RNDN);
-  if (k == 0.5 || pick == 0) return round_to(v.get(), F, RoundingMode::NearestEven).value;
-  const double near = std::min(mpfr_get_d(v.v, MPFR_RNDZ), F.max_finite());
-  const double slack = k * ulp(near, F);
-  // beyond max finite + k ulps no finite value is within the bound: the result overflows
-  Mp limit(256, F.max_finite());
-  mpfr_add_d(limit.v, limit.v, slack, MPFR_RNDN);  // exact at 256 bits
-  if (mpfr_cmp(v.v, limit.v) > 0) return INFINITY;
-  if (pick == 1) {
-    mpfr_sub_d(w.v, v.v, slack, MPFR_RNDU);
-    return round_to(w.get(), F, RoundingMode::Upward).value;
+  if (k != 0.5 && pick != 0) {
+    Mp x(64, t), v(256), limit(256, F.max_finite());
+    mpfr_exp2(v.v, x.v, MPFR_RNDD);
+    mpfr_add_d(limit.v, limit.v, k * ulp(F.max_finite(), F), MPFR_RNDN);  // exact at 256 bits
+    if (mpfr_cmp(v.v, limit.v) > 0) return INFINITY;
   }
-  mpfr_add_d(w.v, v.v, slack, MPFR_RNDD);
-  return round_to(w.get(), F, RoundingMode::Downward).value;
+  return test::k_ulp_implementation(mpfr_exp2, t, F, k, pick);
 }
 
 // "" if z encloses the execution, else what failed.
@@ -86,42 +82,17 @@ void random_box(std::mt19937_64& g, const FloatFormat& F, double& lo, double& hi
   ehi = err * u(g);
 }
 
-// The context a domain's values need: an AffineContext per box for Affine.
-template <class D>
-struct BoxScope {};
-template <>
-struct BoxScope<Affine> {
-  AffineContext ctx;
-  AffineScope scope{ctx};
-};
 
 template <RealDomain D>
 void soundness(std::uint64_t seed, int boxes, long& executions) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (const FloatFormat& F : kFormats)
-    for (int b = 0; b < boxes; ++b) {
-      double lo, hi, elo, ehi;
-      random_box(g, F, lo, hi, elo, ehi);
-      const double k = b % 2 ? 0.5 : 3;
-      const AccuracyModel model = k == 0.5 ? AccuracyModel::correctly_rounded() : AccuracyModel::ulps(k);
-      [[maybe_unused]] BoxScope<D> scope;
-      const auto x = SymbolicDomainError<D>::input(lo, hi, elo, ehi, F);
-      const auto z = exp2(x, model);
-      for (int i = 0; i < 12; ++i) {
-        // t a value of F in fp, e in err, and r = t − e in real (else not an execution of x)
-        const double t = round_to(x.fp.lower() + (x.fp.upper() - x.fp.lower()) * u(g), F, RoundingMode::NearestEven).value;
-        const Execution ex{std::clamp(t, x.fp.lower(), x.fp.upper()), elo + (ehi - elo) * u(g)};
-        const mpq_class r = mpq_class(ex.t) - mpq_class(ex.e);
-        if (!contains(x.real, r)) continue;
-        ++executions;
-        const double y = implementation(ex.t, F, k, i % 3);
-        const std::string fault = check(z, ex, y);
-        if (!fault.empty())
-          FAIL(F.name << " x = " << x << " t = " << ex.t << " e = " << ex.e << " y = " << y << ": " << fault
-                      << "\nz = " << z);
-      }
-    }
+  test::soundness_loop<D>(
+      kFormats, seed, boxes, random_box, [](const auto& x, const AccuracyModel& m) { return exp2(x, m); },
+      [](const auto& z, const FloatFormat& F, double t, double e, double k, int pick) {
+        const double y = implementation(t, F, k, pick);
+        const std::string fault = check(z, Execution{t, e}, y);
+        return fault.empty() ? fault : "y = " + std::to_string(y) + ": " + fault;
+      },
+      executions);
 }
 
 }  // namespace
@@ -165,17 +136,10 @@ TEST_CASE("exp2 tightness twin: err within 5 % of the enumerated maximum (FP16 r
 
 TEST_CASE("exp2: a planted bug in err is caught by the soundness check", "[elementary][exp2]") {
   const auto x = SymbolicError::input(1.0, 1.25, -0x1p-12, 0x1p-12, FP32);
-  auto z = exp2(x, AccuracyModel::correctly_rounded());
-  const double w = z.err.upper() - z.err.lower();
-  z.err = Interval::between(z.err.lower() + w / 4, z.err.upper() - w / 4);  // the bug
-  std::mt19937_64 g(3);
-  std::uniform_real_distribution<double> u(0, 1);
-  int caught = 0;
-  for (int i = 0; i < 2000 && caught == 0; ++i) {
-    const Execution ex{static_cast<float>(1.0 + 0.25 * u(g)), -0x1p-12 + 0x1p-11 * u(g)};
-    if (!check(z, ex, implementation(ex.t, FP32, 0.5, 0)).empty()) ++caught;
-  }
-  CHECK(caught > 0);
+  const auto z = test::narrowed_err(exp2(x, AccuracyModel::correctly_rounded()));  // the bug
+  CHECK(test::caught_by_execution(1.0, 1.25, 0x1p-12, [&](double t, double e) {
+    return check(z, Execution{t, e}, implementation(t, FP32, 0.5, 0));
+  }));
 }
 
 TEST_CASE("exp2: IEEE special values and the operator-table row", "[elementary][exp2]") {

@@ -47,6 +47,26 @@ inline double k_ulp_implementation(MpfrEval f, double t, const FloatFormat& F, d
   return round_to(mpfr_get_d(w.v, MPFR_RNDD), F, RoundingMode::Downward).value;
 }
 
+// The planted-bug twins: whether some of 2000 executions — t an FP32 value
+// drawn in [lo, hi], e in [−ea, ea] — makes fault(t, e) non-empty.
+template <class Fault>
+bool caught_by_execution(double lo, double hi, double ea, Fault&& fault) {
+  std::mt19937_64 g(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 2000; ++i) {
+    const double t = static_cast<float>(lo + (hi - lo) * u(g)), e = -ea + 2 * ea * u(g);
+    if (!fault(t, e).empty()) return true;
+  }
+  return false;
+}
+
+// The usual planted bug: z's err narrowed by a quarter of its width on each side.
+inline SymbolicDomainError<Interval> narrowed_err(SymbolicDomainError<Interval> z) {
+  const double w = z.err.upper() - z.err.lower();
+  z.err = Interval::between(z.err.lower() + w / 4, z.err.upper() - w / 4);
+  return z;
+}
+
 // A box of F around c of half-width w: endpoints rounded inward onto F (one
 // point if none is left), an input error of none (a third of the boxes) or
 // up to 2^-k of the magnitude, of random extent each side.

@@ -244,6 +244,11 @@ TEST_CASE("substituted float kernel computing a constant: sound under ScopedLite
   symerr::verify::DriverOptions exact;
   exact.literals = symerr::verify::DriverOptions::Literals::Exact;
   CHECK_FALSE(contains(symerr::verify::run_kernel(kernel, in, 1, exact).outputs[0].fp, static_cast<double>(y_c)));
+  {  // Exact also under a caller's scope; Auto keeps the caller's scope
+    symerr::ScopedLiteralFormat literal(symerr::FP32);
+    CHECK_FALSE(contains(symerr::verify::run_kernel(kernel, in, 1, exact).outputs[0].fp, static_cast<double>(y_c)));
+    CHECK(contains(symerr::verify::run_kernel(kernel, in, 1).outputs[0].fp, static_cast<double>(y_c)));
+  }
 }
 
 TEST_CASE("substituted float layer norm: d * d makes the variance nonnegative, sqrtf defined", "[substitute][float]") {

@@ -957,7 +957,7 @@ template <class D>
 std::optional<std::pair<Format, RoundingMode>> literal_format_for(std::span<const SymbolicDomainError<D>> inputs,
                                                                   const DriverOptions& options) {
   using L = DriverOptions::Literals;
-  if (options.literals == L::Exact) return std::nullopt;
+  if (options.literals == L::Exact) return std::pair{Format{}, RoundingMode::NearestEven};  // also under a caller's scope
   if (options.literals == L::Explicit) return std::pair{options.literal_format, RoundingMode::NearestEven};
   if (literal_format() != nullptr) return std::nullopt;  // the caller's scope stays
   const SymbolicDomainError<D>* first = nullptr;

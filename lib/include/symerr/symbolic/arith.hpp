@@ -349,8 +349,8 @@ template <RealDomain D>
 bool same_value(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   if (&x == &y) return true;
   if constexpr (requires { requires D::keeps_correlations; x.real.index(); }) {
-    return x.real.index() == y.real.index() && x.fp.index() == y.fp.index() && x.real.index() != 0 &&
-           x.format == y.format && x.mode == y.mode && is_bounded(x.real) && is_bounded(x.fp);
+    return x.real.index() == y.real.index() && x.fp.index() == y.fp.index() && x.format == y.format &&
+           x.mode == y.mode;
   } else {
     return false;
   }
@@ -363,21 +363,18 @@ template <RealDomain D>
 SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                                   const SymbolicDomainError<D>& y,
                                   std::optional<IntegerDivision> int_division = std::nullopt) {
-  // Each branch initialises its own z and returns it (no copy of the 160-byte value).
-  if constexpr (FastArithmetic<D>::enabled) {
-    SymbolicDomainError<D> z = FastArithmetic<D>::apply(op, x, y, int_division);
-    z.origin = detail::merge_origin(x.origin, y.origin);
-    if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
-    return z;
-  } else {
-    SymbolicDomainError<D> z = [&] {
+  // z is initialised by the operation, not assigned (no copy of the 160-byte value).
+  SymbolicDomainError<D> z = [&] {
+    if constexpr (FastArithmetic<D>::enabled) {
+      return FastArithmetic<D>::apply(op, x, y, int_division);
+    } else {
       [[maybe_unused]] const detail::FpGuardFor<D> guard;
       return detail::arithmetic_impl(op, x, y, int_division);
-    }();
-    z.origin = detail::merge_origin(x.origin, y.origin);
-    if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
-    return z;
-  }
+    }
+  }();
+  z.origin = detail::merge_origin(x.origin, y.origin);
+  if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
+  return z;
 }
 
 template <RealDomain D>

@@ -155,7 +155,7 @@ struct DriverOptions {
   // input has the same one (and the same rounding mode), so that constants
   // the kernel computes are computed as the compiled kernel computes them —
   // unless the caller holds a ScopedLiteralFormat of its own, which is kept.
-  // Exact: exact real constants. Explicit: `literal_format`.
+  // Exact: exact real constants (also under a caller's scope). Explicit: `literal_format`.
   enum class Literals { Auto, Exact, Explicit };
   Literals literals = Literals::Auto;
   Format literal_format{};
