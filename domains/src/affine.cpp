@@ -140,7 +140,7 @@ class Engine {
   template <class F, class V = bool (*)(std::uint32_t)>
   Affine memoised(Op op, std::uint32_t a, std::uint32_t b, std::uint64_t tag, F&& compute,
                   V&& valid = [](std::uint32_t) { return true; }) {
-    if (!ctx_.options().memoise) return handle(compute());
+    if (!ctx_.options().memoise || c_.form_memo_suspended) return handle(compute());
     if (a == 0) {
       const Key k{tag, a, b, op};
       if (const std::uint32_t* hit = c_.memo.find(k)) return handle(valid(*hit) ? *hit : compute());
@@ -316,6 +316,8 @@ std::uint32_t Engine::restrict(std::uint32_t h, double lo, double hi) {
   Header x = c_.forms[h];
   x.memo_head = 0;  // the new form's own memo chain
   x.memo_count = 0;
+  x.operation = 0;
+  x.operation_tag = 0;
   if (lo <= x.lo && x.hi <= hi) return h;
   if (hi < x.lo || x.hi < lo) return h;  // disjoint: no execution reaches here
   x.lo = std::max(lo, x.lo);

@@ -50,11 +50,16 @@ struct Header {
   Kind kind;
   std::uint8_t memo_count = 0;  // entries in the chain (at most kChainLength)
   std::uint8_t depth = 0;
+  std::uint8_t operation_tag = 0;  // 8 bits of `operation`'s key hash (a filter)
   std::uint32_t memo_head = 0;  // the memo entries of operations with this form first (0: none)
   std::uint32_t parent = 0;
   std::uint32_t own = 0;
   std::uint32_t self = 0;  // this form's index (set by push_header)
+  // One SymbolicDomainError<Affine> operation with this form among its
+  // operands' fields (affine_symbolic.cpp; entry + 1, 0: none).
+  std::uint32_t operation = 0;
 };
+static_assert(sizeof(Header) == 64, "one form header per cache line");
 constexpr std::uint8_t kMaxDepth = 32;
 
 // Storage that never moves its elements (no reallocation copies): chunks of
@@ -218,6 +223,12 @@ struct AffineContext::Impl {
   // gathered terms of forms with a parent chain (two operands at a time)
   std::vector<std::uint32_t> g_sym[2];
   std::vector<double> g_coef[2];
+  // The operation-level memo of SymbolicDomainError<Affine> arithmetic
+  // (affine_symbolic.cpp; opaque here). While an operation it memoises is
+  // computed, the form operations inside it are not memoised
+  // (form_memo_suspended): a repeated operation is found whole.
+  std::shared_ptr<void> operation_memo;
+  bool form_memo_suspended = false;
   Impl() { chains.push_back(affine_detail::MemoEntry{}); }
 };
 

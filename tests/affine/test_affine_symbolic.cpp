@@ -12,6 +12,9 @@
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
 
+#include <set>
+#include <sstream>
+
 #include "core/symbolic_oracle.hpp"
 
 using namespace symerr;
@@ -91,6 +94,98 @@ TEST_CASE("SymbolicDomainError<Affine>: x - x and x*x - x*x are exactly 0", "[af
     const auto yi = SymbolicDomainError<Interval>::input(1, 2, F);
     CHECK(mag((yi * yi - yi * yi).err) > 0);
   }
+}
+
+namespace {
+
+bool same_value(const SA& a, const SA& b) {
+  return same_handle(a.real, b.real) && same_handle(a.fp, b.fp) && same_handle(a.err, b.err) &&
+         same_handle(a.rel_err, b.rel_err) && same_handle(a.propagated, b.propagated) &&
+         same_handle(a.introduced, b.introduced);
+}
+
+std::string special_text(const SpecialStates& s) {
+  std::ostringstream o;
+  o << s.may_be_finite << s.may_be_pos_inf << s.may_be_neg_inf << s.may_be_nan << s.may_be_pos_zero
+    << s.may_be_neg_zero << s.may_be_defined << s.may_be_undefined << s.may_overflow;
+  return o.str();
+}
+
+// Ranges and flags of v (comparable across contexts).
+std::string ranges(const SA& v) {
+  std::ostringstream o;
+  o.precision(17);
+  for (const Affine* f : {&v.real, &v.fp, &v.err, &v.rel_err, &v.propagated, &v.introduced})
+    o << f->lower() << ' ' << f->upper() << ' ';
+  o << special_text(v.specials) << ' ' << static_cast<int>(v.mode) << ' ' << format_name(v.format);
+  return o.str();
+}
+
+}  // namespace
+
+// One operation of SymbolicDomainError<Affine> is memoised whole (its key: the
+// operands' handles and metadata, the operation, format and mode). A result is
+// recorded in a free slot of an operand form's header, or in a hash table once
+// every operand form's slot is taken: 4 operations × 4 modes × 2 zero-sign
+// states on one pair of operands fill the (at most 12) slots, so the table is
+// used too. A repeat is the same value (same handles); a different mode or
+// zero-sign state is a different operation, with the results of an
+// unmemoised context.
+TEST_CASE("SymbolicDomainError<Affine>: a repeated operation is the same value (operation memo)",
+          "[affine][correlation]") {
+  const RoundingMode modes[] = {RoundingMode::NearestEven, RoundingMode::TowardZero, RoundingMode::Upward,
+                                RoundingMode::Downward};
+  struct Case {
+    ArithOp op;
+    RoundingMode mode;
+    bool neg_zero;
+  };
+  std::vector<Case> cases;
+  for (ArithOp op : kOps)
+    for (RoundingMode m : modes)
+      for (bool nz : {false, true}) cases.push_back({op, m, nz});
+  auto operands = [](RoundingMode m, bool nz) {
+    SA x = SA::input(0, 2, 0, 1e-6, FP32, m);  // fp >= 0: −0 only if flagged
+    SA y = SA::input(0.5, 3, -2e-6, 1e-6, FP32, m);
+    x.specials.may_be_neg_zero = nz;
+    return std::pair{x, y};
+  };
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  // one pair of operand forms: the mode and the zero flag are metadata only
+  const auto [x0, y0] = operands(RoundingMode::NearestEven, false);
+  std::vector<SA> first;
+  for (const Case& c : cases) {
+    SA x = x0, y = y0;
+    x.mode = y.mode = c.mode;
+    x.specials.may_be_neg_zero = c.neg_zero;
+    first.push_back(arithmetic(c.op, x, y));
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SA x = x0, y = y0;
+    x.mode = y.mode = cases[i].mode;
+    x.specials.may_be_neg_zero = cases[i].neg_zero;
+    const SA again = arithmetic(cases[i].op, x, y);
+    INFO("case " << i);
+    CHECK(same_value(again, first[i]));
+    const std::string memoised = ranges(first[i]);
+    // the same ranges and flags as the operation in a context without memo
+    AffineOptions no_memo;
+    no_memo.memoise = false;
+    AffineContext fresh(no_memo);
+    AffineScope inner(fresh);
+    const auto [fx, fy] = operands(cases[i].mode, cases[i].neg_zero);
+    const SA reference = arithmetic(cases[i].op, fx, fy);
+    CHECK(memoised == ranges(reference));
+    // the twin: without the memo a repeat builds new forms
+    CHECK_FALSE(same_value(arithmetic(cases[i].op, fx, fy), reference));
+  }
+  // the cases are different operations: the 16 (operation, mode) pairs give
+  // 16 different results, and the zero flag changes the product's and the
+  // quotient's zero signs
+  std::set<std::string> distinct;
+  for (const SA& z : first) distinct.insert(ranges(z));
+  CHECK(distinct.size() > cases.size() / 2);
 }
 
 // ---- random expression DAGs -----------------------------------------------
