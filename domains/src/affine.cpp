@@ -843,6 +843,21 @@ Affine clip(const Affine& a, double lo, double hi) {
       });
 }
 
+Affine affine_detail::clip_new(const Affine& a, double lo, double hi, std::size_t first_new) {
+  if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "clip");
+  if (a.index() == 0 || a.index() < first_new) return clip(a, lo, hi);
+  Engine e = engine();
+  e.at(a);
+  Header& x = e.c_.forms[a.index()];
+  if (lo <= x.lo && x.hi <= hi) return a;
+  if (hi < x.lo || x.hi < lo) return a;  // disjoint: no execution reaches here (as restrict)
+  const double nlo = std::max(lo, x.lo), nhi = std::min(hi, x.hi);
+  if (nlo == nhi) return clip(a, lo, hi);
+  x.lo = nlo;
+  x.hi = nhi;
+  return a;
+}
+
 // ---- queries ---------------------------------------------------------------
 
 bool share_symbols(const Affine& a, const Affine& b) {

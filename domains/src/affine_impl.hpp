@@ -233,6 +233,17 @@ struct AffineContext::Impl {
 };
 
 namespace affine_detail {
+
+// clip(a, lo, hi) for a form created after form `first_new` (one that no
+// other value has seen yet: the fields of the operation being built): its
+// interval is narrowed in place instead of a narrowed copy being stored. Two
+// fields with one handle are one quantity, so both narrowings hold for it.
+// Older forms, and a range narrowed to one point, go through clip().
+Affine clip_new(const Affine& a, double lo, double hi, std::size_t first_new);
+
+}  // namespace affine_detail
+
+namespace affine_detail {
 namespace {
 
 // Directed rounding for the whole operation: FE_UPWARD set on entry, the

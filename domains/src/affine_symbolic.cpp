@@ -79,7 +79,11 @@ Affine tighter_error(ArithOp op, const SA& x, const SA& y, const Affine& t, cons
   return detail::meet(direct, (x.err - z_real * y.err) / y.fp);
 }
 
-Affine clip_to(const Affine& a, const Interval& i) { return clip(a, i.lower(), i.upper()); }
+// a clipped to i; in place if a is one of the forms this operation built
+// (created at or after form `first_new`).
+Affine clip_to(const Affine& a, const Interval& i, std::size_t first_new) {
+  return affine_detail::clip_new(a, i.lower(), i.upper(), first_new);
+}
 
 // round(t) − t for t in the form's range: its bound (detail::round_float_result,
 // which also handles point operands and exact cases), named as a function of t.
@@ -397,6 +401,7 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
   // re-sets it if an Interval operation in between restored another mode).
   // Nothing below rounds outside a form operation or an Interval operation.
   const affine_detail::UpwardScope upward;
+  const std::size_t first_new = AffineContext::current().form_count();
   const FloatFormat& F = std::get<FloatFormat>(x.format);
   SA z;
   z.real = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.real, y.real); });
@@ -412,14 +417,14 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
   z.err = linear_op && !fresh ? add3(x.err, y.err, op == ArithOp::Sub, *delta) : E + *delta;
   z.fp = t + *delta;
   set_split(op, x, y, E, *delta, z);
-  z.real = clip_to(z.real, zi.real);
-  z.err = clip_to(z.err, zi.err);
+  z.real = clip_to(z.real, zi.real, first_new);
+  z.err = clip_to(z.err, zi.err, first_new);
   const double fp_lo = std::max(zi.fp.lower(), fp_range.lower()), fp_hi = std::min(zi.fp.upper(), fp_range.upper());
-  z.fp = fp_lo <= fp_hi ? clip(z.fp, fp_lo, fp_hi) : clip_to(z.fp, zi.fp);
-  z.propagated = clip_to(z.propagated, zi.propagated);
-  z.introduced = clip_to(z.introduced, zi.introduced);
+  z.fp = fp_lo <= fp_hi ? affine_detail::clip_new(z.fp, fp_lo, fp_hi, first_new) : clip_to(z.fp, zi.fp, first_new);
+  z.propagated = clip_to(z.propagated, zi.propagated, first_new);
+  z.introduced = clip_to(z.introduced, zi.introduced, first_new);
   // as reduce(): err / real where real certainly excludes 0
-  z.rel_err = contains(zi.real, 0.0) ? Affine::whole() : clip_to(z.err / z.real, zi.rel_err);
+  z.rel_err = contains(zi.real, 0.0) ? Affine::whole() : clip_to(z.err / z.real, zi.rel_err, first_new);
   z.format = zi.format;
   z.mode = zi.mode;
   z.int_division = zi.int_division;
