@@ -74,14 +74,17 @@ class Chunked {
   const T& operator[](std::size_t i) const noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
   std::size_t size() const noexcept { return size_; }
   void push_back(const T& v) {
-    if ((size_ & kMask) == 0) chunks_.emplace_back(static_cast<T*>(::operator new(sizeof(T) * kChunk)));
+    if ((size_ & kMask) == 0)
+      chunks_.emplace_back(static_cast<T*>(::operator new(sizeof(T) * kChunk, std::align_val_t{kAlign})));
     ::new (static_cast<void*>(chunks_.back().get() + (size_ & kMask))) T(v);
     ++size_;
   }
 
  private:
+  // cache-line aligned chunks: a 64-byte Header is one line, not two
+  static constexpr std::size_t kAlign = std::max<std::size_t>(alignof(T), 64);
   struct Free {
-    void operator()(T* p) const noexcept { ::operator delete(static_cast<void*>(p)); }
+    void operator()(T* p) const noexcept { ::operator delete(static_cast<void*>(p), std::align_val_t{kAlign}); }
   };
   static constexpr std::size_t kChunk = std::size_t{1} << Bits, kMask = kChunk - 1;
   std::vector<std::unique_ptr<T, Free>> chunks_;
