@@ -284,6 +284,17 @@ bool maybe_special(const SymbolicDomainError<D>& x) {
 template <RealDomain D>
 SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const SymbolicDomainError<D>& b0, bool upper) {
   require_same_format(a0.format, b0.format, upper ? "max" : "min");
+  // an exact infinity (−inf: the identity of max; +inf: of min) against a
+  // plain finite value: the same choice in both programs
+  for (int k = 0; k < 2; ++k) {
+    const SymbolicDomainError<D>& inf = k == 0 ? a0 : b0;
+    const SymbolicDomainError<D>& other = k == 0 ? b0 : a0;
+    if (const int s = exact_infinity(inf); s != 0 && plain_finite(other)) {
+      SymbolicDomainError<D> z = (s > 0) == upper ? adopt_format(inf, other) : adopt_format(other, inf);
+      z.origin = merge_origin(a0.origin, b0.origin);
+      return z;
+    }
+  }
   const SymbolicDomainError<D> a = adopt_format(a0, b0), b = adopt_format(b0, a0);
   if (maybe_special(a) || maybe_special(b)) {
     SymbolicDomainError<D> z = join_values(a, b);

@@ -30,10 +30,50 @@ template <RealDomain D>
 bool refine_operand(void* target, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
                     bool computed_outcome, bool refine_ideal, bool refine_computed);
 
+// +1 / −1 for an exact infinity: a value that is certainly +inf (−inf) when
+// computed and whose real value is undefined, as an infinite literal
+// (`T m = -INFINITY;`, the identity of a max reduction) or an operation on one
+// (−inf + x) is; 0 otherwise. An overflow (a defined real value) is not one.
+template <RealDomain D>
+int exact_infinity(const SymbolicDomainError<D>& v) noexcept {
+  const SpecialStates& s = v.specials;
+  if (s.may_be_finite || s.may_be_nan || s.may_be_defined || s.may_be_pos_inf == s.may_be_neg_inf) return 0;
+  return s.may_be_pos_inf ? 1 : -1;
+}
+
+// Certainly finite, not NaN, with a defined real value.
+template <RealDomain D>
+bool plain_finite(const SymbolicDomainError<D>& v) noexcept {
+  const SpecialStates& s = v.specials;
+  return s.may_be_finite && !s.may_be_nan && !s.may_be_pos_inf && !s.may_be_neg_inf && s.may_be_defined &&
+         !s.may_be_undefined;
+}
+
+// The relation between an exact infinity and a plain finite value, or two
+// exact infinities: the same in the ideal program (which holds the same
+// infinite constant) and the computed one. Unknown otherwise.
+template <RealDomain D>
+Tri infinite_outcome(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b, Relation rel) {
+  const int ia = exact_infinity(a), ib = exact_infinity(b);
+  if ((ia == 0 && ib == 0) || (ia == 0 && !plain_finite(a)) || (ib == 0 && !plain_finite(b))) return Tri::Unknown;
+  const int c = ia != ib ? (ia < ib ? -1 : 1) : 0;  // a finite operand lies between −inf and +inf
+  switch (rel) {
+    case Relation::Lt: return c < 0 ? Tri::True : Tri::False;
+    case Relation::Le: return c <= 0 ? Tri::True : Tri::False;
+    case Relation::Gt: return c > 0 ? Tri::True : Tri::False;
+    case Relation::Ge: return c >= 0 ? Tri::True : Tri::False;
+    case Relation::Eq: return c == 0 ? Tri::True : Tri::False;
+    case Relation::Ne: return c != 0 ? Tri::True : Tri::False;
+    case Relation::Other: break;
+  }
+  return Tri::Unknown;
+}
+
 template <RealDomain D>
 Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
               Tri (*cmp)(const D&, const D&), const char* what, Relation rel = Relation::Other) {
   [[maybe_unused]] const FpGuardFor<D> guard;
+  if (const Tri t = infinite_outcome(a, b, rel); t != Tri::Unknown) return {t, what};
   // A value that may be non-finite, or whose real (or, for integers, computed)
   // value may be undefined, has no certain answer.
   const bool special = a.specials.may_be_undefined || b.specials.may_be_undefined ||
@@ -76,8 +116,8 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
                               Relation::rel);                                                            \
   }                                                                                                      \
   template <RealDomain D>                                                                                \
-  Truth operator op(const SymbolicDomainError<D>& a, double b) {                                         \
-    return a op SymbolicDomainError<D>::constant(b);                                                     \
+  Truth operator op(const SymbolicDomainError<D>& a, double b) { /* ±inf, NaN: exact_number's values */ \
+    return a op SymbolicDomainError<D>::exact_number(b);                                                 \
   }
 SYMERR_SDE_CMP(<, cmp_lt, Lt)
 SYMERR_SDE_CMP(<=, cmp_le, Le)
