@@ -142,3 +142,21 @@ TEST_CASE("a running maximum from -INFINITY through the driver: sound, and as ti
     CHECK(bad == 0);
   }
 }
+
+// One object compared with itself: `x != x` is C's NaN test. It is decided
+// (false) when the value cannot be NaN; the twin: a value that may be NaN
+// stays undecided, and two different objects with equal enclosures are not
+// one value.
+TEST_CASE("x != x: decided when x cannot be NaN", "[dropin][literal]") {
+  const SymbolicError x = SymbolicError::input(-1, 1, -1e-12, 1e-12, FP64);
+  CHECK_FALSE(static_cast<bool>(x != x));
+  CHECK(static_cast<bool>(x == x));
+  CHECK(static_cast<bool>(x <= x));
+  CHECK_FALSE(static_cast<bool>(x < x));
+  CHECK_FALSE(static_cast<bool>(x > x));
+  const SymbolicError copy = x;
+  CHECK_THROWS_AS(static_cast<bool>(x != copy), UndecidedBranch);
+  const SymbolicError z = SymbolicError::input(0, 1, FP64);
+  const SymbolicError q = z / z;  // may be NaN (0/0)
+  CHECK_THROWS_AS(static_cast<bool>(q != q), UndecidedBranch);
+}

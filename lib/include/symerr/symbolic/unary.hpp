@@ -74,6 +74,13 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
               Tri (*cmp)(const D&, const D&), const char* what, Relation rel = Relation::Other) {
   [[maybe_unused]] const FpGuardFor<D> guard;
   if (const Tri t = infinite_outcome(a, b, rel); t != Tri::Unknown) return {t, what};
+  // One object compared with itself (`x != x`, C's NaN test): equal in both
+  // programs unless the computed value may be NaN (or the real undefined).
+  if (&a == &b && rel != Relation::Other && !a.specials.may_be_nan && a.specials.may_be_defined &&
+      !a.specials.may_be_undefined) {
+    const bool equal_holds = rel == Relation::Le || rel == Relation::Ge || rel == Relation::Eq;
+    return {equal_holds ? Tri::True : Tri::False, what};
+  }
   // A value that may be non-finite, or whose real (or, for integers, computed)
   // value may be undefined, has no certain answer.
   const bool special = a.specials.may_be_undefined || b.specials.may_be_undefined ||
