@@ -591,14 +591,32 @@ inline bool relation(int rel, const mpq_class& x, const mpq_class& y) {
   }
 }
 
+// Rank on the extended line: −inf < every finite value < +inf (finite values
+// then compare by value).
+inline int extended_rank(Kind k) { return k == Kind::NegInf ? -1 : (k == Kind::PosInf ? 1 : 0); }
+
+inline bool extended_relation(int rel, Kind kx, const mpq_class& x, Kind ky, const mpq_class& y) {
+  const int a = extended_rank(kx), b = extended_rank(ky);
+  if (a != 0 || b != 0) return relation(rel, mpq_class(a), mpq_class(b));
+  return relation(rel, x, y);
+}
+
+// A certain answer must hold for the computed values (IEEE, infinities
+// included; never with a NaN) and for the real values. A computed infinity
+// whose real value is undefined (an infinite constant, or an operation on one)
+// stands for itself in the ideal program (docs: README, "Infinite literals").
 inline std::string check_comparison(const Answered& c, const std::vector<Exec>& e) {
   const Exec &x = e[c.a], &y = e[c.b];
   const bool want = c.value == Tri::True;
-  if (!x.computed_defined || !y.computed_defined || x.f.kind != Kind::Finite || y.f.kind != Kind::Finite)
-    return "certain comparison, but an operand is not finite in this execution";
-  if (relation(c.rel, x.f.v, y.f.v) != want) return "certain comparison contradicted by the computed values";
-  if (!x.real_defined || !y.real_defined) return "certain comparison, but a real value is undefined";
-  if (relation(c.rel, x.r, y.r) != want) return "certain comparison contradicted by the real values";
+  if (!x.computed_defined || !y.computed_defined || x.f.kind == Kind::NaN || y.f.kind == Kind::NaN)
+    return "certain comparison, but an operand is NaN or undefined in this execution";
+  if (extended_relation(c.rel, x.f.kind, x.f.v, y.f.kind, y.f.v) != want)
+    return "certain comparison contradicted by the computed values";
+  auto ideal_kind = [](const Exec& v) { return v.real_defined ? Kind::Finite : v.f.kind; };
+  if ((!x.real_defined && x.f.kind == Kind::Finite) || (!y.real_defined && y.f.kind == Kind::Finite))
+    return "certain comparison, but a real value is undefined";
+  if (extended_relation(c.rel, ideal_kind(x), x.r, ideal_kind(y), y.r) != want)
+    return "certain comparison contradicted by the real values";
   return "";
 }
 

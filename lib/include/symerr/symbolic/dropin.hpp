@@ -173,11 +173,11 @@ SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x) {
 #define SYMERR_DROPIN_CMP(op)                                                     \
   template <RealDomain D, DropInNumber A>                                         \
   Truth operator op(const SymbolicDomainError<D>& x, A y) {                       \
-    return x op SymbolicDomainError<D>::exact_number(y);                          \
+    return x op detail::operand_literal(y, x);                                    \
   }                                                                               \
   template <RealDomain D, DropInNumber A>                                         \
   Truth operator op(A x, const SymbolicDomainError<D>& y) {                       \
-    return SymbolicDomainError<D>::exact_number(x) op y;                          \
+    return detail::operand_literal(x, y) op y;                                    \
   }
 SYMERR_DROPIN_CMP(<)
 SYMERR_DROPIN_CMP(<=)
@@ -290,7 +290,7 @@ SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const Symbolic
     const SymbolicDomainError<D>& inf = k == 0 ? a0 : b0;
     const SymbolicDomainError<D>& other = k == 0 ? b0 : a0;
     if (const int s = exact_infinity(inf); s != 0 && plain_finite(other)) {
-      SymbolicDomainError<D> z = (s > 0) == upper ? adopt_format(inf, other) : adopt_format(other, inf);
+      SymbolicDomainError<D> z = (s > 0) == upper ? inf : adopt_format(other, inf);
       z.origin = merge_origin(a0.origin, b0.origin);
       return z;
     }
@@ -350,11 +350,11 @@ SymbolicDomainError<D> fmin(const SymbolicDomainError<D>& a, const SymbolicDomai
 #define SYMERR_DROPIN_FN2(fn)                                                                \
   template <RealDomain D, DropInNumber A>                                                    \
   SymbolicDomainError<D> fn(const SymbolicDomainError<D>& a, A b) {                          \
-    return fn(a, SymbolicDomainError<D>::exact_number(b));                                   \
+    return fn(a, detail::operand_literal(b, a));                                             \
   }                                                                                          \
   template <RealDomain D, DropInNumber A>                                                    \
   SymbolicDomainError<D> fn(A a, const SymbolicDomainError<D>& b) {                          \
-    return fn(SymbolicDomainError<D>::exact_number(a), b);                                   \
+    return fn(detail::operand_literal(a, b), b);                                             \
   }
 SYMERR_DROPIN_FN2(max)
 SYMERR_DROPIN_FN2(min)

@@ -30,15 +30,31 @@ template <RealDomain D>
 bool refine_operand(void* target, const ComparisonInfo& info, bool target_is_lhs, bool ideal_outcome,
                     bool computed_outcome, bool refine_ideal, bool refine_computed);
 
-// +1 / −1 for an exact infinity: a value that is certainly +inf (−inf) when
-// computed and whose real value is undefined, as an infinite literal
-// (`T m = -INFINITY;`, the identity of a max reduction) or an operation on one
-// (−inf + x) is; 0 otherwise. An overflow (a defined real value) is not one.
+// +1 / −1 for an exact infinity: a float-format value that is certainly +inf
+// (−inf) when computed and whose real value is undefined, as an infinite
+// literal (`T m = -INFINITY;` under the driver's literal format, the identity
+// of a max reduction; `x > -INFINITY`) or an operation on one (−inf + x) is;
+// the ideal program holds the same infinity. 0 otherwise: an overflow (a
+// defined real value) is not one, nor a real-format infinity (it may be a
+// real division by zero, which has no ideal value), nor an integer format's
+// undefined result.
 template <RealDomain D>
 int exact_infinity(const SymbolicDomainError<D>& v) noexcept {
   const SpecialStates& s = v.specials;
-  if (s.may_be_finite || s.may_be_nan || s.may_be_defined || s.may_be_pos_inf == s.may_be_neg_inf) return 0;
+  if (!v.is_float() || s.may_be_finite || s.may_be_nan || s.may_be_defined || s.may_be_pos_inf == s.may_be_neg_inf) return 0;
   return s.may_be_pos_inf ? 1 : -1;
+}
+
+// A number compared with (or the other operand of max/min beside) x, exactly:
+// an infinite one takes x's float format (an exact infinity of that format,
+// as the program's literal is one), any other is exact_number(v).
+template <RealDomain D, class A>
+SymbolicDomainError<D> operand_literal(A v, const SymbolicDomainError<D>& x) {
+  if constexpr (std::is_floating_point_v<A>) {
+    if (std::isinf(v) && x.is_float() && std::get<FloatFormat>(x.format).has_infinities())
+      return SymbolicDomainError<D>::inf(v > 0 ? +1 : -1, x.format);
+  }
+  return SymbolicDomainError<D>::exact_number(v);
 }
 
 // Certainly finite, not NaN, with a defined real value.
@@ -123,8 +139,8 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
                               Relation::rel);                                                            \
   }                                                                                                      \
   template <RealDomain D>                                                                                \
-  Truth operator op(const SymbolicDomainError<D>& a, double b) { /* ±inf, NaN: exact_number's values */ \
-    return a op SymbolicDomainError<D>::exact_number(b);                                                 \
+  Truth operator op(const SymbolicDomainError<D>& a, double b) {                                         \
+    return a op detail::operand_literal(b, a);                                                           \
   }
 SYMERR_SDE_CMP(<, cmp_lt, Lt)
 SYMERR_SDE_CMP(<=, cmp_le, Le)
