@@ -1,0 +1,164 @@
+// atan, asin and acos on SymbolicDomainError (operators Atan, Asin, Acos):
+// soundness against MPFR (the real value at a 4096-bit input, rounded
+// outward at 256 bits) over random boxes in every format and four domains —
+// tiny arguments and signed zeros, boxes at and across the domain's ends ±1
+// (NaN, undefined reals), huge arguments (atan → ±π/2) — under a correctly
+// rounded and a 3-ulp implementation taken at its extremes; tightness twins
+// (the rounding within 5% of the enumerated FP16 maximum, the mean-value
+// propagated error within 2^-7 of the exact one); a planted bug; IEEE special
+// values; glibc's accuracy against its model.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include <mpfr.h>
+
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/interval.hpp>
+#include <symerr/domains/mpfr_interval.hpp>
+#include <symerr/domains/rational_interval.hpp>
+#include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/elementary.hpp>
+
+#include "elementary/unary_function_tests.hpp"
+#include "test_scale.hpp"
+
+using namespace symerr;
+using test::UnaryFn;
+
+namespace {
+
+const FloatFormat kFormats[] = {FP16, BF16, FP32, FP64};
+const UnaryFn kAtan{"atan", OpId::Atan, mpfr_atan, {1.0, -1.0, 1e4}};
+const UnaryFn kAsin{"asin", OpId::Asin, mpfr_asin, {1.0, -1.0, 0.5}};
+const UnaryFn kAcos{"acos", OpId::Acos, mpfr_acos, {1.0, -1.0, 0.5}};
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("atan, asin, acos are sound (MPFR, random boxes, every format)", "[elementary][inverse_trig]",
+                   Interval, MpfrInterval, RationalInterval, Affine) {
+  const int boxes = static_cast<int>(test::scaled(200, 20));
+  std::uint64_t seed = 41;
+  for (const UnaryFn& fn : {kAtan, kAsin, kAcos}) {
+    long executions = 0;
+    test::unary_soundness<TestType>(fn, kFormats, seed++, boxes, executions);
+    INFO(fn.name << ": " << executions << " executions");
+    CHECK(executions > 4 * boxes * 12 / 4);
+  }
+}
+
+TEMPLATE_TEST_CASE("atan, asin, acos are sound: many boxes", "[elementary][inverse_trig][long]", Interval, Affine) {
+  std::uint64_t seed = 141;
+  for (const UnaryFn& fn : {kAtan, kAsin, kAcos}) {
+    long executions = 0;
+    test::unary_soundness<TestType>(fn, kFormats, seed++, 20000, executions);
+    INFO(fn.name << ": " << executions << " executions");
+    CHECK(executions > 4 * 20000 * 12 / 4);
+  }
+}
+
+TEST_CASE("atan, asin, acos tightness twins: rounding, propagation, images", "[elementary][inverse_trig]") {
+  struct Run {
+    const UnaryFn* fn;
+    double start;
+  };
+  // 200 consecutive FP16 inputs each, outputs within one binade
+  const Run runs[] = {{&kAtan, 0.6}, {&kAtan, 3.0}, {&kAtan, 0.1}, {&kAsin, 0.6}, {&kAsin, 0.1}, {&kAcos, 0.1},
+                      {&kAcos, 0.6}};
+  for (const Run& run : runs)
+    test::check_rounding_twin(run.fn->mpfr, run.fn->name, run.start,
+                              [&](const SymbolicError& x, const AccuracyModel& m) { return (*run.fn)(x, m); });
+  // the mean value: the slope's variation over [a, b] is about 2^-10 of it
+  for (const UnaryFn* fn : {&kAtan, &kAsin, &kAcos}) {
+    test::check_propagated_twin(*fn, 0.5, 0.5 + 0x1p-10, 0x1p-7);
+    test::check_propagated_twin(*fn, -0.25, -0.25 - 0x1p-12, 0x1p-7);
+  }
+  const AccuracyModel cr = AccuracyModel::correctly_rounded();
+  // the images: endpoint values, directed (asin 1 = π/2; acos decreasing)
+  const auto a = asin(SymbolicError::input(-1, 1, FP64), cr);
+  CHECK(a.real.upper() - M_PI_2 <= 1e-15);
+  CHECK(a.real.upper() >= M_PI_2);
+  CHECK(!a.specials.may_be_nan);
+  CHECK(!a.specials.may_be_undefined);
+  const auto c = acos(SymbolicError::input(0.5, 1, FP64), cr);
+  CHECK(c.real.lower() == 0);
+  CHECK(c.real.upper() >= M_PI / 3);
+  CHECK(c.real.upper() - M_PI / 3 <= 1e-15);
+}
+
+TEST_CASE("atan: a planted bug in err is caught by the soundness check", "[elementary][inverse_trig]") {
+  const auto x = SymbolicError::input(1.5, 1.75, -0x1p-12, 0x1p-12, FP32);
+  const auto z = test::narrowed_err(atan(x, AccuracyModel::correctly_rounded()));  // the bug
+  CHECK(test::caught_by_execution(1.5, 1.75, 0x1p-12, [&](double t, double e) {
+    return test::check_unary_execution(kAtan, z, t, e, test::unary_implementation(kAtan, t, FP32, 0.5, 0));
+  }));
+  // and the unplanted z passes the same executions
+  const auto good = atan(x, AccuracyModel::correctly_rounded());
+  CHECK_FALSE(test::caught_by_execution(1.5, 1.75, 0x1p-12, [&](double t, double e) {
+    return test::check_unary_execution(kAtan, good, t, e, test::unary_implementation(kAtan, t, FP32, 0.5, 0));
+  }));
+}
+
+TEST_CASE("atan, asin, acos: IEEE special values, domains, C names, the operator table", "[elementary][inverse_trig]") {
+  const AccuracyModel cr = AccuracyModel::correctly_rounded();
+  // atan(±inf) = ±π/2 rounded: a finite result
+  const auto pinf = atan(SymbolicError::inf(1, FP32), cr);
+  CHECK(pinf.specials.may_be_finite);
+  CHECK(!pinf.specials.may_be_nan);
+  CHECK(pinf.fp.lower() == static_cast<double>(static_cast<float>(M_PI_2)));
+  CHECK(pinf.fp.upper() == pinf.fp.lower());
+  const auto ninf = atan(SymbolicError::inf(-1, FP64), AccuracyModel::glibc_x86_64());
+  CHECK(ninf.fp.lower() <= -M_PI_2);
+  CHECK(ninf.fp.upper() >= -M_PI_2);
+  INFO("atan(-inf) = " << ninf);
+  // the model's 1 ulp either side of π/2's enclosure (two doubles), rounded outward
+  CHECK(ninf.fp.upper() - ninf.fp.lower() <= 6 * ulp(M_PI_2, FP64));
+  // signed zeros: atan, asin keep the sign; acos(1) = +0
+  const auto z0 = atan(SymbolicError::constant(-0.0, FP32), cr);
+  CHECK(z0.specials.may_be_neg_zero);
+  const auto s0 = asin(SymbolicError::constant(-0.0, FP32), cr);
+  CHECK(s0.specials.may_be_neg_zero);
+  const auto c1 = acos(SymbolicError::input(1, 1, FP32), cr);
+  CHECK(c1.fp.lower() == 0);
+  CHECK(c1.fp.upper() == 0);
+  CHECK(c1.specials.may_be_pos_zero);
+  CHECK(!c1.specials.may_be_neg_zero);
+  // outside [−1, 1]: NaN for a computed input, an undefined real
+  const auto out = asin(SymbolicError::input(0.5, 2, FP32), cr);
+  CHECK(out.specials.may_be_nan);
+  CHECK(out.specials.may_be_undefined);
+  CHECK(out.fp.upper() == static_cast<double>(static_cast<float>(M_PI_2)));
+  const auto all_out = acos(SymbolicError::input(1.5, 2, FP32), cr);
+  CHECK(all_out.specials.may_be_nan);
+  CHECK(!all_out.specials.may_be_finite);
+  CHECK(!all_out.specials.may_be_defined);
+  for (const UnaryFn* fn : {&kAsin, &kAcos}) {
+    const auto inf = (*fn)(SymbolicError::inf(1, FP32), cr);
+    CHECK(inf.specials.may_be_nan);
+  }
+  // C names (float and long double) and unqualified calls
+  const auto x = SymbolicError::input(-0.5, 0.75, -1e-6, 1e-6, FP32);
+  CHECK(atanf(x).err.upper() == atan(x).err.upper());
+  CHECK(asinf(x).err.upper() == asin(x).err.upper());
+  CHECK(acosl(x).err.upper() == acos(x).err.upper());
+  CHECK(operator_info(OpId::Atan).has(kOdd));
+  CHECK(!operator_info(OpId::Acos).has(kMonotoneIncreasing));
+  CHECK(find_operator("asin") == &operator_info(OpId::Asin));
+  CHECK(AccuracyModel::glibc_x86_64().bound(OpId::Atan, FP32, RoundingMode::Upward).ulps == 2);
+  CHECK(AccuracyModel::glibc_x86_64().bound(OpId::Acos, FP64, RoundingMode::NearestEven).ulps == 1);
+}
+
+TEST_CASE("atan, asin, acos in Affine: f(x) − f(x) is exactly 0", "[elementary][inverse_trig]") {
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  using SA = SymbolicDomainError<Affine>;
+  const SA a = SA::input(-0.5, 0.75, -1e-6, 1e-6, FP32);
+  for (const SA& d : {SA(atan(a) - atan(a)), SA(asin(a) - asin(a)), SA(acos(a) - acos(a))}) {
+    CHECK(d.err.lower() == 0);
+    CHECK(d.err.upper() == 0);
+    CHECK(d.real.lower() == 0);
+    CHECK(d.real.upper() == 0);
+  }
+  const auto x = SymbolicError::input(-0.5, 0.75, -1e-6, 1e-6, FP32);
+  CHECK(width((atan(x) - atan(x)).err) > 0);  // the Interval twin
+}
