@@ -9,7 +9,9 @@
 // the mean value within 2^-7); a planted bug; IEEE special values.
 #include <catch2/catch.hpp>
 
+#include <cfenv>
 #include <cmath>
+#include <limits>
 
 #include <mpfr.h>
 
@@ -123,6 +125,29 @@ TEST_CASE("hyperbolic: IEEE special values, domains, poles, overflow, C names", 
   CHECK(big.specials.may_overflow);
   CHECK(big.specials.may_be_pos_inf);
   CHECK(big.specials.may_be_finite);
+  // … rounded toward zero (downward) it is the largest finite value, as glibc's sinhf,
+  // coshf and expf return it; the twin: to nearest it is +inf only
+  for (const RoundingMode mode : {RoundingMode::Downward, RoundingMode::TowardZero, RoundingMode::NearestEven}) {
+    const auto x90 = SymbolicError::input(89.5, 90, 0, 0, FP32, mode);
+    const double fmax = FP32.max_finite();
+    for (const auto& z : {sinh(x90), cosh(x90), exp(x90), sinh(x90, cr)}) {
+      INFO(z);
+      CHECK(z.specials.may_be_finite == (mode != RoundingMode::NearestEven));
+      CHECK((z.specials.may_be_finite && contains(z.fp, fmax)) == (mode != RoundingMode::NearestEven));
+    }
+    const auto neg = sinh(-x90);
+    CHECK((neg.specials.may_be_finite && contains(neg.fp, -fmax)) == (mode == RoundingMode::TowardZero));
+  }
+  {
+    volatile float w = 89.75f;  // volatile: no constant folding
+    const int saved = std::fegetround();
+    std::fesetround(FE_DOWNWARD);
+    const float s = sinhf(w), c = coshf(w), e = expf(w);
+    std::fesetround(saved);
+    CHECK(s == std::numeric_limits<float>::max());
+    CHECK(c == std::numeric_limits<float>::max());
+    CHECK(e == std::numeric_limits<float>::max());
+  }
   // atanh's poles: ±1 give ±inf, beyond is NaN, the real is undefined there
   const auto pole = atanh(SymbolicError::input(0.5, 1, FP32), cr);
   CHECK(pole.specials.may_be_pos_inf);

@@ -165,10 +165,17 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
   s.may_overflow = hi > max || lo < -max;
   s.may_be_pos_inf = s.may_be_pos_inf || hi > max;
   s.may_be_neg_inf = s.may_be_neg_inf || lo < -max;
-  s.may_be_finite = lo <= max && hi >= -max;
+  // IEEE 754 §7.4: an overflow rounded toward zero (downward for a positive
+  // result, upward for a negative one) is the largest finite value, not ±inf
+  const bool toward_zero = z.mode == RoundingMode::TowardZero;
+  const bool pos_to_max = hi > max && (toward_zero || z.mode == RoundingMode::Downward);
+  const bool neg_to_max = lo < -max && (toward_zero || z.mode == RoundingMode::Upward);
+  s.may_be_finite = (lo <= max && hi >= -max) || pos_to_max || neg_to_max;
   if (s.may_be_finite) {
-    z.fp = detail::snap_to_format(D::between(std::max(lo, -max), std::min(hi, max)), *F);
-    z.introduced = detail::meet(z.fp - image, detail::symmetric<D>(slack));
+    const double flo = std::min(std::max(lo, -max), max), fhi = std::max(std::min(hi, max), -max);
+    z.fp = detail::snap_to_format(D::between(flo, fhi), *F);
+    // a clamped overflow is further from f(t) than k ulps
+    z.introduced = pos_to_max || neg_to_max ? z.fp - image : detail::meet(z.fp - image, detail::symmetric<D>(slack));
   }
 }
 
