@@ -7,6 +7,7 @@
 // function's edges.
 #pragma once
 
+#include <cfenv>
 #include <cmath>
 #include <initializer_list>
 #include <random>
@@ -137,6 +138,27 @@ inline void check_propagated_twin(const UnaryFn& fn, double a, double b, double 
   CHECK(mpfr_cmp_d(d.v, z.propagated.lower()) >= 0);
   CHECK(mpfr_cmp_d(d.v, z.propagated.upper()) <= 0);
   CHECK(width(z.propagated) <= rel * std::fabs(exact));
+}
+
+// A glibc witness: the FP32 libm function at x under the C rounding mode
+// `fe_mode` (FE_TONEAREST, FE_UPWARD, …; volatile: GCC folds a call on a
+// constant correctly rounded), its result and its distance to f(x) in ulps.
+struct LibmWitness {
+  double y;
+  double ulps;
+};
+template <class T>
+LibmWitness libm_witness(MpfrEval f, T (*libm)(T), T x, int fe_mode) {
+  volatile T w = x;
+  const int saved = std::fegetround();
+  std::fesetround(fe_mode);
+  const T y = libm(w);
+  std::fesetround(saved);
+  detail::MpfrNumber xx(64, static_cast<double>(x)), v(256), d(256);
+  f(v.v, xx.v, MPFR_RNDN);
+  mpfr_d_sub(d.v, static_cast<double>(y), v.v, MPFR_RNDN);
+  const double u = ulp(std::fabs(mpfr_get_d(v.v, MPFR_RNDZ)), sizeof(T) == 4 ? FP32 : FP64);
+  return {static_cast<double>(y), std::fabs(mpfr_get_d(d.v, MPFR_RNDN)) / u};
 }
 
 }  // namespace symerr::test
