@@ -42,7 +42,7 @@ const UnaryFn kAtanh{"atanh", OpId::Atanh, mpfr_atanh, {1.0, -1.0, 0.5}};
 
 TEMPLATE_TEST_CASE("sinh, cosh, asinh, acosh, atanh are sound (MPFR, random boxes, every format)",
                    "[elementary][hyperbolic]", Interval, MpfrInterval, RationalInterval, Affine) {
-  const int boxes = static_cast<int>(test::scaled(200, 20));
+  const int boxes = static_cast<int>(test::scaled(100, 20));
   std::uint64_t seed = 51;
   for (const UnaryFn& fn : {kSinh, kCosh, kAsinh, kAcosh, kAtanh}) {
     long executions = 0;

@@ -37,7 +37,7 @@ const UnaryFn kAcos{"acos", OpId::Acos, mpfr_acos, {1.0, -1.0, 0.5}};
 
 TEMPLATE_TEST_CASE("atan, asin, acos are sound (MPFR, random boxes, every format)", "[elementary][inverse_trig]",
                    Interval, MpfrInterval, RationalInterval, Affine) {
-  const int boxes = static_cast<int>(test::scaled(200, 20));
+  const int boxes = static_cast<int>(test::scaled(100, 20));
   std::uint64_t seed = 41;
   for (const UnaryFn& fn : {kAtan, kAsin, kAcos}) {
     long executions = 0;
