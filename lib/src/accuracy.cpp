@@ -49,6 +49,7 @@ constexpr GlibcEntry kGlibc[] = {
     {ElementaryFunction::Acos, 1, 1, 1, 1},  {ElementaryFunction::Sinh, 2, 2, 3, 4},
     {ElementaryFunction::Cosh, 2, 2, 3, 3},  {ElementaryFunction::Asinh, 2, 2, 3, 3},
     {ElementaryFunction::Acosh, 2, 3, 3, 4}, {ElementaryFunction::Atanh, 2, 2, 3, 3},
+    {ElementaryFunction::Tan, 1, 1, 1, 2},
 };
 constexpr const char* kGlibcSource =
     "glibc sysdeps/x86_64/fpu/libm-test-ulps (glibc 2.36 era, XUANTIE-RV/glibc@5d4f91e4)";

@@ -1,4 +1,5 @@
-// atan, asin and acos on SymbolicDomainError (operators Atan, Asin, Acos):
+// atan, asin, acos and tan on SymbolicDomainError (operators Atan, Asin, Acos,
+// Tan; tan's poles π/2 + kπ, sin and cos are in test_trig.cpp):
 // soundness against MPFR (the real value at a 4096-bit input, rounded
 // outward at 256 bits) over random boxes in every format and four domains —
 // tiny arguments and signed zeros, boxes at and across the domain's ends ±1
@@ -32,14 +33,15 @@ const FloatFormat kFormats[] = {FP16, BF16, FP32, FP64};
 const UnaryFn kAtan{"atan", OpId::Atan, mpfr_atan, {1.0, -1.0, 1e4}};
 const UnaryFn kAsin{"asin", OpId::Asin, mpfr_asin, {1.0, -1.0, 0.5}};
 const UnaryFn kAcos{"acos", OpId::Acos, mpfr_acos, {1.0, -1.0, 0.5}};
+const UnaryFn kTan{"tan", OpId::Tan, mpfr_tan, {M_PI_2, -M_PI_2, 3 * M_PI_2, 1.0}};
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("atan, asin, acos are sound (MPFR, random boxes, every format)", "[elementary][inverse_trig]",
+TEMPLATE_TEST_CASE("atan, asin, acos, tan are sound (MPFR, random boxes, every format)", "[elementary][inverse_trig]",
                    Interval, MpfrInterval, RationalInterval, Affine) {
   const int boxes = static_cast<int>(test::scaled(100, 20));
   std::uint64_t seed = 41;
-  for (const UnaryFn& fn : {kAtan, kAsin, kAcos}) {
+  for (const UnaryFn& fn : {kAtan, kAsin, kAcos, kTan}) {
     long executions = 0;
     test::unary_soundness<TestType>(fn, kFormats, seed++, boxes, executions);
     INFO(fn.name << ": " << executions << " executions");
@@ -47,9 +49,9 @@ TEMPLATE_TEST_CASE("atan, asin, acos are sound (MPFR, random boxes, every format
   }
 }
 
-TEMPLATE_TEST_CASE("atan, asin, acos are sound: many boxes", "[elementary][inverse_trig][long]", Interval, Affine) {
+TEMPLATE_TEST_CASE("atan, asin, acos, tan are sound: many boxes", "[elementary][inverse_trig][long]", Interval, Affine) {
   std::uint64_t seed = 141;
-  for (const UnaryFn& fn : {kAtan, kAsin, kAcos}) {
+  for (const UnaryFn& fn : {kAtan, kAsin, kAcos, kTan}) {
     long executions = 0;
     test::unary_soundness<TestType>(fn, kFormats, seed++, 20000, executions);
     INFO(fn.name << ": " << executions << " executions");
@@ -84,6 +86,41 @@ TEST_CASE("atan, asin, acos tightness twins: rounding, propagation, images", "[e
   CHECK(c.real.lower() == 0);
   CHECK(c.real.upper() >= M_PI / 3);
   CHECK(c.real.upper() - M_PI / 3 <= 1e-15);
+}
+
+TEST_CASE("tan: poles, twins, special values", "[elementary][inverse_trig]") {
+  const AccuracyModel cr = AccuracyModel::correctly_rounded();
+  // a pole inside: unbounded, flagged; the real undefined
+  const auto p = tan(SymbolicError::input(1.5, 1.6, FP32), cr);
+  CHECK(p.specials.may_be_pos_inf);
+  CHECK(p.specials.may_be_neg_inf);
+  CHECK(p.specials.may_overflow);
+  CHECK(p.specials.may_be_undefined);
+  // the twin: none inside, the endpoint values (tan 1.5 = 14.10, tan 1.57 = 1255.8)
+  const auto q = tan(SymbolicError::input(1.5, 1.5703125, FP32), cr);
+  CHECK(!q.specials.may_be_pos_inf);
+  CHECK(!q.specials.may_be_undefined);
+  CHECK(q.real.lower() >= std::tan(1.5) * (1 - 1e-15));
+  CHECK(q.real.lower() <= std::tan(1.5));
+  CHECK(q.real.upper() <= 2 * 1256);
+  // a huge argument: reduced in MPFR, one value
+  const auto big = tan(SymbolicError::input(1e22, 1e22, FP64), cr);
+  CHECK(is_point(big.fp));
+  CHECK(!big.specials.may_be_pos_inf);
+  // rounding and propagation twins
+  for (const double start : {0.3, 1.0, 2.5})
+    test::check_rounding_twin(mpfr_tan, "tan", start,
+                              [&](const SymbolicError& x, const AccuracyModel& m) { return tan(x, m); });
+  test::check_propagated_twin(kTan, 1, 1 + 0x1p-10, 1e-12);
+  test::check_propagated_twin(kTan, -2, -2 + 0x1p-20, 1e-12);
+  // IEEE: tan(±0) = ±0, tan(±inf) = NaN; C names
+  CHECK(tan(SymbolicError::constant(-0.0, FP32), cr).specials.may_be_neg_zero);
+  CHECK(tan(SymbolicError::inf(1, FP32), cr).specials.may_be_nan);
+  const auto x = SymbolicError::input(-1, 1, -1e-6, 1e-6, FP32);
+  CHECK(tanf(x).err.upper() == tan(x).err.upper());
+  CHECK(tanl(x).err.upper() == tan(x).err.upper());
+  CHECK(find_operator("tan") == &operator_info(OpId::Tan));
+  test::check_planted_bug(kTan, 0.5, 0.75, 0x1p-12);
 }
 
 TEST_CASE("atan: a planted bug in err is caught by the soundness check", "[elementary][inverse_trig]") {

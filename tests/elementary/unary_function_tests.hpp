@@ -34,6 +34,7 @@ struct UnaryFn {
       case OpId::Asinh: return asinh(x, m);
       case OpId::Acosh: return acosh(x, m);
       case OpId::Atanh: return atanh(x, m);
+      case OpId::Tan: return tan(x, m);
       default: throw std::invalid_argument(std::string("UnaryFn: no rule for ") + name);
     }
   }

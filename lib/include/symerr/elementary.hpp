@@ -1,7 +1,7 @@
 // The elementary functions on SymbolicDomainError, one header per function
 // (each opens with its propagated-error identity), and the accuracy model
 // that bounds their introduced error. Found by unqualified lookup (ADL):
-// exp, expm1, exp2, log, log1p, log2, log10, sin, cos, atan, asin, acos,
+// exp, expm1, exp2, log, log1p, log2, log10, sin, cos, tan, atan, asin, acos,
 // sinh, cosh, asinh, acosh, atanh, tanh, sigmoid, erf, pow(x, c), powi(x, n).
 #pragma once
 

@@ -43,6 +43,7 @@ enum class OpId : std::uint8_t {
   Sinh, Cosh,                   // hyperbolic sine and cosine (C sinh, cosh)
   Asinh, Acosh, Atanh,          // inverse hyperbolic functions (C asinh, acosh, atanh)
   Asin, Acos,                   // arc sine and arc cosine (C asin, acos)
+  Tan,                          // tangent (radians; C tan)
 };
 
 // Properties of an operator (bit set).
@@ -137,6 +138,7 @@ inline constexpr OpInfo kOperatorRows[] = {
      "asin", mpfr_asin},
     {OpId::Acos, "Acos", 1, kAccuracyModel, "-e_x / sqrt(1 - xi^2), xi in hull(real_x, fp_x) in (-1, 1)  (mean value)",
      "acos", mpfr_acos},
+    {OpId::Tan, "Tan", 1, kAccuracyModel | kOdd, "sin(e_x) / (cos(real_x) * cos(fp_x))", "tan", mpfr_tan},
 };
 }  // namespace detail
 

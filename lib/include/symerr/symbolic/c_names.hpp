@@ -1,6 +1,6 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
-// sinf, cosf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
+// sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
 // tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
@@ -73,6 +73,7 @@ SYMERR_C_NAMES_UNARY(log2)
 SYMERR_C_NAMES_UNARY(log10)
 SYMERR_C_NAMES_UNARY(sin)
 SYMERR_C_NAMES_UNARY(cos)
+SYMERR_C_NAMES_UNARY(tan)
 SYMERR_C_NAMES_UNARY(atan)
 SYMERR_C_NAMES_UNARY(asin)
 SYMERR_C_NAMES_UNARY(acos)
