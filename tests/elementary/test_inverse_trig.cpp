@@ -10,6 +10,7 @@
 // values; glibc's accuracy against its model.
 #include <catch2/catch.hpp>
 
+#include <cfenv>
 #include <cmath>
 
 #include <mpfr.h>
@@ -123,6 +124,21 @@ TEST_CASE("tan: poles, twins, special values", "[elementary][inverse_trig]") {
   test::check_planted_bug(kTan, 0.5, 0.75, 0x1p-12);
 }
 
+TEST_CASE("glibc's asin, acos, tanf beyond their documented bounds: witnesses", "[elementary][inverse_trig]") {
+  // glibc 2.36 documents 1 ulp for asin, acos (every mode) and tanf (to
+  // nearest), 2 for tanf (directed); sweeps against MPFR found more here
+  using Case = test::LibmCase<float>;
+  for (const Case& w : {Case{&kAsin, asinf, 0x1.be1dep-2f, FE_DOWNWARD, RoundingMode::Downward, 1, 1.213},
+                        Case{&kAcos, acosf, 0x1.1c044p-1f, FE_UPWARD, RoundingMode::Upward, 1, 1.228},
+                        Case{&kTan, tanf, -0x1.9223cap+0f, FE_TONEAREST, RoundingMode::NearestEven, 1, 1.138},
+                        Case{&kTan, tanf, 0x1.dac67p-2f, FE_UPWARD, RoundingMode::Upward, 2, 2.210}})
+    test::check_libm_case(w);
+  using DCase = test::LibmCase<double>;
+  for (const DCase& w : {DCase{&kAsin, ::asin, -0x1.cb87abd580238p-4, FE_TOWARDZERO, RoundingMode::TowardZero, 1, 1.010},
+                         DCase{&kAcos, ::acos, 0x1.f40292ca3f482p-1, FE_DOWNWARD, RoundingMode::Downward, 1, 1.010}})
+    test::check_libm_case(w);
+}
+
 TEST_CASE("atan: a planted bug in err is caught by the soundness check", "[elementary][inverse_trig]") {
   test::check_planted_bug(kAtan, 1.5, 1.75, 0x1p-12);
 }
@@ -174,6 +190,7 @@ TEST_CASE("atan, asin, acos: IEEE special values, domains, C names, the operator
   CHECK(find_operator("asin") == &operator_info(OpId::Asin));
   CHECK(AccuracyModel::glibc_x86_64().bound(OpId::Atan, FP32, RoundingMode::Upward).ulps == 2);
   CHECK(AccuracyModel::glibc_x86_64().bound(OpId::Acos, FP64, RoundingMode::NearestEven).ulps == 1);
+  CHECK(AccuracyModel::glibc_x86_64().bound(OpId::Acos, FP64, RoundingMode::Upward).ulps == 2);
 }
 
 TEST_CASE("atan, asin, acos in Affine: f(x) − f(x) is exactly 0", "[elementary][inverse_trig]") {

@@ -173,4 +173,32 @@ LibmWitness libm_witness(MpfrEval f, T (*libm)(T), T x, int fe_mode) {
   return {static_cast<double>(y), std::fabs(mpfr_get_d(d.v, MPFR_RNDN)) / u};
 }
 
+// A glibc function beyond its documented bound: the witness x in the C
+// rounding mode fe_mode (RoundingMode `mode`), the documented and the
+// measured (sweep) ulps. The model's bound must hold the libm result (and
+// z.fp with it), be above the measured value and below it plus 1.
+template <class T>
+struct LibmCase {
+  const UnaryFn* fn;
+  T (*libm)(T);
+  T x;
+  int fe_mode;
+  RoundingMode mode;
+  double documented, measured;
+};
+template <class T>
+void check_libm_case(const LibmCase<T>& w) {
+  const FloatFormat& F = sizeof(T) == 4 ? FP32 : FP64;
+  const LibmWitness r = libm_witness(w.fn->mpfr, w.libm, w.x, w.fe_mode);
+  const double x = static_cast<double>(w.x);
+  const double bound = AccuracyModel::glibc_x86_64().bound(w.fn->op, F, w.mode).ulps;
+  INFO(w.fn->name << (sizeof(T) == 4 ? "f(" : "(") << std::hexfloat << x << ") = " << r.y << std::defaultfloat
+                  << ": " << r.ulps << " ulps, documented " << w.documented << ", model " << bound);
+  CHECK(r.ulps <= bound);  // with Debian 12's glibc 2.36: the measured value, above the documented one
+  CHECK(bound > w.measured);
+  CHECK(bound - 1 < w.measured);  // the measured maximum rounded up
+  const auto z = (*w.fn)(SymbolicError::input(x, x, 0, 0, F, w.mode), AccuracyModel::glibc_x86_64());
+  CHECK(contains(z.fp, r.y));
+}
+
 }  // namespace symerr::test
