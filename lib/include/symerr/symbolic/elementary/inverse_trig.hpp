@@ -62,8 +62,10 @@ SymbolicDomainError<D> atan(const SymbolicDomainError<D>& x, const AccuracyModel
   auto p = elementary::whole_line_parts(x, OpId::Atan, elementary::directed_d<OpId::Atan>);
   p.propagated = elementary::even_slope_image(elementary::shape_detail::atan_slope, hull(x.real, x.fp), true) * x.err;
   p.shape = &elementary::atan_shape;
-  elementary::limit_under_model(OpId::Atan, INFINITY, x, model, p.at_pos_inf, p.at_pos_inf_hi);
-  elementary::limit_under_model(OpId::Atan, -INFINITY, x, model, p.at_neg_inf, p.at_neg_inf_hi);
+  if (x.specials.may_be_pos_inf)
+    elementary::limit_under_model(OpId::Atan, INFINITY, x, model, p.at_pos_inf, p.at_pos_inf_hi);
+  if (x.specials.may_be_neg_inf)
+    elementary::limit_under_model(OpId::Atan, -INFINITY, x, model, p.at_neg_inf, p.at_neg_inf_hi);
   p.odd_zero = true;
   return elementary::split_whole(x, elementary::finish(x, p, model),
                                  [&](const SymbolicDomainError<D>& v) { return atan(v, model); });
