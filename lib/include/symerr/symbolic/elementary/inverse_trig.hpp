@@ -9,7 +9,8 @@
 // hull reaches ±1 the propagated error is image − real only (finish()).
 // Introduced error: impl(t) − f(t) under the accuracy model.
 // IEEE 754 / C Annex F: atan(±0) = ±0, atan(±inf) = ±π/2 rounded (a finite
-// result: any value within the model's bound of ±π/2 joins fp and err);
+// result: any value within the model's bound of ±π/2 joins fp and err; in
+// real arithmetic an enclosure of ±π/2);
 // asin(±0) = ±0, acos(1) = +0, asin and acos of |x| > 1 or ±inf = NaN; the
 // real asin, acos of |r| > 1 are undefined.
 #pragma once
@@ -20,16 +21,16 @@ namespace symerr {
 namespace elementary {
 
 // [lo, hi] ⊇ the values of F an implementation within `model` returns for an
-// exact result f(arg) (arg = ±inf: atan's ±π/2); NaN if x has no float format
-// (no finite enclosure of the exact value is a double).
+// exact result f(arg) (arg = ±inf: atan's ±π/2); without a float format (real
+// arithmetic, no rounding) an enclosure of the exact value.
 template <RealDomain D>
 void limit_under_model(OpId fn, double arg, const SymbolicDomainError<D>& x, const AccuracyModel& model, double& lo,
                        double& hi) {
-  lo = hi = NAN;
+  const double c_lo = directed(fn, arg, Dir::Down), c_hi = directed(fn, arg, Dir::Up);
+  lo = c_lo, hi = c_hi;
   const FloatFormat* F = std::get_if<FloatFormat>(&x.format);
   if (!F) return;
   const UlpBound b = model.bound(fn, *F, x.mode);
-  const double c_lo = directed(fn, arg, Dir::Down), c_hi = directed(fn, arg, Dir::Up);
   if (b.correctly_rounded) {
     lo = round_to(c_lo, *F, x.mode).value;
     hi = round_to(c_hi, *F, x.mode).value;
