@@ -127,6 +127,12 @@ TrigRange trig_range(OpId f, double a, double b) {
   return r;
 }
 
+TrigRange tan_range(double a, double b) {
+  // poles at π(1/2 + k) = π(±1/2 + 2k)
+  if (may_hold(a, b, 0.5) || may_hold(a, b, -0.5)) return {-INFINITY, INFINITY};
+  return {directed(OpId::Tan, a, Dir::Down), directed(OpId::Tan, b, Dir::Up)};
+}
+
 bool correctly_rounded_value(ElementaryFunction f, double t, double c, const FloatFormat& F, RoundingMode mode,
                              double& out) {
   const double args[2] = {t, c};

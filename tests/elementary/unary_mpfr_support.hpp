@@ -60,6 +60,17 @@ bool caught_by_execution(double lo, double hi, double ea, Fault&& fault) {
   return false;
 }
 
+// "" if z.err holds y − f(r) for every f(r) in [lo, hi] (MPFR bounds of f(r)).
+template <RealDomain D>
+std::string err_holds(const SymbolicDomainError<D>& z, double y, mpfr_srcptr lo, mpfr_srcptr hi) {
+  detail::MpfrNumber d(256);
+  mpfr_d_sub(d.v, y, hi, MPFR_RNDD);  // <= y − f(r)
+  if (mpfr_cmp_d(d.v, z.err.lower()) < 0) return "err lower bound above y - f(r)";
+  mpfr_d_sub(d.v, y, lo, MPFR_RNDU);  // >= y − f(r)
+  if (mpfr_cmp_d(d.v, z.err.upper()) > 0) return "err upper bound below y - f(r)";
+  return "";
+}
+
 // The usual planted bug: z's err narrowed by a quarter of its width on each side.
 inline SymbolicDomainError<Interval> narrowed_err(SymbolicDomainError<Interval> z) {
   const double w = z.err.upper() - z.err.lower();

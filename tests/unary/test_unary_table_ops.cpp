@@ -1,8 +1,8 @@
-// Unary checks of operators verify has no code of its own for: Expm1, Log1p
-// and Exp2 (added to the table after verify dispatched through it) come from
+// Unary checks of operators verify has no code of its own for: Expm1, Log1p,
+// Exp2, Atan and Sinh (added to the table after verify dispatched through it) come from
 // lib's operator table (name, arity, MPFR evaluation) only. A good kernel
 // passes, a planted bug (the textbook exp(x) − 1, log(1 + x), which lose
-// every digit near 0; exp(x · ln 2) with ln 2 rounded) is caught with a
+// every digit near 0; exp(x · ln 2) with ln 2 rounded; atan, sinh 2 ulps up) is caught with a
 // witness: the table is what the check dispatches through.
 #include <catch2/catch.hpp>
 
@@ -36,6 +36,20 @@ void naive_log1p(const float* x, float* y, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] = std::log(1.0f + x[i]);
 }
 
+// atan and sinh (a family each): the binary64 function rounded once, and a
+// planted bug 2 ulps above it
+void good_atan(const float* x, float* y, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(std::atan(static_cast<double>(x[i])));
+}
+void good_sinh(const float* x, float* y, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(std::sinh(static_cast<double>(x[i])));
+}
+template <void (*Good)(const float*, float*, std::size_t)>
+void two_ulps_up(const float* x, float* y, std::size_t n) {
+  Good(x, y, n);
+  for (std::size_t i = 0; i < n; ++i) y[i] = std::nextafter(std::nextafter(y[i], INFINITY), INFINITY);
+}
+
 UnaryOptions with(UnaryStrategy s) {
   UnaryOptions o;
   o.strategy = s;
@@ -58,7 +72,8 @@ TEST_CASE("unary operators named by the operator table only are checked", "[unar
     void (*bad)(const float*, float*, std::size_t);
   };
   for (const Case& c : {Case{OpId::Expm1, good_expm1, naive_expm1}, Case{OpId::Log1p, good_log1p, naive_log1p},
-                        Case{OpId::Exp2, good_exp2, naive_exp2}}) {
+                        Case{OpId::Exp2, good_exp2, naive_exp2}, Case{OpId::Atan, good_atan, two_ulps_up<good_atan>},
+                        Case{OpId::Sinh, good_sinh, two_ulps_up<good_sinh>}}) {
     CAPTURE(to_string(c.op));
     for (UnaryStrategy s : {UnaryStrategy::Special, UnaryStrategy::Random}) {
       // the binary64 function rounded once to FP32: within 1 ulp

@@ -1,7 +1,8 @@
 // The elementary functions on SymbolicDomainError, one header per function
 // (each opens with its propagated-error identity), and the accuracy model
 // that bounds their introduced error. Found by unqualified lookup (ADL):
-// exp, expm1, exp2, log, log1p, tanh, sigmoid, erf, pow(x, c), powi(x, n).
+// exp, expm1, exp2, log, log1p, log2, log10, sin, cos, tan, atan, asin, acos,
+// sinh, cosh, asinh, acosh, atanh, tanh, sigmoid, erf, pow(x, c), powi(x, n).
 #pragma once
 
 #include <symerr/symbolic.hpp>
@@ -9,6 +10,8 @@
 #include <symerr/symbolic/elementary/erf.hpp>
 #include <symerr/symbolic/elementary/exp.hpp>
 #include <symerr/symbolic/elementary/exp2.hpp>
+#include <symerr/symbolic/elementary/hyperbolic.hpp>
+#include <symerr/symbolic/elementary/inverse_trig.hpp>
 #include <symerr/symbolic/elementary/log.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/sigmoid.hpp>

@@ -39,6 +39,11 @@ enum class OpId : std::uint8_t {
   Fma,                          // x·y + w with one rounding (C fma)
   Log2, Log10,                  // base-2 and base-10 logarithms (C log2, log10)
   Sin, Cos,                     // sine and cosine (radians; C sin, cos)
+  Atan,                         // arc tangent (C atan)
+  Sinh, Cosh,                   // hyperbolic sine and cosine (C sinh, cosh)
+  Asinh, Acosh, Atanh,          // inverse hyperbolic functions (C asinh, acosh, atanh)
+  Asin, Acos,                   // arc sine and arc cosine (C asin, acos)
+  Tan,                          // tangent (radians; C tan)
 };
 
 // Properties of an operator (bit set).
@@ -119,6 +124,21 @@ inline constexpr OpInfo kOperatorRows[] = {
     {OpId::Log10, "Log10", 1, kElementary, "log1p(e_x / real_x) / ln 10", "log10", mpfr_log10},
     {OpId::Sin, "Sin", 1, kAccuracyModel | kOdd, "2 * cos((real_x + fp_x) / 2) * sin(e_x / 2)", "sin", mpfr_sin},
     {OpId::Cos, "Cos", 1, kAccuracyModel, "-2 * sin((real_x + fp_x) / 2) * sin(e_x / 2)", "cos", mpfr_cos},
+    {OpId::Atan, "Atan", 1, kElementary | kOdd, "e_x / (1 + xi^2), xi in hull(real_x, fp_x)  (mean value)", "atan",
+     mpfr_atan},
+    {OpId::Sinh, "Sinh", 1, kElementary | kOdd, "2 * cosh((real_x + fp_x) / 2) * sinh(e_x / 2)", "sinh", mpfr_sinh},
+    {OpId::Cosh, "Cosh", 1, kAccuracyModel, "2 * sinh((real_x + fp_x) / 2) * sinh(e_x / 2)", "cosh", mpfr_cosh},
+    {OpId::Asinh, "Asinh", 1, kElementary | kOdd, "e_x / sqrt(1 + xi^2), xi in hull(real_x, fp_x)  (mean value)",
+     "asinh", mpfr_asinh},
+    {OpId::Acosh, "Acosh", 1, kElementary, "e_x / sqrt(xi^2 - 1), xi in hull(real_x, fp_x) > 1  (mean value)", "acosh",
+     mpfr_acosh},
+    {OpId::Atanh, "Atanh", 1, kElementary | kOdd, "e_x / (1 - xi^2), xi in hull(real_x, fp_x) in (-1, 1)  (mean value)",
+     "atanh", mpfr_atanh},
+    {OpId::Asin, "Asin", 1, kElementary | kOdd, "e_x / sqrt(1 - xi^2), xi in hull(real_x, fp_x) in (-1, 1)  (mean value)",
+     "asin", mpfr_asin},
+    {OpId::Acos, "Acos", 1, kAccuracyModel, "-e_x / sqrt(1 - xi^2), xi in hull(real_x, fp_x) in (-1, 1)  (mean value)",
+     "acos", mpfr_acos},
+    {OpId::Tan, "Tan", 1, kAccuracyModel | kOdd, "sin(e_x) / (cos(real_x) * cos(fp_x))", "tan", mpfr_tan},
 };
 }  // namespace detail
 

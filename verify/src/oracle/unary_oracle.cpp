@@ -65,14 +65,19 @@ UnaryTruth mpfr_truth(OpId op, double x, double y, const FloatFormat& F) {
 }
 
 // The special result of an operator without a rule above, as MPFR defines it
-// (IEEE 754 / C Annex F conventions): at ±inf every result, at ±0 a zero,
+// (IEEE 754 / C Annex F conventions): at ±inf every result but an irrational
+// limit, at ±0 a zero,
 // infinite or NaN result (the sign of a zero kept), and a NaN (outside the
 // domain) or infinite (pole) result anywhere.
 std::optional<double> mpfr_special(OpId op, double x) {
   Mp a(64), r(64);
   mpfr_set_d(a.v, x, MPFR_RNDN);
-  eval(op, r.v, a.v, MPFR_RNDN);
+  const mpfr_srcptr args[] = {a.v};
+  const int inexact = evaluate_mpfr(op, r.v, args, MPFR_RNDN);
   const double v = mpfr_get_d(r.v, MPFR_RNDN);
+  // a finite limit at ±inf that no number equals (atan(±inf) = ±π/2) is an
+  // ordinary result: judged by its ulp distance, as any other
+  if (std::isinf(x) && mpfr_regular_p(r.v) && inexact != 0) return std::nullopt;
   if (std::isinf(x) || std::isnan(v) || mpfr_inf_p(r.v)) return v;
   if (x == 0 && mpfr_zero_p(r.v)) return v;
   return std::nullopt;

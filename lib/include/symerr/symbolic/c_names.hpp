@@ -1,5 +1,6 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
+// sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
 // tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
@@ -21,6 +22,8 @@
 #include <symerr/symbolic/elementary/erf.hpp>
 #include <symerr/symbolic/elementary/exp.hpp>
 #include <symerr/symbolic/elementary/exp2.hpp>
+#include <symerr/symbolic/elementary/hyperbolic.hpp>
+#include <symerr/symbolic/elementary/inverse_trig.hpp>
 #include <symerr/symbolic/elementary/log.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/tanh.hpp>
@@ -70,6 +73,15 @@ SYMERR_C_NAMES_UNARY(log2)
 SYMERR_C_NAMES_UNARY(log10)
 SYMERR_C_NAMES_UNARY(sin)
 SYMERR_C_NAMES_UNARY(cos)
+SYMERR_C_NAMES_UNARY(tan)
+SYMERR_C_NAMES_UNARY(atan)
+SYMERR_C_NAMES_UNARY(asin)
+SYMERR_C_NAMES_UNARY(acos)
+SYMERR_C_NAMES_UNARY(sinh)
+SYMERR_C_NAMES_UNARY(cosh)
+SYMERR_C_NAMES_UNARY(asinh)
+SYMERR_C_NAMES_UNARY(acosh)
+SYMERR_C_NAMES_UNARY(atanh)
 SYMERR_C_NAMES_UNARY(tanh)
 SYMERR_C_NAMES_UNARY(floor)
 SYMERR_C_NAMES_UNARY(ceil)

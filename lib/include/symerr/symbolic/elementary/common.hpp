@@ -70,6 +70,9 @@ struct UnaryParts {
   bool neg_inf_from_finite = false; // … −inf (pole: log(±0), log1p(−1))
   bool pos_inf_from_finite = false; // … +inf (pole of pow with c < 0)
   double at_pos_inf = NAN, at_neg_inf = NAN;  // IEEE f(+inf), f(−inf)
+  // when set: f(±inf) is any value in [at_pos_inf, at_pos_inf_hi] (resp. −inf;
+  // atan: π/2 under the accuracy model)
+  double at_pos_inf_hi = NAN, at_neg_inf_hi = NAN;
   bool odd_zero = false;  // a zero result has the sign of t (else zeros are +0)
   double exponent = 0;    // pow's c (for the correctly rounded point result)
   const Shape* shape = nullptr;  // relational domains: f's shape for linearisations (linearise.hpp)
@@ -162,10 +165,17 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
   s.may_overflow = hi > max || lo < -max;
   s.may_be_pos_inf = s.may_be_pos_inf || hi > max;
   s.may_be_neg_inf = s.may_be_neg_inf || lo < -max;
-  s.may_be_finite = lo <= max && hi >= -max;
+  // IEEE 754 §7.4: an overflow rounded toward zero (downward for a positive
+  // result, upward for a negative one) is the largest finite value, not ±inf
+  const bool toward_zero = z.mode == RoundingMode::TowardZero;
+  const bool pos_to_max = hi > max && (toward_zero || z.mode == RoundingMode::Downward);
+  const bool neg_to_max = lo < -max && (toward_zero || z.mode == RoundingMode::Upward);
+  s.may_be_finite = (lo <= max && hi >= -max) || pos_to_max || neg_to_max;
   if (s.may_be_finite) {
-    z.fp = detail::snap_to_format(D::between(std::max(lo, -max), std::min(hi, max)), *F);
-    z.introduced = detail::meet(z.fp - image, detail::symmetric<D>(slack));
+    const double flo = std::min(std::max(lo, -max), max), fhi = std::max(std::min(hi, max), -max);
+    z.fp = detail::snap_to_format(D::between(flo, fhi), *F);
+    // a clamped overflow is further from f(t) than k ulps
+    z.introduced = pos_to_max || neg_to_max ? z.fp - image : detail::meet(z.fp - image, detail::symmetric<D>(slack));
   }
 }
 
@@ -203,11 +213,11 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
   }
   // IEEE f(±inf): a special result is a flag; a finite one c joins the sets
   // (then the real input is finite and err ∋ c − f(r)).
-  auto infinite_input = [&](bool possible, double c) {
+  auto infinite_input = [&](bool possible, double c, double c_hi) {
     if (!possible) return;
     if (std::isnan(c)) { s.may_be_nan = true; return; }
     if (std::isinf(c)) { (c > 0 ? s.may_be_pos_inf : s.may_be_neg_inf) = true; return; }
-    const D cc = D::point(c);
+    const D cc = std::isnan(c_hi) ? D::point(c) : D::between(c, c_hi);
     const D e = p.has_real ? cc - z.real : D::whole();
     if (!s.may_be_finite) {
       z.fp = cc; z.err = z.propagated = e; z.introduced = D::point(0);
@@ -218,8 +228,8 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
     s.may_be_finite = true;
     if (c == 0) (std::signbit(c) ? s.may_be_neg_zero : s.may_be_pos_zero) = true;
   };
-  infinite_input(in.may_be_pos_inf, p.at_pos_inf);
-  infinite_input(in.may_be_neg_inf, p.at_neg_inf);
+  infinite_input(in.may_be_pos_inf, p.at_pos_inf, p.at_pos_inf_hi);
+  infinite_input(in.may_be_neg_inf, p.at_neg_inf, p.at_neg_inf_hi);
   if (s.may_be_finite && contains(z.fp, 0.0)) {
     const bool below = p.odd_zero && p.has_inputs && p.image.lower() <= 0;
     const bool above = !p.odd_zero || (p.has_inputs && p.image.upper() >= 0);
@@ -244,6 +254,53 @@ UnaryParts<D> whole_line_parts(const SymbolicDomainError<D>& x, ElementaryFuncti
   return p;
 }
 
+
+// Parts of a monotone f whose domain is the interval [lo, hi] (asin, acos:
+// [−1, 1]; acosh: [1, +inf)); decreasing when `increasing` is false (acos).
+// A computed input outside gives NaN, a real input outside is undefined.
+// With `poles` (atanh) the ends are poles instead: f(lo) = −inf, f(hi) = +inf
+// for a computed input (flags), a real input there is undefined, and the
+// finite inputs stop at the format's values next to them.
+template <RealDomain D>
+UnaryParts<D> interval_domain_parts(const SymbolicDomainError<D>& x, ElementaryFunction fn, IncreasingFn f, double lo,
+                                    double hi, bool increasing, bool poles) {
+  UnaryParts<D> p;
+  p.fn = fn;
+  // f over [a, b] ⊆ [lo, hi]; at a pole the value is the infinite limit
+  auto image = [&](double a, double b) {
+    if (!increasing) return D::between(f(b, Dir::Down), f(a, Dir::Up));
+    return D::between(poles && a <= lo ? -INFINITY : f(a, Dir::Down), poles && b >= hi ? INFINITY : f(b, Dir::Up));
+  };
+  const D& R = x.real;
+  p.has_real = poles ? R.upper() > lo && R.lower() < hi : R.upper() >= lo && R.lower() <= hi;
+  p.undefined_real = poles ? R.lower() <= lo || R.upper() >= hi : R.lower() < lo || R.upper() > hi;
+  if (p.has_real) p.real = image(std::max(R.lower(), lo), std::min(R.upper(), hi));
+  if (!x.specials.may_be_finite) return p;
+  const D& FP = x.fp;
+  p.nan_from_finite = FP.lower() < lo || FP.upper() > hi;
+  double a = std::max(FP.lower(), lo), b = std::min(FP.upper(), hi);
+  if (poles) {
+    p.neg_inf_from_finite = contains(FP, lo);
+    p.pos_inf_from_finite = contains(FP, hi);
+    const FloatFormat* F = std::get_if<FloatFormat>(&x.format);
+    if (F && a <= lo) a = next_up(lo, *F);  // the computed values next to the poles
+    if (F && b >= hi) b = next_down(hi, *F);
+  }
+  p.has_inputs = poles && !std::get_if<FloatFormat>(&x.format) ? a < b || (a == b && lo < a && a < hi) : a <= b;
+  if (p.has_inputs) {
+    p.inputs = D::between(a, b);
+    p.image = image(a, b);
+  }
+  return p;
+}
+
+// {f'(ξ) : ξ ∈ a} for a slope that is even and monotone in |ξ| (decreasing:
+// atan, asinh; else increasing: asin, atanh), from its directed values.
+template <RealDomain D>
+D even_slope_image(IncreasingFn slope, const D& a, bool decreasing_in_magnitude) {
+  if (decreasing_in_magnitude) return D::between(slope(mag(a), Dir::Down), slope(mig(a), Dir::Up));
+  return D::between(slope(mig(a), Dir::Down), slope(mag(a), Dir::Up));
+}
 
 // The whole-kernel split of z = f(x): propagated = f(pr) − f(r) and
 // introduced = impl(f) − f(pr), where pr = real + propagated is the operand's

@@ -43,6 +43,9 @@ struct TrigRange {
   double lo, hi;
 };
 TrigRange trig_range(OpId f, double a, double b);
+// … for tan: the directed endpoint values when [a, b] holds no pole π/2 + kπ
+// (tan increases between poles), else [−inf, +inf] (a doubt counts as a pole).
+TrigRange tan_range(double a, double b);
 template <OpId op>
 double directed_d(double x, Dir d) {
   return directed(op, x, d);

@@ -45,7 +45,7 @@ concept Relational = requires(const D& d) {
   d.index();
 };
 
-// f's shape for linearisations. f and f' increasing-or-not are given with
+// f's shape for linearisations. f and f' (of any sign) are given with
 // directed rounding; curvature +1 convex, −1 concave (below the inflection
 // point, and above it); tangency(α, side) ≈ a point of that side (−1 below,
 // +1 above the inflection) where f' = α.
@@ -56,6 +56,7 @@ struct Shape {
   double domain_lo;   // valid for x > domain_lo
   double inflection;  // NaN: none (curvature `below` everywhere)
   int below, above;
+  double domain_hi = INFINITY;  // … and x < domain_hi
 };
 
 namespace lin {
@@ -79,25 +80,28 @@ inline std::optional<Line> line_piece(const Shape& s, double alpha, double p, do
   double t = s.tangency(alpha, side);
   if (!std::isfinite(t)) t = p / 2 + q / 2;
   t = std::clamp(t, p, q);
-  const double slo = pos(s.slope(t, Dir::Down)), shi = s.slope(t, Dir::Up);
+  const double slo = s.slope(t, Dir::Down), shi = s.slope(t, Dir::Up);
+  // k·(x − t) rounded down / up, for a slope k of either sign
+  auto times_dn = [&](double k, double x) { return std::min(dn(k * dn(x - t)), dn(k * up(x - t))); };
+  auto times_up = [&](double k, double x) { return std::max(up(k * dn(x - t)), up(k * up(x - t))); };
   Line l{alpha, 0, 0};
   if (c > 0) {
     l.hi = std::max(g_at(p, Dir::Up), g_at(q, Dir::Up));
     const double ft = s.f(t, Dir::Down);
-    l.lo = std::min({dn(ft - up(alpha * t)), dn(dn(ft + dn(shi * dn(p - t))) - up(alpha * p)),
-                     dn(dn(ft + dn(slo * dn(q - t))) - up(alpha * q))});
+    l.lo = std::min({dn(ft - up(alpha * t)), dn(dn(ft + times_dn(shi, p)) - up(alpha * p)),
+                     dn(dn(ft + times_dn(slo, q)) - up(alpha * q))});
   } else {
     l.lo = std::min(g_at(p, Dir::Down), g_at(q, Dir::Down));
     const double ft = s.f(t, Dir::Up);
-    l.hi = std::max({up(ft - dn(alpha * t)), up(up(ft + up(slo * up(p - t))) - dn(alpha * p)),
-                     up(up(ft + up(shi * up(q - t))) - dn(alpha * q))});
+    l.hi = std::max({up(ft - dn(alpha * t)), up(up(ft + times_up(slo, p)) - dn(alpha * p)),
+                     up(up(ft + times_up(shi, q)) - dn(alpha * q))});
   }
   if (!std::isfinite(l.lo) || !std::isfinite(l.hi) || !(l.lo <= l.hi)) return std::nullopt;
   return l;
 }
 
 inline std::optional<Line> linearise(const Shape& s, double a, double b) {
-  if (!(std::isfinite(a) && std::isfinite(b) && a < b && a > s.domain_lo)) return std::nullopt;
+  if (!(std::isfinite(a) && std::isfinite(b) && a < b && a > s.domain_lo && b < s.domain_hi)) return std::nullopt;
   const double fa = s.f(a, Dir::Up) / 2 + s.f(a, Dir::Down) / 2, fb = s.f(b, Dir::Up) / 2 + s.f(b, Dir::Down) / 2;
   const double alpha = (fb - fa) / (b - a);
   if (!std::isfinite(alpha)) return std::nullopt;
@@ -114,7 +118,7 @@ inline std::optional<Line> linearise(const Shape& s, double a, double b) {
 
 // f' over [a, b] (monotone on each piece of constant curvature): [d−, d+].
 inline std::optional<std::pair<double, double>> slope_range(const Shape& s, double a, double b) {
-  if (!(std::isfinite(a) && std::isfinite(b) && a <= b && a > s.domain_lo)) return std::nullopt;
+  if (!(std::isfinite(a) && std::isfinite(b) && a <= b && a > s.domain_lo && b < s.domain_hi)) return std::nullopt;
   double lo = std::min(s.slope(a, Dir::Down), s.slope(b, Dir::Down));
   double hi = std::max(s.slope(a, Dir::Up), s.slope(b, Dir::Up));
   if (!std::isnan(s.inflection) && a < s.inflection && s.inflection < b) {
@@ -206,6 +210,49 @@ inline double sigmoid_tangency(double a, int side) {
 inline double erf_tangency(double a, int side) {
   return side * std::sqrt(std::max(0.0, -std::log(a * std::sqrt(M_PI) / 2)));
 }
+// atan' = 1/(1 + x²), asinh' = 1/√(1 + x²) (even, decreasing in |x|)
+inline double atan_slope(double x, Dir d) {
+  return d == Dir::Up ? up(1 / dn(1 + dn(x * x))) : pos(dn(1 / up(1 + up(x * x))));
+}
+inline double asinh_slope(double x, Dir d) {
+  return d == Dir::Up ? up(1 / dn(std::sqrt(dn(1 + dn(x * x))))) : pos(dn(1 / up(std::sqrt(up(1 + up(x * x))))));
+}
+// 1 − x² = (1 − |x|)(1 + |x|) rounded in direction d (|x| <= 1; 0 at the edge, never below)
+inline double one_minus_sq(double x, Dir d) {
+  const double a = std::fabs(x);
+  return d == Dir::Up ? up(up(1 - a) * up(1 + a)) : pos(dn(dn(1 - a) * dn(1 + a)));
+}
+// asin' = 1/√(1 − x²), atanh' = 1/(1 − x²) (even, increasing in |x|, +inf at ±1)
+inline double asin_slope(double x, Dir d) {
+  if (d == Dir::Up) {
+    const double q = one_minus_sq(x, Dir::Down);
+    return q > 0 ? up(1 / dn(std::sqrt(q))) : INFINITY;
+  }
+  return std::fabs(x) > 1 ? INFINITY : pos(dn(1 / up(std::sqrt(one_minus_sq(x, Dir::Up)))));
+}
+inline double acos_slope(double x, Dir d) { return -asin_slope(x, d == Dir::Up ? Dir::Down : Dir::Up); }
+inline double atanh_slope(double x, Dir d) {
+  if (d == Dir::Up) {
+    const double q = one_minus_sq(x, Dir::Down);
+    return q > 0 ? up(1 / q) : INFINITY;
+  }
+  return std::fabs(x) > 1 ? INFINITY : pos(dn(1 / one_minus_sq(x, Dir::Up)));
+}
+// acosh' = 1/√(x² − 1) = 1/√((x − 1)(x + 1)) (x >= 1, decreasing, +inf at 1)
+inline double acosh_slope(double x, Dir d) {
+  if (d == Dir::Up) {
+    const double q = pos(dn(dn(x - 1) * dn(x + 1)));
+    return q > 0 ? up(1 / dn(std::sqrt(q))) : INFINITY;
+  }
+  return pos(dn(1 / up(std::sqrt(up(up(x - 1) * up(x + 1))))));
+}
+inline double atan_tangency(double a, int side) { return side * std::sqrt(std::max(0.0, 1 / a - 1)); }
+inline double asinh_tangency(double a, int side) { return side * std::sqrt(std::max(0.0, 1 / (a * a) - 1)); }
+inline double sinh_tangency(double a, int side) { return side * std::acosh(std::max(1.0, a)); }
+inline double cosh_tangency(double a, int) { return std::asinh(a); }
+inline double asin_tangency(double a, int side) { return side * std::sqrt(std::max(0.0, 1 - 1 / (a * a))); }
+inline double atanh_tangency(double a, int side) { return side * std::sqrt(std::max(0.0, 1 - 1 / a)); }
+inline double acosh_tangency(double a, int) { return std::sqrt(1 + 1 / (a * a)); }
 }  // namespace shape_detail
 
 inline const Shape exp_shape{exp_d, exp_d, shape_detail::exp_tangency, -INFINITY, NAN, 1, 1};
@@ -222,5 +269,24 @@ inline const Shape sigmoid_shape{sigmoid_d, shape_detail::sigmoid_slope, shape_d
 inline const Shape exp2_shape{directed_d<OpId::Exp2>, shape_detail::exp2_slope, shape_detail::exp2_tangency, -INFINITY,
                               NAN, 1, 1};
 inline const Shape erf_shape{erf_d, shape_detail::erf_slope, shape_detail::erf_tangency, -INFINITY, 0.0, 1, -1};
+
+// atan, asinh: convex below 0, concave above (like tanh); sinh the mirror;
+// cosh convex. asin, atanh: concave below 0, convex above, acos the mirror,
+// acosh concave: their slopes are unbounded at the domain's ends, where
+// slope_range and the linearisation give up (no form; the intervals stay).
+inline const Shape atan_shape{directed_d<OpId::Atan>, shape_detail::atan_slope, shape_detail::atan_tangency,
+                              -INFINITY, 0.0, 1, -1};
+inline const Shape asinh_shape{directed_d<OpId::Asinh>, shape_detail::asinh_slope, shape_detail::asinh_tangency,
+                               -INFINITY, 0.0, 1, -1};
+inline const Shape sinh_shape{sinh_d, cosh_d, shape_detail::sinh_tangency, -INFINITY, 0.0, -1, 1};
+inline const Shape cosh_shape{cosh_d, sinh_d, shape_detail::cosh_tangency, -INFINITY, NAN, 1, 1};
+inline const Shape asin_shape{directed_d<OpId::Asin>, shape_detail::asin_slope, shape_detail::asin_tangency, -1.0,
+                              0.0, -1, 1, 1.0};
+inline const Shape acos_shape{directed_d<OpId::Acos>, shape_detail::acos_slope, shape_detail::asin_tangency, -1.0,
+                              0.0, 1, -1, 1.0};
+inline const Shape atanh_shape{directed_d<OpId::Atanh>, shape_detail::atanh_slope, shape_detail::atanh_tangency,
+                               -1.0, 0.0, -1, 1, 1.0};
+inline const Shape acosh_shape{directed_d<OpId::Acosh>, shape_detail::acosh_slope, shape_detail::acosh_tangency, 1.0,
+                               NAN, -1, -1};
 
 }  // namespace symerr::elementary

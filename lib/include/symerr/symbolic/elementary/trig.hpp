@@ -1,16 +1,22 @@
-// sin(x) and cos(x) (radians) on SymbolicDomainError (C sin, cos; ONNX Sin,
-// Cos).
+// sin(x), cos(x) and tan(x) (radians) on SymbolicDomainError (C sin, cos,
+// tan; ONNX Sin, Cos, Tan).
 //
 // Propagated error, exact identities (e = f − r):
 //   sin(f) − sin(r) = 2·cos((r + f)/2)·sin(e/2),
 //   cos(f) − cos(r) = −2·sin((r + f)/2)·sin(e/2),
+//   tan(f) − tan(r) = sin(e) / (cos(r)·cos(f)),
 // with (r + f)/2 over the enclosures' sum (any r, f in them: sound).
 // Introduced error: impl(t) − f(t) under the accuracy model (glibc: 1 ulp).
 // Images: neither function is monotone; the image of an interval is the hull
 // of its endpoint values and of ±1 wherever it may hold an extremum
 // (elementary::trig_range: the arguments are reduced in MPFR with π at enough
 // bits for their magnitude, so a huge argument costs more bits, not an error).
-// IEEE 754 / C Annex F: sin(±0) = ±0, cos(±0) = 1, sin(±inf) = cos(±inf) = NaN.
+// tan increases between its poles π/2 + kπ: the image of an interval without
+// one is the directed endpoint values; an interval that may hold a pole
+// (decided as for the extrema) has the whole line as image — the rounding
+// then flags ±inf and overflow — and its real tan is undefined there.
+// IEEE 754 / C Annex F: sin(±0) = ±0, cos(±0) = 1, tan(±0) = ±0,
+// sin(±inf) = cos(±inf) = tan(±inf) = NaN.
 // Not linearised in the Affine domain (an interval image, like pow): the
 // linearisation shapes assume at most one inflection point.
 #pragma once
@@ -45,7 +51,35 @@ UnaryParts<D> trig_parts(const SymbolicDomainError<D>& x, OpId fn) {
   return p;
 }
 
+template <RealDomain D>
+D tan_image(const D& a) {
+  if (!is_bounded(a)) return D::whole();
+  const TrigRange r = tan_range(a.lower(), a.upper());
+  return D::between(r.lo, r.hi);
+}
+
+template <RealDomain D>
+UnaryParts<D> tan_parts(const SymbolicDomainError<D>& x) {
+  UnaryParts<D> p;
+  p.fn = OpId::Tan;
+  p.has_inputs = p.has_real = true;
+  p.inputs = x.fp;
+  p.image = tan_image(x.fp);
+  p.real = tan_image(x.real);
+  p.undefined_real = !is_bounded(p.real);  // a real input may be a pole
+  p.propagated = trig_image(OpId::Sin, x.err) / (trig_image(OpId::Cos, x.real) * trig_image(OpId::Cos, x.fp));
+  p.at_pos_inf = p.at_neg_inf = NAN;
+  p.odd_zero = true;
+  return p;
+}
+
 }  // namespace elementary
+
+template <RealDomain D>
+SymbolicDomainError<D> tan(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  return elementary::split_whole(x, elementary::finish(x, elementary::tan_parts(x), model),
+                                 [&](const SymbolicDomainError<D>& v) { return tan(v, model); });
+}
 
 template <RealDomain D>
 SymbolicDomainError<D> sin(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
