@@ -55,8 +55,8 @@ void point_tightness(bool sqrt_fp64_only) {
   const AccuracyModel cr = AccuracyModel::correctly_rounded();
   for (const FloatFormat& F : kFormats) {
     for (Fn f : kFunctions) {
-      // symerr's sqrt (lib/include/symerr/symbolic/unary.hpp) rounds an outward
-      // double enclosure of √t: at FP64 a point input gives two candidates
+      // symerr's sqrt (rules/sqrt.hpp) rounds an outward double enclosure of
+      // √t: at FP64 a point input gives two candidates, decided in MPFR
       if ((f == Fn::Sqrt && F == FP64) != sqrt_fp64_only) continue;
       for (int i = 0; i < 200; ++i) {
         const double t = round_to(point_argument(g, f), F, RoundingMode::NearestEven).value;
@@ -85,8 +85,9 @@ TEMPLATE_TEST_CASE("point inputs, correctly rounded model: err within half an ul
   point_tightness<TestType>(false);
 }
 
-// Known gap, reported: sqrt of an FP64 point is not decided to one value.
-TEMPLATE_TEST_CASE("sqrt of FP64 points: one correctly rounded value", "[elementary][tightness][!mayfail]",
+// sqrt of an FP64 point: the outward double enclosure of √t rounds to two
+// candidates; the rule decides the correctly rounded one in MPFR.
+TEMPLATE_TEST_CASE("sqrt of FP64 points: one correctly rounded value", "[elementary][tightness]",
                    Interval, MpfrInterval, RationalInterval, Affine) {
   point_tightness<TestType>(true);
 }

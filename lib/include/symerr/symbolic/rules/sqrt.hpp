@@ -7,6 +7,7 @@
 // square root of r < 0 is undefined.
 #pragma once
 
+#include <symerr/symbolic/elementary/enclosure.hpp>
 #include <symerr/symbolic/elementary/linearise.hpp>
 #include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
 
@@ -39,6 +40,12 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
     if (const FloatFormat* F = std::get_if<FloatFormat>(&x.format)) {
       const auto r = detail::round_enclosure(t, *F, x.mode);
       z.fp = r.fp;
+      // one computed input: its correctly rounded root, decided in MPFR (the
+      // outward double enclosure of √t may round to two values of FP64)
+      double y;
+      if (is_point(x.fp) && x.fp.lower() > 0 && !is_point(z.fp) &&
+          elementary::correctly_rounded_value(OpId::Sqrt, x.fp.lower(), 0, *F, x.mode, y) && contains(z.fp, y))
+        z.fp = D::point(y);
       rounding = detail::introduced_float(t, z.fp, *F, x.mode);
       if constexpr (elementary::Relational<D>) {  // the rounding named after the operand, fp = t + it
         rounding = elementary::named_rounding(x.fp, OpId::Sqrt, *F, x.mode, rounding);
