@@ -39,13 +39,6 @@ inline constexpr bool is_symbolic_type = false;
 template <RealDomain D>
 inline constexpr bool is_symbolic_type<SymbolicDomainError<D>> = true;
 
-template <RealDomain D>
-bool plain_operand(const SymbolicDomainError<D>& x) noexcept {
-  const SpecialStates& s = x.specials;
-  return s.may_be_finite && !s.may_be_nan && !s.may_be_pos_inf && !s.may_be_neg_inf && s.may_be_defined &&
-         !s.may_be_undefined;
-}
-
 // Every execution possible: the result of an operand that may be special.
 template <RealDomain D>
 SymbolicDomainError<D> fma_any(const Format& format, RoundingMode mode, bool defined, bool undefined) {
@@ -89,7 +82,7 @@ SymbolicDomainError<D> fma(const SymbolicDomainError<D>& x0, const SymbolicDomai
   const S x = adopt(x0), y = adopt(y0), w = adopt(w0);
   const std::int32_t origin = detail::merge_origin(detail::merge_origin(x.origin, y.origin), w.origin);
 
-  if (!detail::plain_operand(x) || !detail::plain_operand(y) || !detail::plain_operand(w)) {
+  if (!detail::plain_finite(x) || !detail::plain_finite(y) || !detail::plain_finite(w)) {
     S z = detail::fma_any<D>(format, mode, x.specials.may_be_defined && y.specials.may_be_defined &&
                                                w.specials.may_be_defined,
                              x.specials.may_be_undefined || y.specials.may_be_undefined ||
