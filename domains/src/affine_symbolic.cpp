@@ -390,9 +390,9 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::opti
 
 namespace {
 
-// The fast path proper (x, y in scope).
+// The fast path proper (x, y in scope; called only from apply(), whose
+// FpEnvironmentGuard is in force).
 SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> int_division) {
-  [[maybe_unused]] const FpEnvironmentGuard guard;
   const SI xi = ranges_of(x), yi = ranges_of(y);
   const SI zi = arithmetic(op, xi, yi, int_division);
   if (!plain(zi.specials)) return generic(op, x, y, int_division);
