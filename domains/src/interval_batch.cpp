@@ -299,6 +299,7 @@ bool hot_path(const SymbolicDomainError<Interval>& x, const SymbolicDomainError<
   out.int_division = x.int_division ? x.int_division : y.int_division;
   out.specials = s;
   out.origin = detail::merge_origin(x.origin, y.origin);
+  out.source = -1;
   return true;
 }
 

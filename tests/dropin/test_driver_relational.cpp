@@ -1,8 +1,11 @@
-// Unstable comparisons of two intermediate values in a relational domain: the
-// driver bounds every pair of real and computed paths under both paths'
-// conditions (docs: driver.hpp, "Unstable pairs in the Affine domain"), so a
-// maximum written with `if` on locals keeps err ∈ hull(err of the operands). Checked
-// against exact executions, with the Interval domain as the loose twin.
+// Unstable comparisons of two intermediate values: the driver bounds every
+// pair of real and computed paths under both paths' conditions (docs:
+// driver.hpp, "Unstable pairs"), so a maximum written with `if` on locals
+// keeps err ∈ hull(err of the operands) — in the Affine domain through its
+// forms, in the Interval domain through the driver's input tags (the outputs
+// are copies of inputs). Checked against exact executions; the twin is the
+// same kernel on values that are results of operations (x · 1: no tag), whose
+// pair of paths the interval domain cannot relate.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -18,23 +21,26 @@ namespace {
 
 constexpr std::size_t kWindow = 4;
 
-// The running maximum of a window of n, written as C kernels write it.
+// The running maximum of a window of n, written as C kernels write it
+// (`computed`: of x[j] · 1, the same values as results of an operation).
 template <class T>
-T max_if(const T* x, std::size_t n) {
-  T m = x[0];
+T max_if(const T* x, std::size_t n, bool computed = false) {
+  auto at = [&](std::size_t j) { return computed ? x[j] * T(1) : x[j]; };
+  T m = at(0);
   for (std::size_t j = 1; j < n; ++j) {
-    T v = x[j];
+    T v = at(j);
     if (v > m) m = v;
   }
   return m;
 }
 
 template <class D>
-verify::BasicDriverResult<D> run_max_if(const FloatFormat& F, double e, std::size_t n) {
+verify::BasicDriverResult<D> run_max_if(const FloatFormat& F, double e, std::size_t n, bool computed = false) {
   using S = SymbolicDomainError<D>;
   std::vector<S> in;  // distinct inputs (in the Affine domain copies of one value are one input)
   for (std::size_t j = 0; j < n; ++j) in.push_back(S::input(-1, 1, -e, e, F));
-  return verify::run_kernel<D>([n](std::span<S> x, std::span<S> y) { y[0] = max_if(x.data(), n); }, in, 1);
+  return verify::run_kernel<D>(
+      [n, computed](std::span<S> x, std::span<S> y) { y[0] = max_if(x.data(), n, computed); }, in, 1);
 }
 
 template <class D>
@@ -45,7 +51,7 @@ bool encloses(const SymbolicDomainError<D>& s, const mpq_class& real, double com
 
 }  // namespace
 
-TEST_CASE("max with `if` on locals: tight in the Affine domain for two and four values",
+TEST_CASE("max with `if` on locals: tight in the Affine and Interval domains for two and four values",
           "[dropin][driver][relational]") {
   const struct {
     FloatFormat F;
@@ -58,11 +64,13 @@ TEST_CASE("max with `if` on locals: tight in the Affine domain for two and four 
       AffineScope scope(ctx);
       const auto a = run_max_if<Affine>(c.F, c.e, n);
       const auto i = run_max_if<Interval>(c.F, c.e, n);
-      INFO(a.report.summary() << "\n" << a.outputs[0] << "\n" << i.outputs[0]);
+      const auto untagged = run_max_if<Interval>(c.F, c.e, n, true);
+      INFO(a.report.summary() << "\n" << i.report.summary() << "\n" << a.outputs[0] << "\n" << i.outputs[0]);
       CHECK_FALSE(a.report.budget_exhausted);
+      CHECK_FALSE(i.report.budget_exhausted);
       // sound: exact executions, half of them with operands inside the band
       symerr::test::InputSampler gen(41, c.F, c.e);
-      std::size_t bad = 0;
+      std::size_t bad = 0, bad_interval = 0;
       double max_err = 0;
       const std::size_t trials = static_cast<std::size_t>(2e4 * symerr::test::test_scale());
       for (std::size_t t = 0; t < trials; ++t) {
@@ -83,16 +91,23 @@ TEST_CASE("max with `if` on locals: tight in the Affine domain for two and four 
         const double fp = max_if<double>(f, n);
         max_err = std::max(max_err, std::fabs(mpq_class(exact_value(fp) - real).get_d()));
         if (!encloses(a.outputs[0], real, fp)) ++bad;
+        if (!encloses(i.outputs[0], real, fp) || !encloses(untagged.outputs[0], real, fp)) ++bad_interval;
       }
       CHECK(bad == 0);
+      CHECK(bad_interval == 0);
       // tight: the true maximum is e (the max is 1-Lipschitz); for four values
       // later comparisons fork each side again, and every pair of sub-paths is
       // bounded under both paths' conditions
       CHECK(mag(a.outputs[0].err) <= std::max(2 * max_err, c.e));
       if (c.e > 0) CHECK(mag(a.outputs[0].err) <= c.e * (1 + 1e-9));
+      CHECK(mag(i.outputs[0].err) <= std::max(2 * max_err, c.e));
       if (c.e > 0) {
+        CHECK(mag(i.outputs[0].err) <= c.e * (1 + 1e-9));
+        CHECK(i.report.relational_pairs > 0);
         CHECK(max_err >= 0.99 * c.e);
-        CHECK(mag(i.outputs[0].err) >= 1.0);  // twin: the interval pair of paths is loose
+        // twin: without tags the interval pair of paths is loose
+        CHECK(untagged.report.relational_pairs == 0);
+        CHECK(mag(untagged.outputs[0].err) >= 1.0);
       }
     }
   }
@@ -192,13 +207,20 @@ TEST_CASE("unstable pairs in the Affine domain: sorting network, a jump, nested 
       for (int j = 0; j < 3; ++j) in.push_back(SA::input(-1, 1, -c.e, c.e, c.F));
       const auto a = verify::run_kernel<Affine>([k](std::span<SA> x, std::span<SA> y) { run(k, x.data(), y.data()); },
                                                 in, n_out);
+      const std::vector<SymbolicError> box(3, SymbolicError::input(-1, 1, -c.e, c.e, c.F));
       const auto i = verify::run_kernel<Interval>(
-          [k](std::span<SymbolicError> x, std::span<SymbolicError> y) { run(k, x.data(), y.data()); },
-          std::vector<SymbolicError>(3, SymbolicError::input(-1, 1, -c.e, c.e, c.F)), n_out);
+          [k](std::span<SymbolicError> x, std::span<SymbolicError> y) { run(k, x.data(), y.data()); }, box, n_out);
+      // the twin: the same values as results of an operation (x · 1), which carry no input tag
+      const auto u = verify::run_kernel<Interval>(
+          [k](std::span<SymbolicError> x, std::span<SymbolicError> y) {
+            SymbolicError v[3] = {x[0] * 1.0, x[1] * 1.0, x[2] * 1.0};
+            run(k, v, y.data());
+          },
+          box, n_out);
       INFO(a.report.summary());
       CHECK_FALSE(a.report.budget_exhausted);
       symerr::test::InputSampler gen(7 + static_cast<int>(k), c.F, c.e);
-      std::size_t bad = 0;
+      std::size_t bad = 0, bad_interval = 0;
       double max_err = 0;
       // the twins below compare with the largest observed error: never fewer than 2·10^4 executions
       const std::size_t trials = symerr::test::scaled(20000, 20000);
@@ -231,19 +253,29 @@ TEST_CASE("unstable pairs in the Affine domain: sorting network, a jump, nested 
         for (std::size_t j = 0; j < n_out; ++j) {
           max_err = std::max(max_err, std::fabs(mpq_class(exact_value(fy[j]) - ry[j]).get_d()));
           if (!encloses(a.outputs[j], ry[j], fy[j])) ++bad;
+          if (!encloses(i.outputs[j], ry[j], fy[j]) || !encloses(u.outputs[j], ry[j], fy[j])) ++bad_interval;
         }
       }
       CHECK(bad == 0);
-      double bound = 0, loose = 0;
-      for (std::size_t j = 0; j < n_out; ++j)
-        bound = std::max(bound, mag(a.outputs[j].err)), loose = std::max(loose, mag(i.outputs[j].err));
-      std::printf("relational %d %.*s e=%g: Affine %g Interval %g observed %g (%s)\n", static_cast<int>(k), static_cast<int>(c.F.name.size()), c.F.name.data(),
-                  c.e, bound, loose, max_err, a.report.summary().c_str());
+      CHECK(bad_interval == 0);
+      double bound = 0, tagged = 0, loose = 0;
+      for (std::size_t j = 0; j < n_out; ++j) {
+        bound = std::max(bound, mag(a.outputs[j].err));
+        tagged = std::max(tagged, mag(i.outputs[j].err));
+        loose = std::max(loose, mag(u.outputs[j].err));
+      }
+      std::printf("relational %d %.*s e=%g: Affine %g Interval %g (untagged %g) observed %g (%s)\n",
+                  static_cast<int>(k), static_cast<int>(c.F.name.size()), c.F.name.data(), c.e, bound, tagged, loose,
+                  max_err, a.report.summary().c_str());
       CHECK(bound <= loose);
+      CHECK(tagged <= loose);
       // tight: within 5% of the largest observed error (measured: sort3 e
       // exactly, jump 1 vs 1, nested 2.75 vs 2.734, rounding only at e = 0)
       CHECK(bound <= std::max(c.e * (1 + 1e-9), 1.05 * max_err));
-      if (k == Kernel::Sort3 && c.e > 0) CHECK(loose >= 1.0);   // twin: the interval pair is loose
+      // the sorting network's outputs are copies of inputs: the Interval
+      // domain's pairs are bounded under both paths' conditions too, err = e
+      if (k == Kernel::Sort3) CHECK(tagged <= std::max(c.e * (1 + 1e-9), 1.05 * max_err));
+      if (k == Kernel::Sort3 && c.e > 0) CHECK(loose >= 1.0);   // twin: without tags the interval pair is loose
       if (k == Kernel::Jump && c.e > 0) CHECK(max_err >= 0.5);  // the jump is met
     }
   }

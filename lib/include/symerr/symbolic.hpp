@@ -55,6 +55,15 @@ class SymbolicDomainError {
   // Inputs get it from the driver; arithmetic merges it; it never affects a
   // value or an enclosure.
   std::int32_t origin = -1;
+  // Which input of a branch driver's run this value is a copy of, for the
+  // driver's relational bound on unstable pairs (run_kernel; driver.hpp): -1
+  // none. Only the driver sets it, on its own input buffer, with its run's
+  // generation (detail::source_tag); a copy keeps it (one quantity), and so does
+  // the driver's tightening of a compared operand (the same quantity under the
+  // path condition); every operation's result has none, and the driver's
+  // outputs are returned without it. It never affects a value or an enclosure,
+  // and it fills padding: the size stays 176 bytes.
+  std::int32_t source = -1;
 
   SymbolicDomainError() = default;
 

@@ -2,6 +2,7 @@
 #include <symerr/verify/symbolic/driver.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -38,16 +39,66 @@ struct Item {
   std::size_t diverge = 0;
 };
 
+// A linear function c0 + Σ c_i ε_i of symbols ε_i ∈ [-1, 1] (a path
+// condition h <= 0, or a quantity bounded under such conditions): the forms of
+// the Affine domain, or — in the interval domains — of the driver's inputs,
+// whose real value and error are two symbols each (see input_lin). c0 is
+// exact; a coefficient is a double.
+struct Lin {
+  mpq_class c0;
+  std::vector<std::pair<std::uint32_t, double>> terms;  // symbol, coefficient (each symbol once)
+};
+
+// a − b, or nullopt when a symbol of both does not cancel exactly (never for
+// the driver's input symbols: one input's coefficients are the same doubles).
+std::optional<Lin> difference(const Lin& a, const Lin& b) {
+  Lin d{a.c0 - b.c0, a.terms};
+  for (const auto& [sym, c] : b.terms) {
+    auto it = std::find_if(d.terms.begin(), d.terms.end(), [sym](const auto& t) { return t.first == sym; });
+    if (it == d.terms.end()) {
+      d.terms.emplace_back(sym, -c);
+      continue;
+    }
+    if (mpq_class(it->second) - mpq_class(c) != mpq_class(it->second - c)) return std::nullopt;
+    it->second -= c;
+  }
+  return d;
+}
+
+// An Affine form of the current context as a Lin.
+Lin lin_of(const Affine& a) {
+  const AffineContext& ctx = AffineContext::current();
+  Lin l{mpq_class(ctx.center(a)), {}};
+  for (const AffineTerm& t : ctx.terms(a)) l.terms.emplace_back(t.symbol, t.coefficient);
+  return l;
+}
+
+// A comparison's outcome on a path, as recorded (cheap): h <= 0 on every
+// execution of the path, h = a − b (or b − a when `flip`) of the compared
+// operands' real values (or computed values when `computed`). Turned into a
+// Lin only when a pair of paths needs it (Explorer::condition_lin).
+struct Cond {
+  Affine form{};                     // Affine domain: h itself, a form of the context
+  std::int32_t input[2] = {-1, -1};  // interval domains: operand o is a copy of this input,
+  double value[2] = {0, 0};          // or (input −1) the exact constant value[o]
+  bool computed = false;
+  bool flip = false;
+  bool operator==(const Cond& o) const {
+    return same_handle(form, o.form) && input[0] == o.input[0] && input[1] == o.input[1] &&
+           value[0] == o.value[0] && value[1] == o.value[1] && computed == o.computed && flip == o.flip;
+  }
+};
+
 template <class D>
 struct GroupState {
   using S = SymbolicDomainError<D>;
   // per lane output: hull of the real-path / computed-path results
   std::vector<std::optional<S>> real_side;
   std::vector<std::optional<S>> computed_side;
-  // Affine: every run of each side with its path condition (see pair_err).
+  // Every run of each side with its path condition (see pair_err).
   struct Run {
-    std::vector<S> outputs;     // per lane output
-    std::vector<D> conditions;  // forms h with h(ε*) <= 0 on every execution of the path
+    std::vector<S> outputs;       // per lane output
+    std::vector<Cond> conditions;  // h with h(ε*) <= 0 on every execution of the path
   };
   std::vector<Run> real_runs, computed_runs;
 };
@@ -63,7 +114,7 @@ struct LaneState {
   std::vector<std::size_t> outputs;      // output indices of this lane
   std::vector<std::optional<S>> joint;   // per lane output: hull over joint paths
   bool branched = false;                 // the driver decided a comparison of this lane
-  std::vector<D> conditions;             // Affine: the current run's path condition (see record)
+  std::vector<Cond> conditions;          // the current run's path condition (see record)
   std::vector<GroupState<D>> groups;
 };
 
@@ -112,12 +163,24 @@ SymbolicDomainError<D> combine_unstable(const SymbolicDomainError<D>& real_side,
 //   min d·y + Σ_i (p_i + q_i)  subject to  Σ_j h_ji y_j + p_i − q_i = c_i,  y, p, q >= 0,
 // started from the feasible basis y = 0, p − q = c, with Bland's rule (no
 // cycling) and an iteration cap. Plain double arithmetic: the result is only a
-// candidate, certified_max evaluates its bound exactly.
+// candidate, certified_max evaluates its bound exactly. When the LP is
+// unbounded below (the conditions hold for no ε: Farkas), `ray` receives the
+// y-part w >= 0 of the unbounded direction, a candidate certificate of that.
 template <class Dense>
 std::vector<double> dual_multipliers(const std::vector<double>& c, const std::vector<Dense>& H, std::size_t m,
-                                     std::size_t n) {
+                                     std::size_t n, std::vector<double>& ray) {
   std::vector<double> y(m, 0.0);
-  if (m == 0 || n == 0) return y;
+  ray.clear();
+  if (m == 0) return y;
+  if (n == 0) {  // conditions on no symbol: constants; one that is positive is a contradiction
+    for (std::size_t j = 0; j < m; ++j)
+      if (H[j].c0 > 0) {
+        ray.assign(m, 0.0);
+        ray[j] = 1;
+        break;
+      }
+    return y;
+  }
   const std::size_t cols = m + 2 * n;  // y_0..y_{m-1}, p_0..p_{n-1}, q_0..q_{n-1}
   std::vector<std::vector<double>> T(n, std::vector<double>(cols + 1, 0.0));  // last column: right-hand side
   std::vector<std::size_t> basis(n);
@@ -149,7 +212,13 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
       const double ratio = T[i][cols] / T[i][enter];
       if (ratio < best || (ratio == best && leave < n && basis[i] < basis[leave])) best = ratio, leave = i;
     }
-    if (leave == n) break;  // unbounded: the conditions are contradictory; keep the current y
+    if (leave == n) {  // unbounded: the conditions are contradictory; the direction's y-part
+      ray.assign(m, 0.0);
+      if (enter < m) ray[enter] = 1;
+      for (std::size_t i = 0; i < n; ++i)
+        if (basis[i] < m) ray[basis[i]] = std::max(0.0, -T[i][enter]);
+      break;
+    }
     const double pivot = T[leave][enter];
     for (double& v : T[leave]) v /= pivot;
     for (std::size_t i = 0; i < n; ++i) {
@@ -165,40 +234,39 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
 }
 
 // An upper bound of max s·f(ε) over ε ∈ [-1, 1]^N subject to h_j(ε) <= 0 for
-// every j (forms of the current AffineContext; s = ±1), by weak duality: for
-// any y >= 0 and every feasible ε,
+// every j (s = ±1), by weak duality: for any y >= 0 and every feasible ε,
 //   s·f(ε) <= s·f(ε) − Σ_j y_j h_j(ε) = b + Σ_i r_i ε_i <= b + Σ_i |r_i|,
 //   b = s·f_0 − Σ_j y_j h_j0,  r_i = s·f_i − Σ_j y_j h_ji.
 // Every y gives a sound bound, so y is only searched for (dual_multipliers:
 // the simplex method in double), and the bound of the y found is evaluated
-// exactly (GMP) and rounded up. y = 0 gives the form's plain range;
-// infeasible conditions are not claimed (the bound stays finite).
-double certified_max(const Affine& f, const std::vector<const Affine*>& h, int s) {
+// exactly (GMP) and rounded up. y = 0 gives the form's plain range.
+// Conditions that hold for no ε give −inf when certified (Farkas: a w >= 0
+// with Σ_j w_j h_j > 0 on the whole box); otherwise the bound stays finite.
+double certified_max(const Lin& f, const std::vector<const Lin*>& h, int s) {
   struct Dense {
-    double c0 = 0;
+    double c0 = 0;  // for the search only
+    mpq_class q0;   // exact
     std::vector<double> c;
   };
-  const AffineContext& ctx = AffineContext::current();
   std::map<std::uint32_t, std::size_t> index;
-  auto load = [&](const Affine& a, double sign, Dense& d) {
-    d.c0 = sign * ctx.center(a);
+  auto load = [&](const Lin& a, int sign, Dense& d) {
+    d.q0 = sign * a.c0;
+    d.c0 = d.q0.get_d();
     if (!std::isfinite(d.c0)) return false;
-    for (const AffineTerm& t : ctx.terms(a)) {
-      const std::size_t i = index.emplace(t.symbol, index.size()).first->second;
+    for (const auto& [symbol, coefficient] : a.terms) {
+      const std::size_t i = index.emplace(symbol, index.size()).first->second;
       if (d.c.size() <= i) d.c.resize(i + 1, 0.0);
-      if (!std::isfinite(t.coefficient) || d.c[i] != 0) return false;
-      d.c[i] = sign * t.coefficient;
+      if (!std::isfinite(coefficient) || d.c[i] != 0) return false;
+      d.c[i] = sign * coefficient;
     }
     return true;
   };
   Dense obj;
   if (!load(f, s, obj)) return INFINITY;
   std::vector<Dense> H;
-  for (std::size_t j = 0; j < h.size(); ++j) {
-    bool repeated = false;
-    for (std::size_t k = 0; k < j && !repeated; ++k) repeated = same_handle(*h[k], *h[j]);
+  for (const Lin* hj : h) {
     Dense d;
-    if (!repeated && load(*h[j], 1, d)) H.push_back(std::move(d));
+    if (load(*hj, 1, d)) H.push_back(std::move(d));
   }
   const std::size_t n = index.size(), m = H.size();
   obj.c.resize(n, 0.0);
@@ -215,10 +283,26 @@ double certified_max(const Affine& f, const std::vector<const Affine*>& h, int s
     h_active[j].c0 = H[j].c0;
     for (std::size_t i : active) h_active[j].c.push_back(H[j].c[i]);
   }
-  const std::vector<double> y = dual_multipliers(c_active, h_active, m, active.size());
-  mpq_class bound(obj.c0);
+  std::vector<double> ray;
+  const std::vector<double> y = dual_multipliers(c_active, h_active, m, active.size(), ray);
+  // Infeasible conditions, certified exactly: min over the box of Σ_j w_j h_j
+  // = Σ_j w_j h_j0 − Σ_i |Σ_j w_j h_ji| > 0 contradicts every h_j <= 0, so no
+  // ε satisfies them (the pair has no execution): −inf.
+  if (!ray.empty()) {
+    mpq_class low;
+    for (std::size_t j = 0; j < m; ++j)
+      if (ray[j] != 0) low += mpq_class(ray[j]) * H[j].q0;
+    for (std::size_t i = 0; i < n; ++i) {
+      mpq_class wi;
+      for (std::size_t j = 0; j < m; ++j)
+        if (ray[j] != 0 && H[j].c[i] != 0) wi += mpq_class(ray[j]) * mpq_class(H[j].c[i]);
+      low -= abs(wi);
+    }
+    if (low > 0) return -INFINITY;
+  }
+  mpq_class bound = obj.q0;
   for (std::size_t j = 0; j < m; ++j)
-    if (y[j] != 0) bound -= mpq_class(y[j]) * mpq_class(H[j].c0);
+    if (y[j] != 0) bound -= mpq_class(y[j]) * H[j].q0;
   for (std::size_t i = 0; i < n; ++i) {
     mpq_class ri(obj.c[i]);
     for (std::size_t j = 0; j < m; ++j)
@@ -230,6 +314,16 @@ double certified_max(const Affine& f, const std::vector<const Affine*>& h, int s
   return d;
 }
 
+// The driver's tags of its inputs (SymbolicDomainError::source): the
+// exploration's generation (1 … 2^15 − 1, cycling) in the high half, the
+// input's index (< 2^16; later inputs get none) in the low half, so that a
+// value kept from another exploration is not taken for one of this one's.
+std::int32_t next_generation() {
+  static std::atomic<std::uint32_t> counter{0};
+  return static_cast<std::int32_t>(counter.fetch_add(1, std::memory_order_relaxed) % 0x7FFFu + 1u);
+}
+constexpr std::size_t kTaggedInputs = std::size_t{1} << 16;
+
 template <class D>
 class Explorer final : public BranchHook {
   using S = SymbolicDomainError<D>;
@@ -237,8 +331,12 @@ class Explorer final : public BranchHook {
   using Group = GroupState<D>;
 
  public:
-  Explorer(const DriverOptions& o, std::size_t n_out, bool use_lanes, DriverReport& rep)
-      : opt_(o), single_(!use_lanes), report_(rep) {
+  Explorer(const DriverOptions& o, std::size_t n_out, bool use_lanes, DriverReport& rep, std::span<const S> inputs)
+      : opt_(o), single_(!use_lanes), report_(rep), inputs_(inputs) {
+    for (const S& x : inputs) {
+      input_err_lo_ = std::min(input_err_lo_, x.err.lower());
+      input_err_hi_ = std::max(input_err_hi_, x.err.upper());
+    }
     std::size_t n_lanes = 1;
     if (use_lanes)
       for (int l : o.output_lanes) n_lanes = std::max<std::size_t>(n_lanes, static_cast<std::size_t>(l) + 1);
@@ -300,13 +398,11 @@ class Explorer final : public BranchHook {
         if (side.size() < L.outputs.size()) side.resize(L.outputs.size());
         side[k] = join(side[k], v);
       }
-      if constexpr (std::is_same_v<D, Affine>) {
-        if (it.role != Role::Joint) {
-          Group& g = L.groups[it.group];
-          typename Group::Run run{{}, L.conditions};
-          for (std::size_t j : L.outputs) run.outputs.push_back(out[j]);
-          (it.role == Role::Real ? g.real_runs : g.computed_runs).push_back(std::move(run));
-        }
+      if (it.role != Role::Joint) {
+        Group& g = L.groups[it.group];
+        typename Group::Run run{{}, L.conditions};
+        for (std::size_t j : L.outputs) run.outputs.push_back(out[j]);
+        (it.role == Role::Real ? g.real_runs : g.computed_runs).push_back(std::move(run));
       }
       L.current.reset();
     }
@@ -332,6 +428,7 @@ class Explorer final : public BranchHook {
         // program, so after a driver-decided branch no whole-kernel split is
         // claimed; err, real and fp stay as joined.
         if (L.branched) acc->propagated = acc->introduced = D::whole();
+        acc->source = -1;  // the driver's tags stay inside its runs
         r[j] = *acc;
       }
     }
@@ -339,65 +436,186 @@ class Explorer final : public BranchHook {
   }
 
   // An unstable group's enclosure of lane output k: real from the real
-  // paths, fp from the computed paths, err = fp − real (in the Affine domain
-  // intersected with the pairwise bound, pair_err). nullopt: a side without a
-  // feasible path (no execution is unstable there).
-  static std::optional<S> group_result(const Group& g, std::size_t k) {
+  // paths, fp from the computed paths, err = fp − real, intersected with the
+  // pairwise bound (pair_err). nullopt: a side without a feasible path (no
+  // execution is unstable there).
+  std::optional<S> group_result(const Group& g, std::size_t k) {
     auto has = [k](const std::vector<std::optional<S>>& side) { return side.size() > k && side[k].has_value(); };
     if (!has(g.real_side) || !has(g.computed_side)) return std::nullopt;
     S z = combine_unstable(*g.real_side[k], *g.computed_side[k]);
     if (symerr::detail::maybe_special(z)) return z;
-    if constexpr (std::is_same_v<D, Affine>) {
-      if (const std::optional<Affine> p = pair_err(g, k))
-        if (const auto m = intersect(z.err, *p)) z.err = *m;
+    // Interval domains: a plain bound within the inputs' error ranges is kept
+    // as it is (a copy-and-constant pair would at best narrow it inside them,
+    // e.g. relu's [-e, 0]: the linear programs are not worth their cost there).
+    if constexpr (!std::is_same_v<D, Affine>) {
+      if (z.err.lower() >= input_err_lo_ && z.err.upper() <= input_err_hi_) {
+        z.reduce();
+        return z;
+      }
+    }
+    if (const std::optional<std::pair<double, double>> p = pair_err(g, k)) {
+      if (p->first > p->second) return std::nullopt;  // certified: no execution is unstable here
+      z.err = symerr::detail::meet(z.err, D::between(p->first, p->second));
     }
     z.reduce();
     return z;
   }
 
-  // Affine: err of lane output k over the group's unstable executions, pair
-  // by pair. An execution whose ideal control flow follows real run r and
-  // whose computed control flow follows computed run c has err = fp_c − real_r,
-  // and its symbol assignment ε* satisfies both runs' path conditions (the
-  // comparisons taken, as forms of the compared operands: the real operands
-  // on the real side, the computed ones on the computed side, both before the
-  // divergence). Each pair's err is bounded by the maximum of the form
-  // fp_c − real_r over ε ∈ [-1, 1]^N under those conditions, certified by
-  // weak duality (certified_max); the hull over pairs encloses the err of
-  // every unstable execution of the group. This keeps the relation between
-  // the compared values that the hull of each side loses (a running maximum
-  // over locals, maxpool written with `if`). nullopt: no bound (a pair may be
-  // special or unbounded).
-  static std::optional<Affine> pair_err(const Group& g, std::size_t k) {
+  // err of lane output k over the group's unstable executions, pair by pair.
+  // An execution whose ideal control flow follows real run r and whose
+  // computed control flow follows computed run c has err = fp_c − real_r, and
+  // its symbol assignment ε* satisfies both runs' path conditions (the
+  // comparisons taken, as linear functions of the compared operands: the real
+  // operands on the real side, the computed ones on the computed side, both
+  // before the divergence; see record). Each pair's err is bounded by the
+  // maximum of fp_c − real_r over ε ∈ [-1, 1]^N under those conditions,
+  // certified by weak duality (certified_max); the hull over pairs encloses
+  // the err of every unstable execution of the group. This keeps the relation
+  // between the compared values that the hull of each side loses (a running
+  // maximum over locals, maxpool written with `if`). In the Affine domain the
+  // quantities are the outputs' forms; in the interval domains an output
+  // counts when it is a copy of an input (its real value and its error are
+  // that input's symbols) or an exact constant. nullopt: no bound (a pair may
+  // be special or unbounded, or an output is neither); lo > hi: no pair has an
+  // execution (each pair's conditions certified contradictory).
+  std::optional<std::pair<double, double>> pair_err(const Group& g, std::size_t k) const {
     if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
+    if (!std::is_same_v<D, Affine> && g.real_runs.size() == 1 && g.computed_runs.size() == 1) {
+      // one pair (both runs feasible) whose conditions name neither output's
+      // input: it cannot narrow err below the plain difference (where(c, a, b):
+      // the conditions are on c), no linear program then. (With more pairs,
+      // such a pair may still be contradictory, which only the program shows.)
+      for (const auto& r : g.real_runs)
+        for (const auto& c : g.computed_runs) {
+          const std::optional<std::size_t> p = input_of(r.outputs[k]), q = input_of(c.outputs[k]);
+          auto names = [&](const Cond& cond) {
+            for (std::int32_t i : cond.input)
+              if (i >= 0 && ((p && *p == static_cast<std::size_t>(i)) || (q && *q == static_cast<std::size_t>(i))))
+                return true;
+            return false;
+          };
+          if (p && q && *p == *q) continue;
+          if (std::none_of(r.conditions.begin(), r.conditions.end(), names) &&
+              std::none_of(c.conditions.begin(), c.conditions.end(), names))
+            return std::nullopt;
+        }
+    }
+    auto lins = [this](const std::vector<typename Group::Run>& runs) {
+      std::vector<std::vector<Lin>> out(runs.size());
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        for (const Cond& cond : runs[i].conditions)
+          if (std::optional<Lin> l = condition_lin(cond)) out[i].push_back(std::move(*l));
+      return out;
+    };
+    const std::vector<std::vector<Lin>> real_h = lins(g.real_runs), computed_h = lins(g.computed_runs);
     double lo = INFINITY, hi = -INFINITY;
-    for (const auto& r : g.real_runs)
-      for (const auto& c : g.computed_runs) {
-        const S& a = r.outputs[k];
-        const S& b = c.outputs[k];
+    for (std::size_t ri = 0; ri < g.real_runs.size(); ++ri)
+      for (std::size_t ci = 0; ci < g.computed_runs.size(); ++ci) {
+        const S& a = g.real_runs[ri].outputs[k];
+        const S& b = g.computed_runs[ci].outputs[k];
         if (symerr::detail::maybe_special(a) || symerr::detail::maybe_special(b)) return std::nullopt;
         if (!is_bounded(a.real) || !is_bounded(b.fp) || !is_bounded(a.fp) || !is_bounded(b.real) ||
             !is_bounded(a.err) || !is_bounded(b.err))
           return std::nullopt;
-        std::vector<const Affine*> h;
-        for (const auto* side : {&r.conditions, &c.conditions})
-          for (const Affine& x : *side) h.push_back(&x);
-        // three forms of the same quantity fp_c − real_r: directly; the
-        // computed run's error plus the ideal program's jump between the two
-        // control flows (err_c + real_c − real_r: tight where the result is
-        // continuous across the switch); the real run's error plus the
-        // machine program's jump (err_r + fp_c − fp_r). Each bound is sound:
-        // their intersection is kept.
+        std::vector<const Lin*> h;
+        for (const auto* side : {&real_h[ri], &computed_h[ci]})
+          for (const Lin& x : *side) h.push_back(&x);
         double pair_lo = -INFINITY, pair_hi = INFINITY;
-        for (const Affine& err : {b.fp - a.real, b.err + (b.real - a.real), a.err + (b.fp - a.fp)}) {
-          pair_hi = std::min({pair_hi, err.upper(), certified_max(err, h, 1)});
-          pair_lo = std::max({pair_lo, err.lower(), -certified_max(err, h, -1)});
+        auto bound = [&](const Lin& err) {
+          pair_hi = std::min(pair_hi, certified_max(err, h, 1));
+          pair_lo = std::max(pair_lo, -certified_max(err, h, -1));
+        };
+        if constexpr (std::is_same_v<D, Affine>) {
+          // three forms of the same quantity fp_c − real_r: directly; the
+          // computed run's error plus the ideal program's jump between the two
+          // control flows (err_c + real_c − real_r: tight where the result is
+          // continuous across the switch); the real run's error plus the
+          // machine program's jump (err_r + fp_c − fp_r). Each bound is sound:
+          // their intersection is kept.
+          for (const Affine& err : {b.fp - a.real, b.err + (b.real - a.real), a.err + (b.fp - a.fp)}) {
+            pair_hi = std::min(pair_hi, err.upper());
+            pair_lo = std::max(pair_lo, err.lower());
+            bound(lin_of(err));
+          }
+        } else {
+          const std::optional<std::size_t> p = input_of(a), q = input_of(b);
+          if (p && q && *p == *q) {  // one input on both sides: err = its error
+            pair_lo = inputs_[*p].err.lower(), pair_hi = inputs_[*p].err.upper();
+          } else {
+            const std::optional<Lin> real_a = value_lin(a, false), fp_b = value_lin(b, true);
+            if (!real_a || !fp_b) return std::nullopt;
+            const std::optional<Lin> err = difference(*fp_b, *real_a);
+            if (!err) return std::nullopt;
+            bound(*err);
+          }
+          ++report_.relational_pairs;
         }
         hi = std::max(hi, pair_hi);
         lo = std::min(lo, pair_lo);
       }
-    if (!(lo <= hi)) return std::nullopt;  // never: err's own range bounds each pair
-    return Affine::between(lo, hi);
+    return std::pair{lo, hi};  // lo > hi: every pair's conditions are contradictory (no execution)
+  }
+
+  // A recorded condition as a Lin (nullopt: an operand has none).
+  std::optional<Lin> condition_lin(const Cond& cond) const {
+    std::optional<Lin> d;
+    if constexpr (std::is_same_v<D, Affine>) {
+      d = lin_of(cond.form);
+    } else {
+      std::optional<Lin> v[2];
+      for (int o = 0; o < 2; ++o) {
+        if (cond.input[o] < 0) v[o] = Lin{mpq_class(cond.value[o]), {}};
+        else v[o] = input_lin(static_cast<std::size_t>(cond.input[o]), cond.computed);
+      }
+      if (!v[0] || !v[1]) return std::nullopt;
+      d = difference(*v[0], *v[1]);
+    }
+    if (d && cond.flip) {
+      d->c0 = -d->c0;
+      for (auto& t : d->terms) t.second = -t.second;
+    }
+    return d;
+  }
+
+  // Interval domains: the input a value is a copy of (its tag, of this
+  // exploration), or nullopt.
+  std::optional<std::size_t> input_of(const S& x) const {
+    if (x.source < 0 || (x.source >> 16) != generation_) return std::nullopt;
+    const auto i = static_cast<std::size_t>(x.source & 0xFFFF);
+    if (i >= inputs_.size()) return std::nullopt;
+    return i;
+  }
+
+  // Interval domains: the real (computed = false) or computed value of x as a
+  // linear function of the inputs' symbols — input i's real value is
+  // m_r + h_r·ε_{2i} over its box's real range [m_r − h_r, m_r + h_r] (m_r
+  // exact, h_r rounded up: every real value of the range has its ε), its
+  // error m_e + h_e·ε_{2i+1} likewise, its computed value the sum — or an
+  // exact constant (real = computed, one point). nullopt otherwise.
+  std::optional<Lin> input_lin(std::size_t i, bool computed) const {
+    const S& in = inputs_[i];
+    if (symerr::detail::maybe_special(in) || !is_bounded(in.real) || !is_bounded(in.err)) return std::nullopt;
+    Lin l;
+    auto add = [&l](const D& range, std::uint32_t symbol) {
+      const mpq_class lo(range.lower()), hi(range.upper());
+      const mpq_class half = (hi - lo) / 2;
+      l.c0 += (lo + hi) / 2;
+      double h = half.get_d();
+      if (mpq_class(h) < half) h = std::nextafter(h, INFINITY);
+      if (h != 0) l.terms.emplace_back(symbol, h);
+    };
+    add(in.real, static_cast<std::uint32_t>(2 * i));
+    if (computed) add(in.err, static_cast<std::uint32_t>(2 * i + 1));
+    return l;
+  }
+  std::optional<Lin> value_lin(const S& x, bool computed) const {
+    const D& v = computed ? x.fp : x.real;
+    if (symerr::detail::maybe_special(x)) return std::nullopt;
+    if (const std::optional<std::size_t> i = input_of(x)) return input_lin(*i, computed);
+    if (x.real.lower() == x.real.upper() && x.fp.lower() == x.fp.upper() && x.real.lower() == x.fp.lower() &&
+        std::isfinite(v.lower()))
+      return Lin{mpq_class(v.lower()), {}};
+    return std::nullopt;
   }
 
   bool decide(const Truth& t) override {
@@ -424,8 +642,7 @@ class Explorer final : public BranchHook {
     const bool both = it.role == Role::Joint || k <= it.diverge;
     S* targets[2] = {nullptr, nullptr};
     if (info) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);  // once, for both uses
-    if constexpr (std::is_same_v<D, Affine>)
-      record(L, info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed);
+    record(L, info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed);
     if (!refine(info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed))
       L.infeasible = true;
     report_.max_path_branches = std::max(report_.max_path_branches, k + 1);
@@ -588,12 +805,14 @@ class Explorer final : public BranchHook {
     }
   }
 
-  // Affine: appends the comparison's outcome to the lane's path condition, as
-  // forms h <= 0 of the difference a − b of the compared operands (the real
-  // ones for the ideal outcome, the computed ones for the computed outcome).
-  // Operands are the checked addresses found once per comparison and also used
-  // for tightening (read before it; tightening keeps the forms anyway); an
-  // operand without one counts only when it is a constant (a point range). Operands that may be
+  // Appends the comparison's outcome to the lane's path condition, as linear
+  // functions h <= 0 of the difference a − b of the compared operands (the
+  // real ones for the ideal outcome, the computed ones for the computed
+  // outcome): their forms in the Affine domain, their inputs' symbols in the
+  // interval domains (value_lin). Operands are the checked addresses found
+  // once per comparison and also used for tightening (read before it;
+  // tightening keeps the forms and the tags anyway); an operand without one
+  // counts only when it is a constant (a point range). Operands that may be
   // special are skipped (a comparison with NaN is false whatever the forms).
   void record(Lane& L, const ComparisonInfo* info, S* const (&ops)[2], Step step, bool ideal_side,
               bool computed_side) {
@@ -604,17 +823,40 @@ class Explorer final : public BranchHook {
       if (side == 0 ? !ideal_side : !computed_side) continue;
       const int sign = outcome_sign(info->relation, side == 0 ? step.ideal : step.computed);
       if (sign == 0) continue;
-      std::optional<Affine> v[2];
-      for (int o = 0; o < 2; ++o) {
-        const double* r = side == 0 ? info->real[o] : info->fp[o];
-        if (ops[o]) v[o] = side == 0 ? ops[o]->real : ops[o]->fp;
-        else if (r[0] == r[1] && std::isfinite(r[0])) v[o] = Affine::point(r[0]);
+      Cond cond;
+      cond.computed = side == 1;
+      if constexpr (std::is_same_v<D, Affine>) {
+        std::optional<Affine> v[2];
+        for (int o = 0; o < 2; ++o) {
+          const double* r = side == 0 ? info->real[o] : info->fp[o];
+          if (ops[o]) v[o] = side == 0 ? ops[o]->real : ops[o]->fp;
+          else if (r[0] == r[1] && std::isfinite(r[0])) v[o] = Affine::point(r[0]);
+        }
+        if (!v[0] || !v[1]) continue;
+        cond.form = *v[0] - *v[1];
+      } else {
+        bool known = true;
+        for (int o = 0; o < 2; ++o) {
+          const double* r = side == 0 ? info->real[o] : info->fp[o];
+          if (const std::optional<std::size_t> i = ops[o] ? input_of(*ops[o]) : std::nullopt)
+            cond.input[o] = static_cast<std::int32_t>(*i);
+          else if (r[0] == r[1] && std::isfinite(r[0]))
+            cond.value[o] = r[0];
+          else
+            known = false;
+        }
+        if (!known) continue;
       }
-      if (!v[0] || !v[1]) continue;
-      const Affine d = *v[0] - *v[1];
-      if (sign != 1) L.conditions.push_back(d);    // a − b <= 0
-      if (sign != -1) L.conditions.push_back(-d);  // a − b >= 0
+      if (sign != 1) add_condition(L, cond);  // a − b <= 0
+      if (sign != -1) {                       // a − b >= 0
+        cond.flip = true;
+        add_condition(L, cond);
+      }
     }
+  }
+
+  static void add_condition(Lane& L, const Cond& h) {
+    if (std::find(L.conditions.begin(), L.conditions.end(), h) == L.conditions.end()) L.conditions.push_back(h);
   }
 
   const DriverOptions& opt_;
@@ -623,6 +865,17 @@ class Explorer final : public BranchHook {
   std::vector<Lane> lanes_;
   bool violated_ = false;
   std::span<S> in_, out_;
+  std::span<const S> inputs_;                        // the box's inputs, as given (for value_lin)
+  double input_err_lo_ = 0, input_err_hi_ = 0;       // the hull of their error ranges (and 0)
+  const std::int32_t generation_ = next_generation();  // of this exploration's tags
+
+ public:
+  // The tag of input i in this exploration's runs (the Affine domain's forms
+  // need none: -1).
+  std::int32_t tag(std::size_t i) const {
+    if (std::is_same_v<D, Affine> || i >= kTaggedInputs) return -1;
+    return static_cast<std::int32_t>((static_cast<std::uint32_t>(generation_) << 16) | static_cast<std::uint32_t>(i));
+  }
 };
 
 // One exploration of the paths of the kernel on `inputs` (one box), within
@@ -634,7 +887,7 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
   using S = SymbolicDomainError<D>;
   BasicDriverResult<D> res;
   DriverReport& rep = res.report;
-  Explorer<D> ex(options, n_outputs, use_lanes, rep);
+  Explorer<D> ex(options, n_outputs, use_lanes, rep, inputs);
   std::vector<S> in(inputs.begin(), inputs.end());
   std::vector<S> out(n_outputs), shape;
   BranchHookScope scope(&ex);
@@ -646,7 +899,10 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
     if (!ex.start_run()) break;
     ++rep.runs;
     std::copy(inputs.begin(), inputs.end(), in.begin());
-    for (std::size_t i = 0; i < in.size(); ++i) in[i].origin = use_lanes ? options.input_lanes[i] : 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      in[i].origin = use_lanes ? options.input_lanes[i] : 0;
+      in[i].source = ex.tag(i);
+    }
     std::fill(out.begin(), out.end(), S{});
     ex.set_buffers(in, out);
     kernel(in, out);
@@ -681,6 +937,7 @@ void accumulate(DriverReport& t, const DriverReport& r) {
   t.runs += r.runs, t.paths += r.paths, t.infeasible_paths += r.infeasible_paths;
   t.undecided_branches += r.undecided_branches, t.unstable_branches += r.unstable_branches;
   t.refined_operands += r.refined_operands, t.lanes = r.lanes;
+  t.relational_pairs += r.relational_pairs;
   t.max_path_branches = std::max(t.max_path_branches, r.max_path_branches);
   t.lanes_violated = t.lanes_violated || r.lanes_violated;
 }
@@ -1022,6 +1279,7 @@ std::string DriverReport::summary() const {
   os << runs << " runs, " << paths << " paths (+" << infeasible_paths << " infeasible) over " << lanes
      << " lane(s), " << undecided_branches << " undecided branches (" << unstable_branches << " unstable), at most "
      << max_path_branches << " on one path, " << refined_operands << " operand refinements";
+  if (relational_pairs) os << ", " << relational_pairs << " unstable pairs bounded relationally";
   if (box_explorations > 1)
     os << ", " << input_boxes << " input boxes (" << box_explorations << " explored, " << vacuous_boxes
        << " vacuous)";

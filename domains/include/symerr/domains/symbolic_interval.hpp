@@ -14,10 +14,12 @@ namespace symerr {
 // An implicit-lifetime value type: malloc'd/calloc'd buffers, memcpy, C structs
 // holding arrays of it and std::vector resizes need no placement-new glue.
 // Size: six Interval enclosures (real, fp, err, rel_err, propagated,
-// introduced: 6 x 16 bytes), the Format variant (40 bytes: the format's name
+// introduced: 6 x 16 bytes), the Format variant (48 bytes: the format's name
 // as a string_view plus its parameters, so that messages can name it), the
-// rounding mode, the integer-division choice and nine special-state flags:
-// 160 bytes on x86-64 (with the origin lane tag and padding).
+// rounding mode, the integer-division choice, nine special-state flags and
+// the branch driver's two tags (origin lane, input source): 176 bytes on
+// x86-64 (LP64).
 static_assert(std::is_trivially_copyable_v<SymbolicError>);
 static_assert(std::is_trivially_destructible_v<SymbolicError>);
+static_assert(sizeof(void*) != 8 || sizeof(SymbolicError) == 176, "SymbolicError grew: see the size note above");
 }  // namespace symerr

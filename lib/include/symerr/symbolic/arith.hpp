@@ -268,6 +268,7 @@ SymbolicDomainError<D> arithmetic_same_format(const SymbolicDomainError<D>& x, c
   z.rel_err = D::whole();
   z.reduce();
   z.origin = merge_origin(x.origin, y.origin);
+  z.source = -1;
   return z;
 }
 
@@ -340,7 +341,8 @@ void tighten_square(SymbolicDomainError<D>& z) {
 }  // namespace detail
 
 namespace detail {
-// x and y are one value in every execution: the same object, or — in a
+// x and y are one value in every execution: the same object, two copies of
+// one input of a branch driver's run (SymbolicDomainError::source), or — in a
 // domain whose values are named quantities (D::keeps_correlations, e.g.
 // Affine: a handle is a function of the noise symbols) — the same real and
 // computed quantities, as two temporaries of one memoised expression
@@ -348,6 +350,7 @@ namespace detail {
 template <RealDomain D>
 bool same_value(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   if (&x == &y) return true;
+  if (x.source >= 0 && x.source == y.source) return true;  // copies of one driver input
   if constexpr (requires { requires D::keeps_correlations; x.real.index(); }) {
     return x.real.index() == y.real.index() && x.fp.index() == y.fp.index() && x.format == y.format &&
            x.mode == y.mode;
@@ -373,6 +376,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
     }
   }();
   z.origin = detail::merge_origin(x.origin, y.origin);
+  z.source = -1;  // a new quantity (SymbolicDomainError::source)
   if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
   return z;
 }

@@ -270,6 +270,7 @@ SymbolicDomainError<D> join_values(const SymbolicDomainError<D>& a, const Symbol
   s.may_be_defined |= t.may_be_defined, s.may_be_undefined |= t.may_be_undefined;
   s.may_overflow |= t.may_overflow;
   z.origin = merge_origin(a.origin, b.origin);
+  z.source = a.source == b.source ? a.source : -1;  // one quantity only if both are
   return z;
 }
 

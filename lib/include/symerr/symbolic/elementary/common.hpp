@@ -188,6 +188,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
     throw std::invalid_argument(std::string(elementary_name(p.fn)) + ": not defined on integer format " +
                                 format_name(x.format));
   SymbolicDomainError<D> z = x;
+  z.source = -1;  // another quantity (SymbolicDomainError::source)
   SpecialStates& s = z.specials;
   const SpecialStates& in = x.specials;
   s = SpecialStates{};
@@ -316,6 +317,7 @@ SymbolicDomainError<D> split_whole(const SymbolicDomainError<D>& x, SymbolicDoma
   if (x.introduced.lower() == 0 && x.introduced.upper() == 0) return z;
   auto real_format = [&](const D& from, const D& to, const D& delta) {
     SymbolicDomainError<D> v = x;
+    v.source = -1;
     v.format = Format{};
     v.real = from;
     v.fp = to;

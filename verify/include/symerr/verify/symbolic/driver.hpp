@@ -36,31 +36,50 @@
 // Every execution follows one explored path (or one pair of paths), so the
 // hull over paths is sound for all executions, including unstable ones.
 //
-// Unstable pairs in the Affine domain. In an interval domain the pair's err is
-// the difference of two unrelated enclosures (a maximum of two inputs taken
-// with `if` on [-1, 1]: err in [-2, 2] whatever e). Affine forms share the
-// input symbols across runs, so each comparison taken on a path is recorded
-// as a linear condition on the symbols: h = a − b <= 0 (or >= 0) for the real
-// operands on the ideal side and for the computed operands on the computed
-// side (operands read through the same checked addresses as for tightening,
-// or constants). For every pair (real run r, computed run c) of an unstable
-// group, the unstable executions following r and c have err = fp_c − real_r,
-// and their symbol assignment satisfies the conditions of both runs; the
-// maximum of that quantity under the conditions (a small linear program over
-// ε ∈ [-1, 1]^N) bounds it, taken for three forms of it: fp_c − real_r,
+// Unstable pairs. The plain bound of a pair's err is the difference of two
+// unrelated enclosures (a maximum of two inputs taken with `if` on [-1, 1]:
+// err in [-2, 2] whatever e). The driver keeps the relation between the two
+// control flows instead: each comparison taken on a path is recorded as a
+// linear condition h = a − b <= 0 (or >= 0) — on the real operands for the
+// ideal outcome, on the computed operands for the computed outcome — over
+// symbols ε ∈ [-1, 1]:
+//   * Affine domain: the operands' forms (inputs share their symbols across
+//     runs);
+//   * interval domains (Interval, MpfrInterval, RationalInterval): the driver
+//     tags each input of a run (SymbolicDomainError::source, with the
+//     exploration's generation); a copy keeps the tag and every operation's
+//     result has none, so a tagged operand is that input itself: its real value
+//     is m_r + h_r·ε_2i over the box's real range, its error m_e + h_e·ε_2i+1,
+//     its computed value their sum. A constant (one point, real = computed) is
+//     itself; any other operand's comparison is not recorded (fewer
+//     conditions: still sound).
+// Operands are read through the same checked addresses as for tightening.
+// For every pair (real run r, computed run c) of an unstable group, the
+// unstable executions following r and c have err = fp_c − real_r, and their
+// symbol assignment satisfies the conditions of both runs; the maximum of
+// that quantity under the conditions (a small linear program over
+// ε ∈ [-1, 1]^N) bounds it. Affine: taken for three forms of it, fp_c − real_r,
 // err_c + (real_c − real_r) and err_r + (fp_c − fp_r) (the error along one
-// control flow plus the jump of the ideal, resp. machine, program between
-// the two flows; real_c is the ideal arithmetic along the computed flow,
-// which the computed run also carries), and intersected. The bound is certified by weak duality — any
-// multipliers y >= 0 give max f <= f0 − Σ y_j h_j0 + Σ_i |f_i − Σ_j y_j h_ji|,
-// evaluated exactly (GMP) and rounded up — with y found by the simplex method
-// in double (only a candidate: soundness never depends on it). The group's
+// control flow plus the jump of the ideal, resp. machine, program between the
+// two flows), and intersected; interval domains: when both outputs are tagged
+// copies or constants (one input on both sides: its error, no program). The
+// bound is certified by weak duality — any multipliers y >= 0 give
+// max f <= f0 − Σ y_j h_j0 + Σ_i |f_i − Σ_j y_j h_ji|, evaluated exactly (GMP)
+// and rounded up — with y found by the simplex method in double (only a
+// candidate: soundness never depends on it); a pair whose conditions hold
+// for no ε is dropped when the simplex's unbounded ray w >= 0 certifies it
+// (Σ_j w_j h_j > 0 on the whole box, evaluated exactly: Farkas). The group's
 // err is the intersection of the plain difference with the hull over pairs.
+// Interval domains skip the programs where they cannot pay: a plain err
+// already inside the inputs' error ranges (relu: [-e, 0]), or a single pair
+// whose conditions name neither output's input (where(c, a, b)).
 // Effect: a running maximum of 4 values written with `if` (maxpool) gets
-// err = e exactly, from [-2, 2]. Still loose: kernels whose two paths compute
-// the result through different nonlinear operations (softmax with an
-// `if`-maximum: exp(x − m) for two different m; its value does not depend on
-// m, but the linearisations of the two paths do not know it).
+// err = e exactly, from [-2, 2], in every domain; so does a sorting network.
+// Still loose: kernels whose two paths compute the result through different
+// operations — in the interval domains any non-copy (x · 1, x − m), in the
+// Affine domain different nonlinear ones (softmax with an `if`-maximum:
+// exp(x − m) for two different m; its value does not depend on m, but the
+// linearisations of the two paths do not know it).
 //
 // Lanes (independent elements). Exploring every combination of the outcomes
 // of n independent comparisons (relu on n elements) costs 4^n runs. Given
@@ -172,6 +191,7 @@ struct DriverReport {
   bool budget_exhausted = false;      // runs budget: some lane unexplored, its outputs unbounded
   bool lanes_violated = false;        // the lanes statement was contradicted: ran with one lane
   std::size_t refined_operands = 0;   // operand tightenings applied
+  std::size_t relational_pairs = 0;   // interval domains: unstable pairs bounded under both paths' conditions
   std::size_t input_boxes = 1;        // leaf boxes whose hull is the result
   std::size_t box_explorations = 1;   // boxes explored (leaves, split boxes and tried halves)
   std::size_t vacuous_boxes = 0;      // halves with no value of some input's format (dropped)

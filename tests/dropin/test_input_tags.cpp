@@ -1,0 +1,103 @@
+// The branch driver's input tags (SymbolicDomainError::source) name the input a
+// value is a copy of; the driver's relational bound on unstable pairs trusts
+// them (driver.hpp, "Unstable pairs"). A tag kept by the result of an
+// operation would make the driver treat another quantity (−x, |x|, x + y) as
+// the input itself: every operation must return an untagged result, except
+// those whose result is the operand itself (a copy, unary +, max(x, x)).
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/symbolic/c_names.hpp>
+#include <symerr/symbolic/dropin.hpp>
+#include <symerr/verify/symbolic/driver.hpp>
+
+using namespace symerr;
+using S = SymbolicError;
+
+TEST_CASE("input tags: every operation's result is untagged; copies keep the tag", "[dropin][driver][tags]") {
+  S x = S::input(0.25, 0.75, -1e-12, 1e-12, FP64);
+  S y = S::input(0.5, 0.875, -1e-12, 1e-12, FP64);
+  S w = S::input(1.5, 2, -1e-12, 1e-12, FP64);  // in acosh's domain
+  x.source = 0x10005, y.source = 0x10006, w.source = 0x10007;
+  const std::vector<std::pair<std::string, std::function<S()>>> ops = {
+      {"-x", [&] { return -x; }},
+      {"x + y", [&] { return x + y; }},
+      {"x - y", [&] { return x - y; }},
+      {"x * y", [&] { return x * y; }},
+      {"x / y", [&] { return x / y; }},
+      {"x * 1", [&] { return x * 1; }},
+      {"x / 1", [&] { return x / 1.0; }},
+      {"x + 0", [&] { return x + 0; }},
+      {"2 * x", [&] { return 2.0 * x; }},
+      {"x * x", [&] { return x * x; }},
+      {"x += y", [&] { S t = x; t += y; return t; }},
+      {"sqrt", [&] { return sqrt(x); }},
+      {"fabs", [&] { return fabs(x); }},
+      {"abs", [&] { return abs(x); }},
+      {"exp", [&] { return exp(x); }},
+      {"expm1", [&] { return expm1(x); }},
+      {"exp2", [&] { return exp2(x); }},
+      {"log", [&] { return log(x); }},
+      {"log1p", [&] { return log1p(x); }},
+      {"log2", [&] { return log2(x); }},
+      {"log10", [&] { return log10(x); }},
+      {"sin", [&] { return sin(x); }},
+      {"cos", [&] { return cos(x); }},
+      {"tan", [&] { return tan(x); }},
+      {"atan", [&] { return atan(x); }},
+      {"asin", [&] { return asin(x); }},
+      {"acos", [&] { return acos(x); }},
+      {"sinh", [&] { return sinh(x); }},
+      {"cosh", [&] { return cosh(x); }},
+      {"asinh", [&] { return asinh(x); }},
+      {"acosh", [&] { return acosh(w); }},
+      {"atanh", [&] { return atanh(x); }},
+      {"tanh", [&] { return tanh(x); }},
+      {"erf", [&] { return erf(x); }},
+      {"floor", [&] { return floor(x); }},
+      {"ceil", [&] { return ceil(x); }},
+      {"trunc", [&] { return trunc(x); }},
+      {"round", [&] { return round(x); }},
+      {"rint", [&] { return rint(x); }},
+      {"nearbyint", [&] { return nearbyint(x); }},
+      {"pow(x, 2)", [&] { return pow(x, 2.0); }},
+      {"pow(x, 0.5)", [&] { return pow(x, 0.5); }},
+      {"fma(x, y, x)", [&] { return fma(x, y, x); }},
+      {"convert FP32", [&] { return convert(x, FP32); }},
+      {"fmax(x, y)", [&] { return fmax(x, y); }},
+      {"fmin(x, y)", [&] { return fmin(x, y); }},
+      {"max(x, y)", [&] { return max(x, y); }},
+      {"min(x, y)", [&] { return min(x, y); }},
+      {"clamp", [&] { return clamp(x, S(0.3), S(0.6)); }},
+      {"select undecided", [&] { return select(x < y, x, y); }},
+  };
+  for (const auto& [name, op] : ops) {
+    INFO(name);
+    CHECK(op().source == -1);
+  }
+  // the same quantity: kept
+  const S copy = x;
+  CHECK(copy.source == x.source);
+  CHECK((+x).source == x.source);
+  CHECK(fmax(x, x).source == x.source);
+  CHECK(select(x < y, x, x).source == x.source);
+  // the driver's outputs carry no tag (a later run would misread it)
+  const std::vector<S> in = {S::input(-1, 1, -1e-12, 1e-12, FP64), S::input(-1, 1, -1e-12, 1e-12, FP64)};
+  const auto res = verify::run_kernel(
+      [](std::span<S> a, std::span<S> out) {
+        CHECK(a[0].source >= 0);  // inside the run the inputs are tagged
+        CHECK(a[0].source != a[1].source);
+        S m = a[0];
+        if (a[1] > m) m = a[1];
+        out[0] = m;
+      },
+      in, 1);
+  CHECK(res.outputs[0].source == -1);
+  CHECK(res.report.relational_pairs > 0);
+  CHECK(mag(res.outputs[0].err) <= 1e-12 * (1 + 1e-9));
+}
