@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/verify/symbolic/driver.hpp>
 
 #include "sampling.hpp"
@@ -65,6 +66,7 @@ TEST_CASE("max with `if` on locals: tight in the Affine and Interval domains for
       const auto a = run_max_if<Affine>(c.F, c.e, n);
       const auto i = run_max_if<Interval>(c.F, c.e, n);
       const auto untagged = run_max_if<Interval>(c.F, c.e, n, true);
+      const auto mpfr = run_max_if<MpfrInterval>(c.F, c.e, n);  // the tags in another interval domain
       INFO(a.report.summary() << "\n" << i.report.summary() << "\n" << a.outputs[0] << "\n" << i.outputs[0]);
       CHECK_FALSE(a.report.budget_exhausted);
       CHECK_FALSE(i.report.budget_exhausted);
@@ -104,6 +106,8 @@ TEST_CASE("max with `if` on locals: tight in the Affine and Interval domains for
       if (c.e > 0) {
         CHECK(mag(i.outputs[0].err) <= c.e * (1 + 1e-9));
         CHECK(i.report.relational_pairs > 0);
+        CHECK(mpfr.outputs[0].err.upper() <= c.e * (1 + 1e-9));
+        CHECK(mpfr.outputs[0].err.lower() >= -c.e * (1 + 1e-9));
         CHECK(max_err >= 0.99 * c.e);
         // twin: without tags the interval pair of paths is loose
         CHECK(untagged.report.relational_pairs == 0);
