@@ -480,6 +480,15 @@ class Explorer final : public BranchHook {
   // execution (each pair's conditions certified contradictory).
   std::optional<std::pair<double, double>> pair_err(const Group& g, std::size_t k) const {
     if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
+    if constexpr (!std::is_same_v<D, Affine>) {
+      // every output a copy of an input or a constant, checked before any
+      // condition is converted (softmax's exp(x − m) leaves at once)
+      auto related = [this, k](const auto& runs, bool computed) {
+        return std::all_of(runs.begin(), runs.end(),
+                           [&](const auto& run) { return value_lin(run.outputs[k], computed).has_value(); });
+      };
+      if (!related(g.real_runs, false) || !related(g.computed_runs, true)) return std::nullopt;
+    }
     if (!std::is_same_v<D, Affine> && g.real_runs.size() == 1 && g.computed_runs.size() == 1) {
       // one pair (both runs feasible) whose conditions name neither output's
       // input: it cannot narrow err below the plain difference (where(c, a, b):
