@@ -6,6 +6,7 @@
 // The correctly rounded values (Ziv) are the operator table's
 // (symerr::correctly_rounded, <symerr/operators.hpp>).
 #include <symerr/symbolic/elementary/enclosure.hpp>
+#include <symerr/symbolic/elementary/linearise.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -131,6 +132,58 @@ TrigRange tan_range(double a, double b) {
   // poles at π(1/2 + k) = π(±1/2 + 2k)
   if (may_hold(a, b, 0.5) || may_hold(a, b, -0.5)) return {-INFINITY, INFINITY};
   return {directed(OpId::Tan, a, Dir::Down), directed(OpId::Tan, b, Dir::Up)};
+}
+
+namespace {
+// The doubles just below and just above (k + c)·π (equal when it is 0): the
+// product with π rounded toward each side, at 256 bits, then to a double in
+// the same direction.
+std::pair<double, double> pi_multiple(double k_plus_c) {
+  if (k_plus_c == 0) return {0.0, 0.0};
+  Scope s;
+  detail::MpfrNumber pi_dn(256), pi_up(256), lo(256), hi(256);
+  mpfr_const_pi(pi_dn.v, MPFR_RNDD);
+  mpfr_const_pi(pi_up.v, MPFR_RNDU);
+  const bool positive = k_plus_c > 0;
+  mpfr_mul_d(lo.v, positive ? pi_dn.v : pi_up.v, k_plus_c, MPFR_RNDD);
+  mpfr_mul_d(hi.v, positive ? pi_up.v : pi_dn.v, k_plus_c, MPFR_RNDU);
+  return {mpfr_get_d(lo.v, MPFR_RNDD), mpfr_get_d(hi.v, MPFR_RNDU)};
+}
+}  // namespace
+
+std::optional<Shape> trig_shape(OpId fn, double a, double b) {
+  if (!(std::isfinite(a) && std::isfinite(b) && a <= b) || std::fabs(a) > 0x1p50 || std::fabs(b) > 0x1p50)
+    return std::nullopt;
+  // inflection points (k + c)·π
+  const double c = fn == OpId::Cos ? 0.5 : 0.0;
+  const double k = std::nearbyint((a / 2 + b / 2) / M_PI - c);
+  const auto [z, zh] = pi_multiple(k + c);
+  Shape s{};
+  s.tangency = shape_detail::no_tangency;
+  s.inflection = z;
+  s.inflection_hi = zh == z ? NAN : zh;
+  const bool even = std::fmod(k, 2.0) == 0;
+  if (fn == OpId::Tan) {  // between the poles (k ± 1/2)·π: concave below kπ, convex above
+    s.f = directed_d<OpId::Tan>;
+    s.slope = shape_detail::tan_slope;
+    s.domain_lo = pi_multiple(k - 0.5).second;
+    s.domain_hi = pi_multiple(k + 0.5).first;
+    s.below = -1, s.above = 1;
+  } else {
+    // between the neighbouring inflection points; the piece above the j-th
+    // inflection point is concave for sin when j is even (sin > 0 on
+    // (2kπ, (2k+1)π)), convex for cos when j is even (cos < 0 on (π/2, 3π/2))
+    const bool sine = fn == OpId::Sin;
+    s.f = sine ? directed_d<OpId::Sin> : directed_d<OpId::Cos>;
+    s.slope = sine ? shape_detail::sin_slope : shape_detail::cos_slope;
+    s.domain_lo = pi_multiple(k - 1 + c).second;
+    s.domain_hi = pi_multiple(k + 1 + c).first;
+    const int above_even = sine ? -1 : 1;
+    s.above = even ? above_even : -above_even;
+    s.below = -s.above;
+  }
+  if (!(s.domain_lo < a && b < s.domain_hi)) return std::nullopt;
+  return s;
 }
 
 bool correctly_rounded_value(ElementaryFunction f, double t, double c, const FloatFormat& F, RoundingMode mode,

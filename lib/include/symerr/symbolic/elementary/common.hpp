@@ -76,6 +76,7 @@ struct UnaryParts {
   bool odd_zero = false;  // a zero result has the sign of t (else zeros are +0)
   double exponent = 0;    // pow's c (for the correctly rounded point result)
   const Shape* shape = nullptr;  // relational domains: f's shape for linearisations (linearise.hpp)
+  std::optional<Shape> own_shape;  // … or one made for this operand (sin, cos, tan: trig_shape)
 };
 
 // Relational domains: the parts as forms correlated with the operand
@@ -87,8 +88,8 @@ void relate(const SymbolicDomainError<D>& x, UnaryParts<D>& p) {
     auto within = [](const D& form, const D& part) {
       return is_bounded(part) ? detail::meet(form, D::between(part.lower(), part.upper())) : form;
     };
-    if (!p.shape) return;
-    const Shape& s = *p.shape;
+    if (!p.shape && !p.own_shape) return;
+    const Shape& s = p.own_shape ? *p.own_shape : *p.shape;
     if (p.has_real && is_bounded(x.real))
       if (const auto l = linearise(s, x.real.lower(), x.real.upper()))
         p.real = within(linear_form(x.real, *l, symbol_tag(p.fn, 0, 0)), p.real);

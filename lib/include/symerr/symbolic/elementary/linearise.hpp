@@ -57,6 +57,12 @@ struct Shape {
   double inflection;  // NaN: none (curvature `below` everywhere)
   int below, above;
   double domain_hi = INFINITY;  // … and x < domain_hi
+  // An irrational inflection point (sin at kπ, k ≠ 0; cos at π/2 + kπ):
+  // `inflection` and `inflection_hi` are the doubles just below and above it;
+  // the curvature is `below` up to the lower one and `above` from the upper
+  // one. Between them f must be monotone and |f''| <= 1 (so f' moves by less
+  // than their distance there). NaN: the inflection point is `inflection`.
+  double inflection_hi = NAN;
 };
 
 namespace lin {
@@ -101,19 +107,31 @@ inline std::optional<Line> line_piece(const Shape& s, double alpha, double p, do
 }
 
 inline std::optional<Line> linearise(const Shape& s, double a, double b) {
+  using namespace lin;
   if (!(std::isfinite(a) && std::isfinite(b) && a < b && a > s.domain_lo && b < s.domain_hi)) return std::nullopt;
   const double fa = s.f(a, Dir::Up) / 2 + s.f(a, Dir::Down) / 2, fb = s.f(b, Dir::Up) / 2 + s.f(b, Dir::Down) / 2;
   const double alpha = (fb - fa) / (b - a);
   if (!std::isfinite(alpha)) return std::nullopt;
-  const double z = s.inflection;
-  std::optional<Line> r;
-  if (!std::isnan(z) && a < z && z < b) {
-    const auto l = line_piece(s, alpha, a, z, s.below, -1), h = line_piece(s, alpha, z, b, s.above, 1);
-    if (!l || !h) return std::nullopt;
-    return Line{alpha, std::min(l->lo, h->lo), std::max(l->hi, h->hi)};
+  if (std::isnan(s.inflection)) return line_piece(s, alpha, a, b, s.below, -1);
+  const double z = s.inflection, zh = std::isnan(s.inflection_hi) ? z : s.inflection_hi;
+  Line r{alpha, INFINITY, -INFINITY};
+  auto add = [&r](const std::optional<Line>& l) {
+    if (!l) return false;
+    r.lo = std::min(r.lo, l->lo), r.hi = std::max(r.hi, l->hi);
+    return true;
+  };
+  if (a < z && !add(line_piece(s, alpha, a, std::min(b, z), s.below, -1))) return std::nullopt;
+  if (b > zh && !add(line_piece(s, alpha, std::max(a, zh), b, s.above, 1))) return std::nullopt;
+  if (a < zh && b > z && z < zh) {
+    // between the doubles around an irrational inflection f is monotone: f(x)
+    // lies between f(z) and f(zh), and α·x between α·z and α·zh
+    const double p = std::max(a, z), q = std::min(b, zh);
+    const double f_lo = std::min(s.f(p, Dir::Down), s.f(q, Dir::Down)), f_hi = std::max(s.f(p, Dir::Up), s.f(q, Dir::Up));
+    const double ax_lo = std::min(dn(alpha * p), dn(alpha * q)), ax_hi = std::max(up(alpha * p), up(alpha * q));
+    add(Line{alpha, dn(f_lo - ax_hi), up(f_hi - ax_lo)});
   }
-  const bool above = !std::isnan(z) && a >= z;
-  return line_piece(s, alpha, a, b, above ? s.above : s.below, above ? 1 : -1);
+  if (!std::isfinite(r.lo) || !std::isfinite(r.hi) || !(r.lo <= r.hi)) return std::nullopt;
+  return r;
 }
 
 // f' over [a, b] (monotone on each piece of constant curvature): [d−, d+].
@@ -121,9 +139,21 @@ inline std::optional<std::pair<double, double>> slope_range(const Shape& s, doub
   if (!(std::isfinite(a) && std::isfinite(b) && a <= b && a > s.domain_lo && b < s.domain_hi)) return std::nullopt;
   double lo = std::min(s.slope(a, Dir::Down), s.slope(b, Dir::Down));
   double hi = std::max(s.slope(a, Dir::Up), s.slope(b, Dir::Up));
-  if (!std::isnan(s.inflection) && a < s.inflection && s.inflection < b) {
-    lo = std::min(lo, s.slope(s.inflection, Dir::Down));
-    hi = std::max(hi, s.slope(s.inflection, Dir::Up));
+  if (!std::isnan(s.inflection)) {
+    const double z = s.inflection, zh = std::isnan(s.inflection_hi) ? z : s.inflection_hi;
+    if (a < zh && z < b) {  // f' has its extremum at the inflection point
+      // at an irrational one, between z and zh: f' there is within |zh − z| of f'(z) (|f''| <= 1)
+      if (zh == z) {
+        lo = std::min(lo, s.slope(z, Dir::Down));
+        hi = std::max(hi, s.slope(z, Dir::Up));
+      } else {
+        const double w = lin::up(zh - z);
+        for (double t : {z, zh}) {
+          lo = std::min(lo, lin::dn(s.slope(t, Dir::Down) - w));
+          hi = std::max(hi, lin::up(s.slope(t, Dir::Up) + w));
+        }
+      }
+    }
   }
   if (!std::isfinite(lo) || !std::isfinite(hi)) return std::nullopt;
   return std::pair{lo, hi};
@@ -289,4 +319,30 @@ inline const Shape atanh_shape{directed_d<OpId::Atanh>, shape_detail::atanh_slop
 inline const Shape acosh_shape{directed_d<OpId::Acosh>, shape_detail::acosh_slope, shape_detail::acosh_tangency, 1.0,
                                NAN, -1, -1};
 
+
+// sin, cos, tan near an argument range [a, b] (radians): the shape between
+// the inflection points (sin: kπ; cos: π/2 + kπ; tan: kπ, between its poles
+// π/2 + kπ) around it, with the inflection point nearest to the range's
+// middle; the points are bracketed by doubles (MPFR, π rounded outward).
+// nullopt: no such piece holds [a, b] (wider than about π), or it is out of
+// reach (|a|, |b| > 2^50). The tangent points are left to the pieces'
+// middles (tangency NaN: any point is sound).
+std::optional<Shape> trig_shape(OpId fn, double a, double b);
+
+namespace shape_detail {
+inline double sin_slope(double x, Dir d) { return directed_d<OpId::Cos>(x, d); }
+inline double cos_slope(double x, Dir d) {  // −sin(x)
+  return -directed_d<OpId::Sin>(x, d == Dir::Up ? Dir::Down : Dir::Up);
+}
+inline double tan_slope(double x, Dir d) {  // 1 + tan(x)^2
+  const double t_lo = directed_d<OpId::Tan>(x, Dir::Down), t_hi = directed_d<OpId::Tan>(x, Dir::Up);
+  if (d == Dir::Up) {
+    const double m = std::max(std::fabs(t_lo), std::fabs(t_hi));
+    return lin::up(1 + lin::up(m * m));
+  }
+  const double m = t_lo <= 0 && 0 <= t_hi ? 0.0 : std::min(std::fabs(t_lo), std::fabs(t_hi));
+  return lin::dn(1 + lin::dn(m * m));
+}
+inline double no_tangency(double, int) { return NAN; }
+}  // namespace shape_detail
 }  // namespace symerr::elementary

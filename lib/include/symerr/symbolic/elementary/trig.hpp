@@ -17,14 +17,28 @@
 // then flags ±inf and overflow — and its real tan is undefined there.
 // IEEE 754 / C Annex F: sin(±0) = ±0, cos(±0) = 1, tan(±0) = ±0,
 // sin(±inf) = cos(±inf) = tan(±inf) = NaN.
-// Not linearised in the Affine domain (an interval image, like pow): the
-// linearisation shapes assume at most one inflection point.
+// In the Affine domain they are linearised on operand ranges that lie
+// between two inflection points around one (trig_shape, linearise.hpp:
+// narrower than about π; sin's and cos's irrational inflection points are
+// bracketed by doubles); wider ranges keep the interval image.
 #pragma once
 
 #include <symerr/symbolic/elementary/common.hpp>
 
 namespace symerr {
 namespace elementary {
+
+// Relational domains: the linearisation shape for the hull of the operand's
+// real and computed ranges.
+template <RealDomain D>
+void relational_shape(UnaryParts<D>& p, const SymbolicDomainError<D>& x) {
+  if constexpr (Relational<D>) {
+    if (is_bounded(x.real) && is_bounded(x.fp))
+      p.own_shape = trig_shape(p.fn, std::min(x.real.lower(), x.fp.lower()), std::max(x.real.upper(), x.fp.upper()));
+  } else {
+    (void)p, (void)x;
+  }
+}
 
 template <RealDomain D>
 D trig_image(OpId f, const D& a) {
@@ -48,6 +62,7 @@ UnaryParts<D> trig_parts(const SymbolicDomainError<D>& x, OpId fn) {
   p.propagated = (fn == OpId::Sin ? D::point(2) : D::point(-2)) * mid * s;
   p.at_pos_inf = p.at_neg_inf = NAN;
   p.odd_zero = fn == OpId::Sin;
+  relational_shape(p, x);
   return p;
 }
 
@@ -70,6 +85,7 @@ UnaryParts<D> tan_parts(const SymbolicDomainError<D>& x) {
   p.propagated = trig_image(OpId::Sin, x.err) / (trig_image(OpId::Cos, x.real) * trig_image(OpId::Cos, x.fp));
   p.at_pos_inf = p.at_neg_inf = NAN;
   p.odd_zero = true;
+  relational_shape(p, x);
   return p;
 }
 
