@@ -86,6 +86,13 @@ TEST_CASE("input tags: every operation's result is untagged; copies keep the tag
   CHECK((+x).source == x.source);
   CHECK(fmax(x, x).source == x.source);
   CHECK(select(x < y, x, x).source == x.source);
+  // two copies of one input are one quantity: their product is a square;
+  // zeroed tags (memset, calloc: source 0) are no tag
+  S u = S::input(-1, 1, FP64), v = S::input(-1, 1, FP64);
+  u.source = v.source = 0x10009;
+  CHECK((u * v).real.lower() >= 0);
+  u.source = v.source = 0;
+  CHECK((u * v).real.lower() < 0);
   // the driver's outputs carry no tag (a later run would misread it)
   const std::vector<S> in = {S::input(-1, 1, -1e-12, 1e-12, FP64), S::input(-1, 1, -1e-12, 1e-12, FP64)};
   const auto res = verify::run_kernel(

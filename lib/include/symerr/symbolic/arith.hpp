@@ -350,7 +350,9 @@ namespace detail {
 template <RealDomain D>
 bool same_value(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   if (&x == &y) return true;
-  if (x.source >= 0 && x.source == y.source) return true;  // copies of one driver input
+  // copies of one driver input (a driver's tag has a generation >= 1 in its
+  // high half: zeroed memory, source 0, is no tag)
+  if (x.source >= 0x10000 && x.source == y.source) return true;
   if constexpr (requires { requires D::keeps_correlations; x.real.index(); }) {
     return x.real.index() == y.real.index() && x.fp.index() == y.fp.index() && x.format == y.format &&
            x.mode == y.mode;
