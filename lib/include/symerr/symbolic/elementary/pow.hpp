@@ -117,21 +117,28 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
                      [&](const SymbolicDomainError<D>& v) { return pow(v, c, model); });
 }
 
-template <RealDomain D>
-SymbolicDomainError<D> powi(const SymbolicDomainError<D>& x, long n) {
-  if (n == 0) {
+// powi(x, n): x·x·…·x (n − 1 products, left to right; the first one a
+// square), or 1 / that for n < 0. A function object like sigmoid: a kernel's
+// own `powi` (often by repeated squaring: other roundings) is not replaced by
+// this one through argument-dependent lookup.
+struct PowiFunction {
+  template <RealDomain D>
+  SymbolicDomainError<D> operator()(const SymbolicDomainError<D>& x, long n) const {
+    if (n == 0) {
+      SymbolicDomainError<D> one = SymbolicDomainError<D>::constant(1.0, x.format);
+      one.mode = x.mode;
+      return one;
+    }
+    const unsigned long m = n < 0 ? 0UL - static_cast<unsigned long>(n) : static_cast<unsigned long>(n);
+    // the first product is x * x of one object: a square (>= 0, arith.hpp)
+    SymbolicDomainError<D> y = m >= 2 ? x * x : x;
+    for (unsigned long i = 2; i < m; ++i) y = y * x;
+    if (n > 0) return y;
     SymbolicDomainError<D> one = SymbolicDomainError<D>::constant(1.0, x.format);
     one.mode = x.mode;
-    return one;
+    return one / y;
   }
-  const unsigned long m = n < 0 ? 0UL - static_cast<unsigned long>(n) : static_cast<unsigned long>(n);
-  // the first product is x * x of one object: a square (>= 0, arith.hpp)
-  SymbolicDomainError<D> y = m >= 2 ? x * x : x;
-  for (unsigned long i = 2; i < m; ++i) y = y * x;
-  if (n > 0) return y;
-  SymbolicDomainError<D> one = SymbolicDomainError<D>::constant(1.0, x.format);
-  one.mode = x.mode;
-  return one / y;
-}
+};
+inline constexpr PowiFunction powi{};
 
 }  // namespace symerr

@@ -14,18 +14,33 @@
 
 namespace symerr {
 
+namespace elementary {
 template <RealDomain D>
-SymbolicDomainError<D> sigmoid(const SymbolicDomainError<D>& x,
-                               const AccuracyModel& model = current_accuracy_model()) {
-  auto p = elementary::whole_line_parts(x, ElementaryFunction::Sigmoid, elementary::sigmoid_d);
+SymbolicDomainError<D> sigmoid_operation(const SymbolicDomainError<D>& x, const AccuracyModel& model) {
+  auto p = whole_line_parts(x, ElementaryFunction::Sigmoid, sigmoid_d);
   const D half = D::point(0.5);
-  p.propagated = elementary::sinh_image(x.err * half) /
-                 (D::point(2) * elementary::cosh_image(x.real * half) * elementary::cosh_image(x.fp * half));
-  p.shape = &elementary::sigmoid_shape;
+  p.propagated = sinh_image(x.err * half) / (D::point(2) * cosh_image(x.real * half) * cosh_image(x.fp * half));
+  p.shape = &sigmoid_shape;
   p.at_pos_inf = 1.0;
   p.at_neg_inf = 0.0;
-  return elementary::split_whole(x, elementary::finish(x, p, model),
-                                 [&](const SymbolicDomainError<D>& v) { return sigmoid(v, model); });
+  return split_whole(x, finish(x, p, model),
+                     [&](const SymbolicDomainError<D>& v) { return sigmoid_operation(v, model); });
 }
+}  // namespace elementary
+
+// symerr::sigmoid(x[, model]) is a function object, not a function, so that
+// argument-dependent lookup never finds it: a kernel's own `sigmoid` template
+// (1 / (1 + exp(−x)): an exp, an add and a divide, each rounded) called on a
+// symbolic value runs the kernel's code, not this one-operation model of a
+// sigmoid implementation with the accuracy model's error
+// (tests/elementary/test_adl_names.cpp).
+struct SigmoidFunction {
+  template <RealDomain D>
+  SymbolicDomainError<D> operator()(const SymbolicDomainError<D>& x,
+                                    const AccuracyModel& model = current_accuracy_model()) const {
+    return elementary::sigmoid_operation(x, model);
+  }
+};
+inline constexpr SigmoidFunction sigmoid{};
 
 }  // namespace symerr
