@@ -8,7 +8,9 @@
 //   }
 //
 // and compiled with SYMERR_SUBSTITUTE_DOUBLE (and/or SYMERR_SUBSTITUTE_FLOAT)
-// defined to the replacement type. A C++ caller sees the kernel's declarations
+// defined to the replacement type (with C_TYPES: ::symerr::CDouble and
+// ::symerr::CFloat, <symerr/c_types.hpp>, which convert between the two as C
+// does). A C++ caller sees the kernel's declarations
 // the same way (include this header, the kernel's header inside the same
 // namespace, then <symerr/substitute_end.hpp>).
 //
@@ -54,6 +56,7 @@
 
 #include <symerr/domains/symbolic_interval.hpp>
 #include <symerr/elementary.hpp>  // exp, log, tanh, ... of a replaced value, found by ADL (as sqrt)
+#include <symerr/c_types.hpp>     // CFloat, CDouble: C_TYPES substitution
 
 namespace symerr::substitute {
 

@@ -1,5 +1,6 @@
 // The installed symerr_add_substituted_kernel(): scale.c compiled on
-// SymbolicError, run through the branch driver.
+// SymbolicError, and with C_TYPES (double -> CDouble), run through the branch
+// driver.
 #include <cstdio>
 #include <vector>
 
@@ -11,6 +12,14 @@ namespace kernel {
 double* scale_relu(const double* x, int n, double alpha, double beta);
 void release(double* p);
 }  // namespace kernel
+#include <symerr/substitute_end.hpp>
+#include <symerr/substitute.hpp>
+#undef double
+#define double ::symerr::CDouble
+namespace kernel_c {
+double* scale_relu(const double* x, int n, double alpha, double beta);
+void release(double* p);
+}  // namespace kernel_c
 #include <symerr/substitute_end.hpp>
 
 int main() {
@@ -27,5 +36,17 @@ int main() {
       },
       in, 8, opt);
   std::printf("substituted scale_relu: err bound %g (%s)\n", mag(r.outputs[0].err), r.report.summary().c_str());
-  return !r.report.budget_exhausted && mag(r.outputs[0].err) < 1e-11 ? 0 : 1;
+  const auto c = symerr::verify::run_kernel(
+      [](std::span<SymbolicError> x, std::span<SymbolicError> y) {
+        symerr::verify::KernelBuffer<symerr::CDouble> xc(x);
+        symerr::CDouble* out = kernel_c::scale_relu(xc.data(), 8, 0.5, 0.25);
+        for (int i = 0; i < 8; ++i) y[i] = out[i];
+        kernel_c::release(out);
+      },
+      in, 8, opt);
+  std::printf("C_TYPES scale_relu: err bound %g (%s)\n", mag(c.outputs[0].err), c.report.summary().c_str());
+  return !r.report.budget_exhausted && mag(r.outputs[0].err) < 1e-11 && !c.report.budget_exhausted &&
+                 mag(c.outputs[0].err) < 1e-11
+             ? 0
+             : 1;
 }

@@ -325,7 +325,7 @@ std::int32_t next_generation() {
 constexpr std::size_t kTaggedInputs = std::size_t{1} << 16;
 
 template <class D>
-class Explorer final : public BranchHook {
+class Explorer final : public BranchHook, public detail::BufferAdopter {
   using S = SymbolicDomainError<D>;
   using Lane = LaneState<D>;
   using Group = GroupState<D>;
@@ -752,14 +752,30 @@ class Explorer final : public BranchHook {
   }
 
   // The element of the driver's own buffers at address p, or null (std::less
-  // orders unrelated pointers; inside a buffer p is an element's address).
+  // orders unrelated pointers; inside a buffer p is an element's address);
+  // then the adopted buffers (KernelBuffer), compared as addresses.
   S* owned(const void* p) const {
     const S* q = static_cast<const S*>(p);
     const std::less<const S*> before;
     for (std::span<S> buf : {in_, out_})
       if (!buf.empty() && !before(q, buf.data()) && before(q, buf.data() + buf.size()))
         return &buf[static_cast<std::size_t>(q - buf.data())];
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    for (const detail::AdoptedBuffer& b : adopted_)
+      if (a >= b.begin && a < b.begin + b.count * b.stride && (a - b.begin) % b.stride == 0)
+        return static_cast<S*>(b.at(b.begin, (a - b.begin) / b.stride));
     return nullptr;
+  }
+
+  void adopt(const detail::AdoptedBuffer& b) override {
+    if (b.domain == detail::domain_tag<D>() && b.count > 0) adopted_.push_back(b);
+  }
+  void release(std::uintptr_t begin) noexcept override {
+    for (std::size_t i = adopted_.size(); i-- > 0;)
+      if (adopted_[i].begin == begin) {
+        adopted_.erase(adopted_.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+      }
   }
 
   // Whether x still holds the compared value of operand `side`.
@@ -874,6 +890,7 @@ class Explorer final : public BranchHook {
   std::vector<Lane> lanes_;
   bool violated_ = false;
   std::span<S> in_, out_;
+  std::vector<detail::AdoptedBuffer> adopted_;  // KernelBuffers alive in the current run
   std::span<const S> inputs_;                        // the box's inputs, as given (for value_lin)
   double input_err_lo_ = 0, input_err_hi_ = 0;       // the hull of their error ranges (and 0)
   const std::int32_t generation_ = next_generation();  // of this exploration's tags

@@ -129,6 +129,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -238,6 +239,99 @@ using DriverResult = BasicDriverResult<Interval>;
 using KernelFn = BasicKernelFn<Interval>;
 DriverResult run_kernel(const KernelFn& kernel, std::span<const SymbolicError> inputs, std::size_t n_outputs,
                         const DriverOptions& options = {});
+
+// ---- kernel buffers of another element type ------------------------------
+namespace detail {
+// A buffer of values (count elements, stride bytes apart from address begin)
+// that a running driver treats as its own: a comparison on one of its
+// elements may tighten it in place, also when the kernel reads it through a
+// const pointer. `at` gives element i's SymbolicDomainError<D> subobject;
+// `domain` is domain_tag<D>() (the driver ignores a buffer of another domain).
+struct AdoptedBuffer {
+  std::uintptr_t begin = 0;
+  std::size_t count = 0;
+  std::size_t stride = 0;
+  const void* domain = nullptr;
+  void* (*at)(std::uintptr_t begin, std::size_t i) = nullptr;
+};
+class BufferAdopter {
+ public:
+  virtual void adopt(const AdoptedBuffer& b) = 0;
+  virtual void release(std::uintptr_t begin) noexcept = 0;
+
+ protected:
+  ~BufferAdopter() = default;
+};
+template <class D>
+const void* domain_tag() noexcept {
+  static const char tag = 0;
+  return &tag;
+}
+}  // namespace detail
+
+// KernelBuffer<T>: a fixed-size buffer of T, a type derived from
+// SymbolicDomainError<D> with no data of its own (CFloat, CDouble of
+// <symerr/c_types.hpp>), for a kernel whose arrays are of type T, run under
+// the driver, whose spans are of SymbolicDomainError<D>. Made inside the
+// kernel callable, it is a copy of the driver's span (or n default values)
+// that the running driver adopts for its lifetime: a comparison on an element
+// is tightened as on the driver's own buffers (C kernels take their inputs
+// as `const float*`, whose elements are otherwise never tightened), and a
+// copied input keeps its driver tag. Outside a driver it is a plain copy.
+//   auto kernel = [](std::span<SymbolicError> x, std::span<SymbolicError> y) {
+//     KernelBuffer<CFloat> xc(x), yc(y.size());
+//     c_kernel(xc.data(), yc.data(), n);
+//     yc.copy_to(y);
+//   };
+template <class T>
+class KernelBuffer {
+  template <class D>
+  static D domain_of(const SymbolicDomainError<D>*);
+  using D = decltype(domain_of(static_cast<const T*>(nullptr)));
+  using S = SymbolicDomainError<D>;
+  static_assert(std::is_base_of_v<S, T> && sizeof(T) == sizeof(S),
+                "KernelBuffer<T>: T must derive from SymbolicDomainError<D> and add no data");
+
+ public:
+  explicit KernelBuffer(std::span<const S> from) : data_(from.begin(), from.end()) { adopt(); }
+  explicit KernelBuffer(std::span<S> from) : KernelBuffer(std::span<const S>(from)) {}
+  explicit KernelBuffer(std::size_t n) : data_(n) { adopt(); }
+  ~KernelBuffer() {
+    if (adopter_) adopter_->release(reinterpret_cast<std::uintptr_t>(data_.data()));
+  }
+  KernelBuffer(const KernelBuffer&) = delete;
+  KernelBuffer& operator=(const KernelBuffer&) = delete;
+
+  T* data() noexcept { return data_.data(); }
+  const T* data() const noexcept { return data_.data(); }
+  std::size_t size() const noexcept { return data_.size(); }
+  T& operator[](std::size_t i) noexcept { return data_[i]; }
+  const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  // The values as SymbolicDomainError<D> (the kernel's outputs into the driver's span).
+  void copy_to(std::span<S> to) const {
+    for (std::size_t i = 0; i < data_.size() && i < to.size(); ++i) to[i] = data_[i];
+  }
+
+ private:
+  void adopt() {
+    adopter_ = dynamic_cast<detail::BufferAdopter*>(symerr::detail::branch_hook());
+    if (!adopter_ || data_.empty()) {
+      adopter_ = nullptr;
+      return;
+    }
+    detail::AdoptedBuffer b;
+    b.begin = reinterpret_cast<std::uintptr_t>(data_.data());
+    b.count = data_.size();
+    b.stride = sizeof(T);
+    b.domain = detail::domain_tag<D>();
+    b.at = [](std::uintptr_t begin, std::size_t i) -> void* {
+      return static_cast<S*>(reinterpret_cast<T*>(begin) + i);
+    };
+    adopter_->adopt(b);
+  }
+  std::vector<T> data_;
+  detail::BufferAdopter* adopter_ = nullptr;
+};
 
 // Lanes of an elementwise kernel whose inputs are tensors of the given sizes
 // (concatenated, in order) and whose output has `n_out` elements: element i of
