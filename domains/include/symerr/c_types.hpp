@@ -260,7 +260,7 @@ SYMERR_C_TYPES_UNARY(rint)
 SYMERR_C_TYPES_UNARY(nearbyint)
 #undef SYMERR_C_TYPES_UNARY
 
-// fmin, fmax, pow (double) and fminf, fmaxf, powf (float): either argument a
+// fmin, fmax, pow, fmod (double) and fminf, fmaxf, powf, fmodf (float): either argument a
 // CNumber, the other a CNumber or a number, both converted to the function's type.
 #define SYMERR_C_TYPES_BINARY(name)                                                              \
   template <class A, class B>                                                                    \
@@ -281,6 +281,7 @@ SYMERR_C_TYPES_UNARY(nearbyint)
 SYMERR_C_TYPES_BINARY(fmin)
 SYMERR_C_TYPES_BINARY(fmax)
 SYMERR_C_TYPES_BINARY(pow)
+SYMERR_C_TYPES_BINARY(fmod)
 #undef SYMERR_C_TYPES_BINARY
 
 // fma (double) and fmaf (float): one rounding of a·b + c in the function's type.

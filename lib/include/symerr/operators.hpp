@@ -44,6 +44,7 @@ enum class OpId : std::uint8_t {
   Asinh, Acosh, Atanh,          // inverse hyperbolic functions (C asinh, acosh, atanh)
   Asin, Acos,                   // arc sine and arc cosine (C asin, acos)
   Tan,                          // tangent (radians; C tan)
+  Fmod,                         // x − trunc(x/y)·y, exact (C fmod; ONNX Mod with fmod = 1)
 };
 
 // Properties of an operator (bit set).
@@ -139,6 +140,8 @@ inline constexpr OpInfo kOperatorRows[] = {
     {OpId::Acos, "Acos", 1, kAccuracyModel, "-e_x / sqrt(1 - xi^2), xi in hull(real_x, fp_x) in (-1, 1)  (mean value)",
      "acos", mpfr_acos},
     {OpId::Tan, "Tan", 1, kAccuracyModel | kOdd, "sin(e_x) / (cos(real_x) * cos(fp_x))", "tan", mpfr_tan},
+    {OpId::Fmod, "Fmod", 2, kCorrectlyRounded | kExactResult,
+     "e_x - n*e_y where trunc(x/y) = n on the box; else fmod(fp) - fmod(real)", "fmod", nullptr, mpfr_fmod},
 };
 }  // namespace detail
 

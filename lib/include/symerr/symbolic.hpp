@@ -165,4 +165,5 @@ class SymbolicDomainError {
 #include <symerr/symbolic/arith.hpp>
 #include <symerr/symbolic/dropin.hpp>
 #include <symerr/symbolic/rules/fma.hpp>  // fma(x, y, w): needs the drop-in numbers
+#include <symerr/symbolic/rules/fmod.hpp>  // fmod(x, y)
 #include <symerr/symbolic/compare_targets.hpp>

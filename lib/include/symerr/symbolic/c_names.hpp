@@ -1,7 +1,7 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
 // sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
-// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf) and
+// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
 // (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
@@ -101,7 +101,7 @@ inline constexpr bool is_symbolic_v<SymbolicDomainError<D>> = true;
 }  // namespace detail
 
 // fminf/fmaxf (and the l names): either operand symbolic, the other symbolic
-// or a number — the same overloads as fmin/fmax; powf/powl: a symbolic base
+// or a number — the same overloads as fmin/fmax (fmodf/fmodl: fmod's); powf/powl: a symbolic base
 // or exponent, the exponent a number or one exact symbolic value — those of pow.
 #define SYMERR_C_NAME_BINARY(name, fn, requirement)  \
   template <class A, class B>                        \
@@ -115,6 +115,8 @@ SYMERR_C_NAME_BINARY(fmaxf, fmax, detail::is_symbolic_v<A> || detail::is_symboli
 SYMERR_C_NAME_BINARY(fmaxl, fmax, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(powf, pow, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(powl, pow, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(fmodf, fmod, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(fmodl, fmod, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 #undef SYMERR_C_NAME_BINARY
 
 // fmaf/fmal: fma (rules/fma.hpp), any operand symbolic.

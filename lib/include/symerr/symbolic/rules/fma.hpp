@@ -25,8 +25,10 @@
 // (the rounding bound is the mode's, intersected with fp − t).
 #pragma once
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <symerr/symbolic.hpp>
 
@@ -50,6 +52,44 @@ SymbolicDomainError<D> fma_any(const Format& format, RoundingMode mode, bool def
   return z;
 }
 
+// The common machine format and mode of the operands of a floating-point
+// function `op` (fma, fmod): the machine formats must agree, and the modes;
+// integer formats are refused; a real-format operand (a literal) is rounded
+// into the format first, its rounding its introduced error (as for + − × ÷).
+template <RealDomain D>
+struct MachineOperands {
+  Format format{};
+  RoundingMode mode = RoundingMode::NearestEven;
+  std::vector<SymbolicDomainError<D>> values;  // the operands, in order, in the common format
+};
+template <RealDomain D>
+MachineOperands<D> machine_operands(const char* op, std::initializer_list<const SymbolicDomainError<D>*> operands) {
+  const SymbolicDomainError<D>* machine = nullptr;
+  for (const SymbolicDomainError<D>* v : operands) {
+    if (v->is_real()) continue;
+    if (!machine) {
+      machine = v;
+      continue;
+    }
+    if (v->format != machine->format)
+      throw std::invalid_argument(std::string(op) + ": operands have different formats " +
+                                  format_name(machine->format) + " and " + format_name(v->format) +
+                                  " (convert one explicitly)");
+    if (v->mode != machine->mode)
+      throw std::invalid_argument(std::string(op) + ": operands have different rounding modes " +
+                                  to_string(machine->mode) + " and " + to_string(v->mode));
+  }
+  if (machine && machine->is_integer())
+    throw std::invalid_argument(std::string(op) + ": " + format_name(machine->format) + " is an integer format (" +
+                                op + " is defined on floating-point formats)");
+  MachineOperands<D> m;
+  m.format = machine ? machine->format : Format{};
+  m.mode = machine ? machine->mode : RoundingMode::NearestEven;
+  for (const SymbolicDomainError<D>* v : operands)
+    m.values.push_back(machine && v->is_real() ? convert(*v, m.format, m.mode) : *v);
+  return m;
+}
+
 }  // namespace detail
 
 template <RealDomain D>
@@ -58,28 +98,10 @@ SymbolicDomainError<D> fma(const SymbolicDomainError<D>& x0, const SymbolicDomai
   using S = SymbolicDomainError<D>;
   using detail::meet;
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
-  // the common machine format and mode
-  const S* machine = nullptr;
-  for (const S* v : {&x0, &y0, &w0}) {
-    if (v->is_real()) continue;
-    if (!machine) {
-      machine = v;
-      continue;
-    }
-    if (v->format != machine->format)
-      throw std::invalid_argument("Fma: operands have different formats " + format_name(machine->format) + " and " +
-                                  format_name(v->format) + " (convert one explicitly)");
-    if (v->mode != machine->mode)
-      throw std::invalid_argument(std::string("Fma: operands have different rounding modes ") + to_string(machine->mode) +
-                                  " and " + to_string(v->mode));
-  }
-  if (machine && machine->is_integer())
-    throw std::invalid_argument("Fma: " + format_name(machine->format) +
-                                " is an integer format (fma is defined on floating-point formats)");
-  const Format format = machine ? machine->format : Format{};
-  const RoundingMode mode = machine ? machine->mode : RoundingMode::NearestEven;
-  auto adopt = [&](const S& v) { return machine && v.is_real() ? convert(v, format, mode) : v; };
-  const S x = adopt(x0), y = adopt(y0), w = adopt(w0);
+  const detail::MachineOperands<D> m = detail::machine_operands<D>("Fma", {&x0, &y0, &w0});
+  const Format& format = m.format;
+  const RoundingMode mode = m.mode;
+  const S &x = m.values[0], &y = m.values[1], &w = m.values[2];
   const std::int32_t origin = detail::merge_origin(detail::merge_origin(x.origin, y.origin), w.origin);
 
   if (!detail::plain_finite(x) || !detail::plain_finite(y) || !detail::plain_finite(w)) {
