@@ -211,15 +211,17 @@ TEST_CASE("C_TYPES: a C kernel mixing float and double is analysed as C computes
     double e;
     double max_ratio;  // the tightness twin: bound / observed (measured ratios in the README)
   };
-  // (measured, 10^4 executions: dot 3.5 / 3.9 (random sums stay below the
-  // worst case), double products 2.0 / 4.2, x * 0.1 1.25 / 1.008, mean 3.9 /
-  // 2.5, relu 1 / 1; layernorm and softmax lose the relation between x and
-  // the statistics in the interval domain on the whole box (4·10^2–7·10^5):
-  // the twin there only rules out an unbounded enclosure)
+  // (measured, 10^4 executions: dot 3.5 / 3.9, double products 2.0 / 4.2,
+  // x * 0.1 1.25 / 1.008, mean 3.9 / 2.5, relu 1 / 1; with the sanitizers'
+  // 10^3 executions dot and mean reach 6.0–6.6: random sums stay below the
+  // worst case, hence the factor 10 there; layernorm and softmax lose the
+  // relation between x and the statistics in the interval domain on the
+  // whole box (4·10^2–7·10^5): the twin there only rules out an unbounded
+  // enclosure)
   const long trials = std::max(300L, static_cast<long>(10000 * symerr::test::test_scale()));
-  for (const Row& row : {Row{K::Dot, 0, 6}, Row{K::Dot, 0x1p-20, 6}, Row{K::DotPromoted, 0, 3},
-                         Row{K::DotPromoted, 0x1p-20, 6}, Row{K::Scale, 0, 1.5}, Row{K::Scale, 0x1p-20, 1.1},
-                         Row{K::Mean, 0, 6}, Row{K::Mean, 0x1p-20, 4}, Row{K::LayerNorm, 0, 1e4},
+  for (const Row& row : {Row{K::Dot, 0, 10}, Row{K::Dot, 0x1p-20, 10}, Row{K::DotPromoted, 0, 3},
+                         Row{K::DotPromoted, 0x1p-20, 10}, Row{K::Scale, 0, 1.5}, Row{K::Scale, 0x1p-20, 1.1},
+                         Row{K::Mean, 0, 10}, Row{K::Mean, 0x1p-20, 10}, Row{K::LayerNorm, 0, 1e4},
                          Row{K::LayerNorm, 0x1p-20, 1e7}, Row{K::Softmax, 0, 1e4}, Row{K::Softmax, 0x1p-20, 1e4},
                          Row{K::Relu, 0, 1}, Row{K::Relu, 0x1p-20, 1}}) {
     const std::vector<SymbolicError> ys = symbolic(row.k, row.e, true);

@@ -355,6 +355,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
 
   // Starts a run: every lane takes its next path. False when none is left.
   bool start_run() {
+    adopted_.clear();  // a KernelBuffer kept past its run is not this run's
     bool any = false;
     for (Lane& L : lanes_) {
       L.current.reset();

@@ -274,7 +274,9 @@ const void* domain_tag() noexcept {
 // <symerr/c_types.hpp>), for a kernel whose arrays are of type T, run under
 // the driver, whose spans are of SymbolicDomainError<D>. Made inside the
 // kernel callable, it is a copy of the driver's span (or n default values)
-// that the running driver adopts for its lifetime: a comparison on an element
+// that the running driver adopts for its lifetime (make it inside the
+// callable, as below; the driver forgets it when it is destroyed or when the
+// run ends): a comparison on an element
 // is tightened as on the driver's own buffers (C kernels take their inputs
 // as `const float*`, whose elements are otherwise never tightened), and a
 // copied input keeps its driver tag. Outside a driver it is a plain copy.
@@ -296,8 +298,12 @@ class KernelBuffer {
   explicit KernelBuffer(std::span<const S> from) : data_(from.begin(), from.end()) { adopt(); }
   explicit KernelBuffer(std::span<S> from) : KernelBuffer(std::span<const S>(from)) {}
   explicit KernelBuffer(std::size_t n) : data_(n) { adopt(); }
+  // Released from the driver that adopted it, if that driver is still the
+  // thread's running one (a buffer kept past its run is not released from a
+  // driver that no longer exists).
   ~KernelBuffer() {
-    if (adopter_) adopter_->release(reinterpret_cast<std::uintptr_t>(data_.data()));
+    if (adopter_ && dynamic_cast<detail::BufferAdopter*>(symerr::detail::branch_hook()) == adopter_)
+      adopter_->release(reinterpret_cast<std::uintptr_t>(data_.data()));
   }
   KernelBuffer(const KernelBuffer&) = delete;
   KernelBuffer& operator=(const KernelBuffer&) = delete;
