@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kKernels = std::string(SYMERR_SOURCE_DIR) + "/tests/report/kernels/";
+const std::string kKernels = SYMERR_SOURCE_DIR "/tests/report/kernels/";
 
 // tests/report/kernels/faulty_kernels.c as a shared library, built once per run.
 const fs::path& faulty_library() {

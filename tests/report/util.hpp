@@ -51,7 +51,7 @@ inline Run run_command(const std::string& cmd) {
   return r;
 }
 
-inline std::string symerr_exe() { return std::string(SYMERR_BINARY_DIR) + "/verify/cli/symerr"; }
+inline std::string symerr_exe() { return SYMERR_BINARY_DIR "/verify/cli/symerr"; }
 
 inline std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;

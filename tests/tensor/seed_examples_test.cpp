@@ -28,7 +28,7 @@ namespace {
 
 const json& seed_data() {
   static const json data = [] {
-    std::ifstream in(std::string(SYMERR_TEST_DATA_DIR) + "/seeds/examples.json");
+    std::ifstream in(SYMERR_TEST_DATA_DIR "/seeds/examples.json");
     if (!in) throw std::runtime_error("cannot open tests/data/seeds/examples.json");
     return json::parse(in);
   }();
