@@ -256,6 +256,21 @@ std::string computed_defect(const SymbolicDomainError<D>& z, double f, const For
   return "";
 }
 
+// One execution of a chained operation (an operand is itself a result):
+// computed f, ideal r, and pr = the real operation on the actual operands.
+// Every enclosure of z, the whole-kernel split's included; `done` when f is
+// special (then only the flags are checked). Empty on success.
+template <class D>
+std::string split_defect(const SymbolicDomainError<D>& z, double f, const mpq_class& r, const mpq_class& pr,
+                         const Format& format, bool& done) {
+  if (std::string d = computed_defect(z, f, format, done); !d.empty() || done) return d;
+  if (!contains(z.real, r)) return "r not in real";
+  if (!contains(z.err, mpq_class(exact_value(f) - r))) return "f - r not in err";
+  if (!contains(z.propagated, mpq_class(pr - r))) return "pr - r not in propagated";
+  if (!contains(z.introduced, mpq_class(exact_value(f) - pr))) return "f - pr not in introduced";
+  return "";
+}
+
 // Checks one execution; returns an empty string on success, else what failed.
 template <class D>
 inline std::string check_execution(const SymbolicDomainError<D>& z, const Outcome& o, const Format& format) {

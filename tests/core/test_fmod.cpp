@@ -11,6 +11,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <initializer_list>
+#include <stdexcept>
+#include <utility>
 
 #include <symerr/domains/affine.hpp>
 #include <symerr/c_types.hpp>
@@ -73,6 +76,18 @@ void boxes(Generator& gen, const FloatFormat& F, int kind, Box& bx, Box& by) {
   by = {sy > 0 ? y0 : -y1, sy > 0 ? y1 : -y0, -rel * y1 * gen.unit(), rel * y1 * gen.unit()};
 }
 
+// The inputs of the boxes, or false when a constructed range holds no value
+// of the format.
+template <class S>
+bool make_inputs(std::initializer_list<std::pair<const Box*, S*>> inputs, const FloatFormat& F) {
+  try {
+    for (const auto& [b, s] : inputs) *s = S::input(b->lo, b->hi, b->elo, b->ehi, F);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
 template <class D>
 long campaign(const FloatFormat& F, long count) {
   using S = SymbolicDomainError<D>;
@@ -83,12 +98,7 @@ long campaign(const FloatFormat& F, long count) {
     boxes(gen, F, static_cast<int>(i % 3), bx, by);
     [[maybe_unused]] Scope<D> scope;
     S x, y;
-    try {
-      x = S::input(bx.lo, bx.hi, bx.elo, bx.ehi, F);
-      y = S::input(by.lo, by.hi, by.elo, by.ehi, F);
-    } catch (const std::invalid_argument&) {
-      continue;  // no value of the format in a constructed range
-    }
+    if (!make_inputs<S>({{&bx, &x}, {&by, &y}}, F)) continue;
     const S z = fmod(x, y);
     INFO(F.name << " x " << describe(bx) << " y " << describe(by) << "\n z = " << z);
     for (int j = 0; j < 10; ++j) {
@@ -119,13 +129,7 @@ long chained_campaign(const FloatFormat& F, long count) {
                  std::ldexp(1.0, -F.precision)};
     [[maybe_unused]] Scope<D> scope;
     S a, b, c;
-    try {
-      a = S::input(bx.lo, bx.hi, bx.elo, bx.ehi, F);
-      b = S::input(bb.lo, bb.hi, bb.elo, bb.ehi, F);
-      c = S::input(by.lo, by.hi, by.elo, by.ehi, F);
-    } catch (const std::invalid_argument&) {
-      continue;
-    }
+    if (!make_inputs<S>({{&bx, &a}, {&bb, &b}, {&by, &c}}, F)) continue;
     const S ab = a * b;
     const S z = fmod(ab, c);
     INFO(F.name << " z = " << z);
@@ -141,14 +145,9 @@ long chained_campaign(const FloatFormat& F, long count) {
       const double f = std::fmod(f_ab, ec->f);
       const mpq_class pr = fmod_q(pr_ab, exact_value(ec->f));
       bool done = false;
-      CHECK(computed_defect(z, f, F, done) == "");
-      if (done) continue;
       INFO("f = " << hex(f));
-      CHECK(contains(z.real, r));
-      CHECK(contains(z.err, mpq_class(exact_value(f) - r)));
-      CHECK(contains(z.propagated, mpq_class(pr - r)));
-      CHECK(contains(z.introduced, mpq_class(exact_value(f) - pr)));
-      ++executions;
+      CHECK(split_defect(z, f, r, pr, F, done) == "");
+      if (!done) ++executions;
     }
   }
   return executions;

@@ -26,6 +26,7 @@
 #include <symerr/domains/symbolic_interval.hpp>
 #include <symerr/verify/symbolic/driver.hpp>
 
+#include "substitute/enclosure_check.hpp"
 #include "substitute/enclosure_prelude.hpp"
 
 #include <symerr/substitute.hpp>
@@ -164,8 +165,7 @@ Outcome check(K k, double e, const std::vector<SymbolicError>& ys, long trials, 
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1, 1), ue(-e, e);
   std::uniform_int_distribution<int> pick(0, 3), grid(-2, 2), ulps(-3, 3);
-  mpfr_t t;
-  mpfr_init2(t, symref::kBits + 64);
+  symref::ExecutionCheck encloses;
   const int n = inputs(k), m = outputs(k);
   for (long trial = 0; trial < trials; ++trial) {
     std::vector<float> f(static_cast<std::size_t>(n)), yf(static_cast<std::size_t>(m));
@@ -182,24 +182,9 @@ Outcome check(K k, double e, const std::vector<SymbolicError>& ys, long trials, 
     }
     run(k, f.data(), yf.data());
     run(k, r.data(), yr.data());
-    for (int j = 0; j < m; ++j) {
-      const SymbolicError& s = ys[static_cast<std::size_t>(j)];
-      const Enclosure& ref = yr[static_cast<std::size_t>(j)];
-      const double fy = yf[static_cast<std::size_t>(j)];
-      bool ok = std::isfinite(fy) && s.fp.lower() <= fy && fy <= s.fp.upper();
-      ok = ok && mpfr_cmp_d(ref.lower(), s.real.lower()) >= 0 && mpfr_cmp_d(ref.upper(), s.real.upper()) <= 0;
-      mpfr_d_sub(t, fy, ref.upper(), MPFR_RNDD);  // f − r >= this
-      ok = ok && mpfr_cmp_d(t, s.err.lower()) >= 0;
-      const double e_lo = mpfr_get_d(t, MPFR_RNDD);
-      mpfr_d_sub(t, fy, ref.lower(), MPFR_RNDU);  // f − r <= this
-      ok = ok && mpfr_cmp_d(t, s.err.upper()) <= 0;
-      const double e_hi = mpfr_get_d(t, MPFR_RNDU);
-      if (e_lo > 0) o.observed = std::max(o.observed, e_lo);
-      if (e_hi < 0) o.observed = std::max(o.observed, -e_hi);
-      if (!ok) ++o.violations;
-    }
+    for (std::size_t j = 0; j < static_cast<std::size_t>(m); ++j)
+      if (!encloses(ys[j], yf[j], yr[j], o.observed)) ++o.violations;
   }
-  mpfr_clear(t);
   return o;
 }
 
@@ -270,6 +255,10 @@ TEST_CASE("C_TYPES: C's conversions, operation by operation", "[substitute][c_ty
   static_assert(std::is_same_v<decltype(fmaxf(x, 0.0f)), CFloat>);
   static_assert(std::is_same_v<decltype(fmax(x, 0.0f)), CDouble>);
   static_assert(std::is_same_v<decltype(x + CDouble(1)), CDouble>);
+  static_assert(std::is_same_v<decltype(fmaf(x, x, 1.0f)), CFloat>);
+  static_assert(std::is_same_v<decltype(fma(x, x, 1)), CDouble>);
+  CHECK(fma(x, x, 1).err.upper() <= 0x1p-52);  // x·x + 1 in [1.25, 2], one double rounding
+  CHECK(fmaf(x, x, 1).err.upper() > 0x1p-26);
   CHECK(symerr::format_name(sqrt(x).format) == "FP64");
   CHECK(sqrt(x).err.upper() <= 0x1p-53);
   CHECK(sqrtf(x).err.upper() > 0x1p-26);

@@ -23,6 +23,7 @@
 
 #include <symerr/c_types.hpp>
 
+#include "substitute/enclosure_check.hpp"
 #include "substitute/enclosure_prelude.hpp"
 #include "test_scale.hpp"
 
@@ -129,8 +130,7 @@ TEST_CASE("C_TYPES: random mixed float/double programs, sound against exact exec
     run(p, sf, sd);
     std::vector<double> observed_f(sf.size(), 0), observed_d(sd.size(), 0);
     std::uniform_real_distribution<double> u(-1, 1), uf(-ef, ef), ud(-ed, ed);
-    mpfr_t t;
-    mpfr_init2(t, symref::kBits + 64);
+    symref::ExecutionCheck encloses;
     for (int x = 0; x < executions; ++x) {
       std::vector<float> nf;
       std::vector<double> nd;
@@ -151,30 +151,17 @@ TEST_CASE("C_TYPES: random mixed float/double programs, sound against exact exec
       }
       run(p, nf, nd);
       run(p, rf, rd);
-      const auto check = [&](const SymbolicError& s, double f, const Enclosure& r, double& observed) {
-        bool ok = std::isfinite(f) && s.fp.lower() <= f && f <= s.fp.upper();
-        ok = ok && mpfr_cmp_d(r.lower(), s.real.lower()) >= 0 && mpfr_cmp_d(r.upper(), s.real.upper()) <= 0;
-        mpfr_d_sub(t, f, r.upper(), MPFR_RNDD);
-        ok = ok && mpfr_cmp_d(t, s.err.lower()) >= 0;
-        const double lo = mpfr_get_d(t, MPFR_RNDD);
-        mpfr_d_sub(t, f, r.lower(), MPFR_RNDU);
-        ok = ok && mpfr_cmp_d(t, s.err.upper()) <= 0;
-        const double hi = mpfr_get_d(t, MPFR_RNDU);
-        if (lo > 0) observed = std::max(observed, lo);
-        if (hi < 0) observed = std::max(observed, -hi);
-        ++checked;
-        return ok;
-      };
       for (std::size_t i = kFloatInputs; i < sf.size(); ++i) {
         INFO("program " << prog << " float register " << i << ": f = " << nf[i] << ", symbolic " << sf[i]);
-        CHECK(check(sf[i], nf[i], rf[i], observed_f[i]));
+        CHECK(encloses(sf[i], nf[i], rf[i], observed_f[i]));
+        ++checked;
       }
       for (std::size_t i = kDoubleInputs; i < sd.size(); ++i) {
         INFO("program " << prog << " double register " << i << ": f = " << nd[i] << ", symbolic " << sd[i]);
-        CHECK(check(sd[i], nd[i], rd[i], observed_d[i]));
+        CHECK(encloses(sd[i], nd[i], rd[i], observed_d[i]));
+        ++checked;
       }
     }
-    mpfr_clear(t);
     // the last register written: its bound against its largest observed error
     const bool last_float = p.steps.empty() ? true : [&] {
       switch (p.steps.back().op) {

@@ -285,23 +285,26 @@ SYMERR_C_TYPES_BINARY(fmod)
 #undef SYMERR_C_TYPES_BINARY
 
 // fma (double) and fmaf (float): one rounding of a·b + c in the function's type.
+namespace c_types_detail {
 template <class A, class B, class C>
-  requires(c_types_detail::is_c_number<A> || c_types_detail::is_c_number<B> || c_types_detail::is_c_number<C>) &&
-          c_types_detail::CNumberOrNumber<A> && c_types_detail::CNumberOrNumber<B> &&
-          c_types_detail::CNumberOrNumber<C>
-auto fma(const A& a, const B& b, const C& c) {
-  using D = typename c_types_detail::DomainOf<std::conditional_t<c_types_detail::is_c_number<A>, A, B>, C>::type;
-  using R = CNumber<D, CType::Double>;
+concept Triple = (is_c_number<A> || is_c_number<B> || is_c_number<C>) && CNumberOrNumber<A> && CNumberOrNumber<B> &&
+                 CNumberOrNumber<C>;
+template <CType K, class A, class B, class C>
+auto fma_as(const A& a, const B& b, const C& c) {
+  using D = typename DomainOf<std::conditional_t<is_c_number<A>, A, B>, C>::type;
+  using R = CNumber<D, K>;
   return R(fma(typename R::Base(R(a)), typename R::Base(R(b)), typename R::Base(R(c))));
 }
+}  // namespace c_types_detail
 template <class A, class B, class C>
-  requires(c_types_detail::is_c_number<A> || c_types_detail::is_c_number<B> || c_types_detail::is_c_number<C>) &&
-          c_types_detail::CNumberOrNumber<A> && c_types_detail::CNumberOrNumber<B> &&
-          c_types_detail::CNumberOrNumber<C>
+  requires c_types_detail::Triple<A, B, C>
+auto fma(const A& a, const B& b, const C& c) {
+  return c_types_detail::fma_as<CType::Double>(a, b, c);
+}
+template <class A, class B, class C>
+  requires c_types_detail::Triple<A, B, C>
 auto fmaf(const A& a, const B& b, const C& c) {
-  using D = typename c_types_detail::DomainOf<std::conditional_t<c_types_detail::is_c_number<A>, A, B>, C>::type;
-  using R = CNumber<D, CType::Float>;
-  return R(fma(typename R::Base(R(a)), typename R::Base(R(b)), typename R::Base(R(c))));
+  return c_types_detail::fma_as<CType::Float>(a, b, c);
 }
 
 }  // namespace symerr
