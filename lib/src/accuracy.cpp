@@ -55,6 +55,19 @@ constexpr GlibcEntry kGlibc[] = {
     {ElementaryFunction::Cosh, 2, 2, 3, 3},  {ElementaryFunction::Asinh, 2, 2, 3, 3},
     {ElementaryFunction::Acosh, 2, 3, 3, 4}, {ElementaryFunction::Atanh, 2, 2, 3, 3},
     {ElementaryFunction::Tan, 1, 2, 1, 3},
+    // cbrt: double 4 to nearest, 5 upward, float 1. hypot: double 1, no float
+    // entry (no test input above ½ ulp: the table takes 1). atan2: no double
+    // entry to nearest (the table takes 1), float 1, directed 2. Sweeps of
+    // glibc 2.36 against MPFR (README, "Elementary functions") found entries
+    // too small; the table takes the measured maximum rounded up: cbrtf
+    // downward 1.0217 ulps (x = 0x1.2e7b48p+2, documented 1), hypot toward
+    // zero 1.069 (x = -0x1.7d6b7e59946ecp+2, y = -0x1.d6d4320c6fbbdp+1,
+    // documented 1), atan2f to nearest 1.483 (y = 0x1.58f8dp+0, x =
+    // 0x1.58c93ap+4, documented 1) and downward 2.974 (y = 0x1.e45684p+1, x =
+    // 0x1.e44d8p+5, documented 2). cbrt toward zero 3.900 (x =
+    // 0x1.85dc3da0bf0e2p+2, documented 3) is within the directed entry 5.
+    {ElementaryFunction::Cbrt, 4, 1, 5, 2},  {ElementaryFunction::Hypot, 1, 1, 2, 1},
+    {ElementaryFunction::Atan2, 1, 2, 1, 3},
 };
 constexpr const char* kGlibcSource =
     "glibc sysdeps/x86_64/fpu/libm-test-ulps (glibc 2.36 era, XUANTIE-RV/glibc@5d4f91e4)";

@@ -90,6 +90,14 @@ double directed(OpId op, double x, Dir d) {
   return mpfr_get_d(r.v, rnd(d));
 }
 
+double directed(OpId op, double x, double y, Dir d) {
+  Scope s;
+  Num a(x), b(y), r;
+  const mpfr_srcptr args[2] = {a.v, b.v};
+  evaluate_mpfr(op, r.v, args, rnd(d));
+  return mpfr_get_d(r.v, rnd(d));
+}
+
 namespace {
 // Some integer k with a <= π(φ + 2k) <= b, i.e. (a/π − φ)/2 <= k <= (b/π − φ)/2:
 // the quotients at P bits, P = 160 bits beyond the arguments' exponent (their

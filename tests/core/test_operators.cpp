@@ -19,14 +19,14 @@ using namespace symerr;
 
 namespace {
 
-constexpr std::size_t kOperatorCount = static_cast<std::size_t>(OpId::Fmod) + 1;
+constexpr std::size_t kOperatorCount = static_cast<std::size_t>(OpId::Atan2) + 1;
 
 // The arity each operator's symbolic rule takes (an independent statement:
 // the rule headers' signatures).
 unsigned expected_arity(OpId op) {
   switch (op) {
     case OpId::Add: case OpId::Sub: case OpId::Mul: case OpId::Div: case OpId::Pow: case OpId::Powi:
-    case OpId::Fmod: return 2;
+    case OpId::Fmod: case OpId::Hypot: case OpId::Atan2: return 2;
     case OpId::Fma: return 3;
     default: return 1;
   }

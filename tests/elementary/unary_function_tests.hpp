@@ -35,6 +35,7 @@ struct UnaryFn {
       case OpId::Acosh: return acosh(x, m);
       case OpId::Atanh: return atanh(x, m);
       case OpId::Tan: return tan(x, m);
+      case OpId::Cbrt: return cbrt(x, m);
       default: throw std::invalid_argument(std::string("UnaryFn: no rule for ") + name);
     }
   }

@@ -258,9 +258,11 @@ SYMERR_C_TYPES_UNARY(trunc)
 SYMERR_C_TYPES_UNARY(round)
 SYMERR_C_TYPES_UNARY(rint)
 SYMERR_C_TYPES_UNARY(nearbyint)
+SYMERR_C_TYPES_UNARY(cbrt)
 #undef SYMERR_C_TYPES_UNARY
 
-// fmin, fmax, pow, fmod (double) and fminf, fmaxf, powf, fmodf (float): either argument a
+// fmin, fmax, pow, fmod, hypot, atan2 (double) and fminf, fmaxf, powf, fmodf, hypotf, atan2f
+// (float): either argument a
 // CNumber, the other a CNumber or a number, both converted to the function's type.
 #define SYMERR_C_TYPES_BINARY(name)                                                              \
   template <class A, class B>                                                                    \
@@ -282,6 +284,8 @@ SYMERR_C_TYPES_BINARY(fmin)
 SYMERR_C_TYPES_BINARY(fmax)
 SYMERR_C_TYPES_BINARY(pow)
 SYMERR_C_TYPES_BINARY(fmod)
+SYMERR_C_TYPES_BINARY(hypot)
+SYMERR_C_TYPES_BINARY(atan2)
 #undef SYMERR_C_TYPES_BINARY
 
 // fma (double) and fmaf (float): one rounding of a·b + c in the function's type.

@@ -45,6 +45,9 @@ enum class OpId : std::uint8_t {
   Asin, Acos,                   // arc sine and arc cosine (C asin, acos)
   Tan,                          // tangent (radians; C tan)
   Fmod,                         // x − trunc(x/y)·y, exact (C fmod; ONNX Mod with fmod = 1)
+  Cbrt,                         // cube root (C cbrt)
+  Hypot,                        // √(x² + y²) without intermediate overflow (C hypot)
+  Atan2,                        // the angle of the point (x, y): atan2(y, x) (C atan2; operands in C's order y, x)
 };
 
 // Properties of an operator (bit set).
@@ -142,6 +145,15 @@ inline constexpr OpInfo kOperatorRows[] = {
     {OpId::Tan, "Tan", 1, kAccuracyModel | kOdd, "sin(e_x) / (cos(real_x) * cos(fp_x))", "tan", mpfr_tan},
     {OpId::Fmod, "Fmod", 2, kCorrectlyRounded | kExactResult,
      "e_x - n*e_y where trunc(x/y) = n on the box; else fmod(fp) - fmod(real)", "fmod", nullptr, mpfr_fmod},
+    {OpId::Cbrt, "Cbrt", 1, kElementary | kOdd,
+     "cbrt(real_x) * expm1(log1p(e_x / real_x) / 3); across 0 in 2^(2/3) * cbrt(|e_x|) with the sign of e_x", "cbrt",
+     mpfr_cbrt},
+    {OpId::Hypot, "Hypot", 2, kAccuracyModel | kCommutative,
+     "(xi_x*e_x + xi_y*e_y) / hypot(xi), xi in hull(real, fp); in [-hypot(e_x, e_y), hypot(e_x, e_y)]", "hypot",
+     nullptr, mpfr_hypot},
+    {OpId::Atan2, "Atan2", 2, kAccuracyModel,
+     "(xi_x*e_y - xi_y*e_x) / (xi_x^2 + xi_y^2), xi in hull(real, fp) off the cut; else atan2(fp) - atan2(real)",
+     "atan2", nullptr, mpfr_atan2},
 };
 }  // namespace detail
 

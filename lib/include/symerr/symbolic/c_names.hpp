@@ -1,7 +1,8 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
 // sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
-// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf) and
+// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf, cbrtf,
+// hypotf, atan2f) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
 // (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
@@ -19,10 +20,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <symerr/symbolic/elementary/cbrt.hpp>
 #include <symerr/symbolic/elementary/erf.hpp>
 #include <symerr/symbolic/elementary/exp.hpp>
 #include <symerr/symbolic/elementary/exp2.hpp>
 #include <symerr/symbolic/elementary/hyperbolic.hpp>
+#include <symerr/symbolic/elementary/hypot_atan2.hpp>
 #include <symerr/symbolic/elementary/inverse_trig.hpp>
 #include <symerr/symbolic/elementary/log.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
@@ -90,6 +93,7 @@ SYMERR_C_NAMES_UNARY(round)
 SYMERR_C_NAMES_UNARY(rint)
 SYMERR_C_NAMES_UNARY(nearbyint)
 SYMERR_C_NAMES_UNARY(erf)
+SYMERR_C_NAMES_UNARY(cbrt)
 #undef SYMERR_C_NAMES_UNARY
 #undef SYMERR_C_NAME_UNARY
 
@@ -101,7 +105,8 @@ inline constexpr bool is_symbolic_v<SymbolicDomainError<D>> = true;
 }  // namespace detail
 
 // fminf/fmaxf (and the l names): either operand symbolic, the other symbolic
-// or a number — the same overloads as fmin/fmax (fmodf/fmodl: fmod's); powf/powl: a symbolic base
+// or a number — the same overloads as fmin/fmax (fmodf/fmodl: fmod's, hypotf/hypotl and
+// atan2f/atan2l: hypot's and atan2's); powf/powl: a symbolic base
 // or exponent, the exponent a number or one exact symbolic value — those of pow.
 #define SYMERR_C_NAME_BINARY(name, fn, requirement)  \
   template <class A, class B>                        \
@@ -117,6 +122,10 @@ SYMERR_C_NAME_BINARY(powf, pow, detail::is_symbolic_v<A> || detail::is_symbolic_
 SYMERR_C_NAME_BINARY(powl, pow, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fmodf, fmod, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fmodl, fmod, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(hypotf, hypot, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(hypotl, hypot, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(atan2f, atan2, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(atan2l, atan2, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 #undef SYMERR_C_NAME_BINARY
 
 // fmaf/fmal: fma (rules/fma.hpp), any operand symbolic.

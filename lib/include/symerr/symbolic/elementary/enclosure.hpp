@@ -34,6 +34,9 @@ double erf_slope_d(double m, Dir d);  // erf'(m) = 2/√π · exp(−m²), m >= 
 // in the same direction), and the same as a function of (x, d) for the image
 // helpers of common.hpp: directed_d<OpId::Exp> is exp_d.
 double directed(OpId op, double x, Dir d);
+// … a binary operator of the table, its operands in the table's order
+// (Hypot: x, y; Atan2: y, x).
+double directed(OpId op, double x, double y, Dir d);
 
 // [lo, hi] ⊇ {f(x) : x ∈ [a, b]} for f = Sin or Cos (a <= b, both finite):
 // the directed values at the endpoints, and ±1 where the interval may hold a

@@ -276,6 +276,17 @@ inline double acosh_slope(double x, Dir d) {
   }
   return pos(dn(1 / up(std::sqrt(up(up(x - 1) * up(x + 1))))));
 }
+// cbrt' = 1/(3·cbrt(x)²) (even, decreasing in |x|, +inf at 0)
+inline double cbrt_slope(double x, Dir d) {
+  const double a = std::fabs(x);
+  if (d == Dir::Up) {
+    const double c = directed_d<OpId::Cbrt>(a, Dir::Down);
+    return c > 0 ? up(1 / dn(3 * dn(c * c))) : INFINITY;
+  }
+  const double c = directed_d<OpId::Cbrt>(a, Dir::Up);
+  return pos(dn(1 / up(3 * up(c * c))));
+}
+inline double cbrt_tangency(double a, int side) { return side * std::pow(3 * a, -1.5); }
 inline double atan_tangency(double a, int side) { return side * std::sqrt(std::max(0.0, 1 / a - 1)); }
 inline double asinh_tangency(double a, int side) { return side * std::sqrt(std::max(0.0, 1 / (a * a) - 1)); }
 inline double sinh_tangency(double a, int side) { return side * std::acosh(std::max(1.0, a)); }
@@ -308,6 +319,11 @@ inline const Shape atan_shape{directed_d<OpId::Atan>, shape_detail::atan_slope, 
                               -INFINITY, 0.0, 1, -1};
 inline const Shape asinh_shape{directed_d<OpId::Asinh>, shape_detail::asinh_slope, shape_detail::asinh_tangency,
                                -INFINITY, 0.0, 1, -1};
+// cbrt: convex below 0, concave above; its slope is unbounded at 0, so a
+// range across 0 is linearised by the chord and tangents away from 0, and
+// slope_range (the propagated part's) gives up there.
+inline const Shape cbrt_shape{directed_d<OpId::Cbrt>, shape_detail::cbrt_slope, shape_detail::cbrt_tangency,
+                              -INFINITY, 0.0, 1, -1};
 inline const Shape sinh_shape{sinh_d, cosh_d, shape_detail::sinh_tangency, -INFINITY, 0.0, -1, 1};
 inline const Shape cosh_shape{cosh_d, sinh_d, shape_detail::cosh_tangency, -INFINITY, NAN, 1, 1};
 inline const Shape asin_shape{directed_d<OpId::Asin>, shape_detail::asin_slope, shape_detail::asin_tangency, -1.0,
