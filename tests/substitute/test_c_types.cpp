@@ -266,6 +266,21 @@ TEST_CASE("C_TYPES: C's conversions, operation by operation", "[substitute][c_ty
   const CDouble third = CDouble(1) / 3;
   CHECK((x > third).tri() == symerr::Tri::True);
   CHECK((x >= 0.5).tri() == symerr::Tri::True);
+  // an integer compared with a float is converted to float first, as C does:
+  // (float)16777217 is 16777216.0f in the computed program; the ideal one
+  // compares the exact values (the conversion is a rounding): an unstable test
+  const CFloat p24(SymbolicError::constant(16777216.0, symerr::FP32));
+  CHECK((p24 == 16777217).computed() == symerr::Tri::True);
+  CHECK((p24 == 16777217).ideal() == symerr::Tri::False);
+  CHECK((p24 < 16777217).computed() == symerr::Tri::False);
+  CHECK((16777217 <= p24).computed() == symerr::Tri::True);
+  CHECK((16777217 <= p24).ideal() == symerr::Tri::False);
+  // the twin: the drop-in comparison of the value itself is exact on both sides
+  CHECK((static_cast<const SymbolicError&>(p24) < 16777217).tri() == symerr::Tri::True);
+  const CDouble p53(SymbolicError::constant(0x1p53, symerr::FP64));
+  CHECK((p53 == (1LL << 53) + 1).computed() == symerr::Tri::True);
+  CHECK((x < 1).tri() == symerr::Tri::Unknown);  // x in [0.5, 1]
+  CHECK((x <= 1).tri() == symerr::Tri::True);
   // numbers converted to the type, as C converts constants
   CHECK(CFloat(0.1).fp.lower() == static_cast<double>(0.1f));
   CHECK(CFloat(0.1).real.lower() == CFloat(0.1).real.upper());

@@ -45,6 +45,7 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 #include <symerr/domains/symbolic_interval.hpp>
 #include <symerr/elementary.hpp>
@@ -199,8 +200,10 @@ CNumber<D, K> operator+(const CNumber<D, K>& x) {
   return x;
 }
 
-// float compared with double: in double (the float converted exactly). Every
-// other comparison is the drop-in one, on the objects themselves.
+// float compared with double: in double (the float converted exactly). A
+// comparison with an integer: below. Every other comparison is the drop-in
+// one, on the objects themselves (a floating literal exactly, as C compares a
+// float with a double constant in double).
 #define SYMERR_C_TYPES_CMP(op)                                                                   \
   template <RealDomain D, CType K, CType L>                                                      \
     requires(K != L)                                                                             \
@@ -215,6 +218,58 @@ SYMERR_C_TYPES_CMP(>=)
 SYMERR_C_TYPES_CMP(==)
 SYMERR_C_TYPES_CMP(!=)
 #undef SYMERR_C_TYPES_CMP
+
+// float or double compared with an integer: C converts the integer to the
+// other operand's type first (rounded beyond 2^24 for float, 2^53 for
+// double: (float)16777217 == 16777216.0f). An integer the conversion keeps
+// exactly is the drop-in literal (the driver tightens the other operand by
+// it); a larger one is its converted value (its rounding makes the test
+// unstable: the ideal program compares the exact integer).
+namespace c_types_detail {
+template <CType K, class I>
+constexpr bool converts_exactly(I i) {
+  const double limit = K == CType::Float ? 0x1p24 : 0x1p53;
+  if constexpr (std::is_signed_v<I>) return i >= -limit && i <= limit;
+  else return i <= limit;
+}
+}  // namespace c_types_detail
+#define SYMERR_C_TYPES_CMP_INT(op)                                                               \
+  template <RealDomain D, CType K, class I>                                                      \
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
+  Truth operator op(const CNumber<D, K>& a, I b) {                                               \
+    using R = CNumber<D, K>;                                                                     \
+    const auto& x = static_cast<const typename R::Base&>(a);                                     \
+    if (c_types_detail::converts_exactly<K>(b)) return x op b;                                   \
+    return x op c_types_detail::operand<R>(b);                                                   \
+  }                                                                                              \
+  template <RealDomain D, CType K, class I>                                                      \
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
+  Truth operator op(I a, const CNumber<D, K>& b) {                                               \
+    using R = CNumber<D, K>;                                                                     \
+    const auto& y = static_cast<const typename R::Base&>(b);                                     \
+    if (c_types_detail::converts_exactly<K>(a)) return a op y;                                   \
+    return c_types_detail::operand<R>(a) op y;                                                   \
+  }                                                                                              \
+  /* a non-const operand is exposed to the branch driver (compare_targets.hpp) */                \
+  template <RealDomain D, CType K, class I>                                                      \
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
+  Truth operator op(CNumber<D, K>& a, I b) {                                                     \
+    auto& x = static_cast<typename CNumber<D, K>::Base&>(a);                                     \
+    return (std::as_const(a) op b).with_targets(&x, nullptr);                                    \
+  }                                                                                              \
+  template <RealDomain D, CType K, class I>                                                      \
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
+  Truth operator op(I a, CNumber<D, K>& b) {                                                     \
+    auto& y = static_cast<typename CNumber<D, K>::Base&>(b);                                     \
+    return (a op std::as_const(b)).with_targets(nullptr, &y);                                    \
+  }
+SYMERR_C_TYPES_CMP_INT(<)
+SYMERR_C_TYPES_CMP_INT(<=)
+SYMERR_C_TYPES_CMP_INT(>)
+SYMERR_C_TYPES_CMP_INT(>=)
+SYMERR_C_TYPES_CMP_INT(==)
+SYMERR_C_TYPES_CMP_INT(!=)
+#undef SYMERR_C_TYPES_CMP_INT
 
 // <math.h>: `name` is the double function, `name##f` the float one.
 #define SYMERR_C_TYPES_UNARY(name)                                                               \
