@@ -17,6 +17,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -33,7 +34,9 @@ namespace {
 constexpr int kLocals = 4;
 constexpr double kConstants[] = {-0.5, 0.0, 0.25, 0.5};
 
-enum class Op { Cas, MaxInto, MinInto, ClipLo, ClipHi, Select, Add, Jump, Neg, Abs };
+// StdMax and ConstMin compare const objects (std::max's `a < b`, const locals):
+// the driver relates them through the input tags the comparison copies.
+enum class Op { Cas, MaxInto, MinInto, ClipLo, ClipHi, StdMax, ConstMin, Select, Add, Jump, Neg, Abs };
 
 struct Step {
   Op op;
@@ -74,6 +77,12 @@ void run_program(const std::vector<Step>& prog, const T* x, T* y) {
       case Op::ClipHi:
         if (a > T(s.k)) a = T(s.k);
         break;
+      case Op::StdMax: v[s.c] = std::max(a, b); break;
+      case Op::ConstMin: {
+        const T ca = a, cb = b;
+        v[s.c] = ca <= cb ? ca : cb;
+        break;
+      }
       case Op::Select: v[s.c] = a >= T(s.k) ? b : a; break;
       case Op::Add: v[s.c] = a + b; break;
       case Op::Jump:
@@ -93,7 +102,7 @@ std::vector<Step> random_program(std::mt19937_64& rng, bool copies_only) {
   const int n = pick(2, 5);
   for (int i = 0; i < n; ++i) {
     Step s{};
-    s.op = static_cast<Op>(pick(0, copies_only ? 4 : 9));
+    s.op = static_cast<Op>(pick(0, copies_only ? 6 : 11));
     s.a = pick(0, kLocals - 1);
     do s.b = pick(0, kLocals - 1);
     while (s.b == s.a);
@@ -105,7 +114,8 @@ std::vector<Step> random_program(std::mt19937_64& rng, bool copies_only) {
 }
 
 std::string describe(const std::vector<Step>& prog) {
-  static const char* names[] = {"cas", "max", "min", "clip_lo", "clip_hi", "select", "add", "jump", "neg", "abs"};
+  static const char* names[] = {"cas",    "max",    "min", "clip_lo", "clip_hi", "std_max",
+                                "cmin",   "select", "add", "jump",    "neg",     "abs"};
   std::string out;
   for (const Step& s : prog)
     out += std::string(names[static_cast<int>(s.op)]) + "(" + std::to_string(s.a) + "," + std::to_string(s.b) + "," +

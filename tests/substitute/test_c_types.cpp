@@ -304,19 +304,34 @@ TEST_CASE("KernelBuffer: the driver tightens compared elements of a buffer it ad
         yc.copy_to(y);
       },
       in, 4, opt);
-  // the twin: the same copies in a std::vector, which no driver knows of: the
-  // relu's comparisons on const elements tighten nothing, and the unstable
-  // pair (real x < 0 → 0, computed x ≥ 0 → x) is the hull of x's range
-  const auto unknown = symerr::verify::run_kernel(
+  // the same copies in a std::vector, which no driver knows of: the relu's
+  // comparisons on its const elements tighten nothing, but they name the
+  // inputs the elements are copies of, and each output is such a copy: the
+  // unstable pair (real x < 0 → 0, computed x >= 0 → x) is bounded
+  // relationally, to e too
+  auto plain_vector = [](void (*k)(const CFloat*, CFloat*, int)) {
+    return [k](std::span<SymbolicError> x, std::span<SymbolicError> y) {
+      std::vector<CFloat> xc(x.begin(), x.end()), yc(y.size());
+      k(xc.data(), yc.data(), 4);
+      std::copy(yc.begin(), yc.end(), y.begin());
+    };
+  };
+  const auto unknown = symerr::verify::run_kernel(plain_vector(mct::mixed_relu), in, 4, opt);
+  // the twin: 2·x on the computed branch is no copy; only a tightened operand
+  // (x >= 0 where the real x < 0: x in [0, e]) bounds the pair, to 2e
+  const auto scaled = symerr::verify::run_kernel(
       [](std::span<SymbolicError> x, std::span<SymbolicError> y) {
-        std::vector<CFloat> xc(x.begin(), x.end()), yc(y.size());
-        mct::mixed_relu(xc.data(), yc.data(), 4);
-        std::copy(yc.begin(), yc.end(), y.begin());
+        symerr::verify::KernelBuffer<CFloat> xc(x), yc(y.size());
+        mct::mixed_relu_scaled(xc.data(), yc.data(), 4);
+        yc.copy_to(y);
       },
       in, 4, opt);
+  const auto scaled_unknown = symerr::verify::run_kernel(plain_vector(mct::mixed_relu_scaled), in, 4, opt);
   for (std::size_t i = 0; i < 4; ++i) {
     CHECK(symerr::mag(adopted.outputs[i].err) == e);
-    CHECK(symerr::mag(unknown.outputs[i].err) > 0.5);
+    CHECK(symerr::mag(unknown.outputs[i].err) == e);
+    CHECK(symerr::mag(scaled.outputs[i].err) <= 2 * e * (1 + 1e-6));
+    CHECK(symerr::mag(scaled_unknown.outputs[i].err) > 0.5);
   }
   CHECK(adopted.report.refined_operands > 0);
   CHECK(unknown.report.refined_operands == 0);

@@ -44,6 +44,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -367,3 +368,28 @@ auto fmaf(const A& a, const B& b, const C& c) {
 }
 
 }  // namespace symerr
+
+// std::numeric_limits of CFloat and CDouble: those of float and double, the
+// values as CNumbers of their type (a C++ kernel's numeric_limits<T>::lowest()
+// with T = CFloat is −FLT_MAX in FP32; without this the primary template's T()
+// would be an exact 0).
+namespace std {
+template <symerr::RealDomain D, symerr::CType K>
+struct numeric_limits<symerr::CNumber<D, K>>
+    : numeric_limits<conditional_t<K == symerr::CType::Float, float, double>> {
+ private:
+  using C = symerr::CNumber<D, K>;
+  using N = std::conditional_t<K == symerr::CType::Float, float, double>;
+
+ public:
+  static constexpr bool has_signaling_NaN = false;
+  static C min() { return C(std::numeric_limits<N>::min()); }
+  static C max() { return C(std::numeric_limits<N>::max()); }
+  static C lowest() { return C(std::numeric_limits<N>::lowest()); }
+  static C epsilon() { return C(std::numeric_limits<N>::epsilon()); }
+  static C round_error() { return C(std::numeric_limits<N>::round_error()); }
+  static C infinity() { return C(std::numeric_limits<N>::infinity()); }
+  static C quiet_NaN() { return C(std::numeric_limits<N>::quiet_NaN()); }
+  static C denorm_min() { return C(std::numeric_limits<N>::denorm_min()); }
+};
+}  // namespace std

@@ -167,3 +167,4 @@ class SymbolicDomainError {
 #include <symerr/symbolic/rules/fma.hpp>  // fma(x, y, w): needs the drop-in numbers
 #include <symerr/symbolic/rules/fmod.hpp>  // fmod(x, y)
 #include <symerr/symbolic/compare_targets.hpp>
+#include <symerr/symbolic/numeric_limits.hpp>  // std::numeric_limits<SymbolicDomainError<D>>

@@ -1,6 +1,8 @@
 // Three-valued answers for comparisons of enclosures (docs/design.md §1 "Comparisons").
 #pragma once
 
+#include <cstdint>
+
 namespace symerr {
 
 // The answer to "does the property hold for every element of the enclosed set?"
@@ -143,6 +145,10 @@ struct ComparisonInfo {
   // them never modifies a const object.
   void* lhs_target = nullptr;
   void* rhs_target = nullptr;
+  // The operands' input tags (SymbolicDomainError::source) when compared: a
+  // driver relates the outcome to the inputs also when an operand is a const
+  // object it may not tighten (`(a < b) ? b : a` in std::max).
+  std::int32_t source[2] = {-1, -1};
   // Flipped by operator! on the Truth: the outcome a driver reports is that
   // of the negation (a classification, isnan(x), reads its class through it).
   bool negated = false;

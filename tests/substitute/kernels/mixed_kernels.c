@@ -55,3 +55,7 @@ void mixed_softmax(const float* x, float* y, int n) {
 void mixed_relu(const float* x, float* y, int n) {
   for (int i = 0; i < n; ++i) y[i] = x[i] < 0.0 ? 0.0f : x[i];
 }
+
+void mixed_relu_scaled(const float* x, float* y, int n) {
+  for (int i = 0; i < n; ++i) y[i] = x[i] < 0.0 ? 0.0f : 2.0f * x[i];
+}

@@ -17,5 +17,7 @@ void mixed_layernorm(const float* x, float* y, int n);
 void mixed_softmax(const float* x, float* y, int n);
 /* relu compared with a double literal (a data-dependent branch) */
 void mixed_relu(const float* x, float* y, int n);
+/* y[i] = x[i] < 0.0 ? 0.0f : 2.0f * x[i] (a computed branch value) */
+void mixed_relu_scaled(const float* x, float* y, int n);
 
 #endif

@@ -589,9 +589,11 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
 
   // Interval domains: the input a value is a copy of (its tag, of this
   // exploration), or nullopt.
-  std::optional<std::size_t> input_of(const S& x) const {
-    if (x.source < 0 || (x.source >> 16) != generation_) return std::nullopt;
-    const auto i = static_cast<std::size_t>(x.source & 0xFFFF);
+  std::optional<std::size_t> input_of(const S& x) const { return input_of(x.source); }
+  // … of a tag (a comparison's copy of an operand's: ComparisonInfo::source)
+  std::optional<std::size_t> input_of(std::int32_t source) const {
+    if (source < 0 || (source >> 16) != generation_) return std::nullopt;
+    const auto i = static_cast<std::size_t>(source & 0xFFFF);
     if (i >= inputs_.size()) return std::nullopt;
     return i;
   }
@@ -838,7 +840,9 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   // interval domains (value_lin). Operands are the checked addresses found
   // once per comparison and also used for tightening (read before it;
   // tightening keeps the forms and the tags anyway); an operand without one
-  // counts only when it is a constant (a point range). Operands that may be
+  // (a const object: std::max's `a < b`) counts by the input tag the
+  // comparison copied (interval domains), or when it is a constant (a point
+  // range). Operands that may be
   // special are skipped (a comparison with NaN is false whatever the forms).
   void record(Lane& L, const ComparisonInfo* info, S* const (&ops)[2], Step step, bool ideal_side,
               bool computed_side) {
@@ -864,7 +868,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
         bool known = true;
         for (int o = 0; o < 2; ++o) {
           const double* r = side == 0 ? info->real[o] : info->fp[o];
-          if (const std::optional<std::size_t> i = ops[o] ? input_of(*ops[o]) : std::nullopt)
+          if (const std::optional<std::size_t> i = ops[o] ? input_of(*ops[o]) : input_of(info->source[o]))
             cond.input[o] = static_cast<std::int32_t>(*i);
           else if (r[0] == r[1] && std::isfinite(r[0]))
             cond.value[o] = r[0];

@@ -122,6 +122,7 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
   info.rhs = is_point(b.real) && is_point(b.fp) ? nullptr : &b;
   info.refine = &refine_operand<D>;
   info.serial = ++detail::comparison_serial();
+  info.source[0] = a.source, info.source[1] = b.source;
   info.real[0][0] = a.real.lower(), info.real[0][1] = a.real.upper();
   info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
   info.fp[0][0] = a.fp.lower(), info.fp[0][1] = a.fp.upper();
