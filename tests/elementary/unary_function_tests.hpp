@@ -58,6 +58,25 @@ inline double unary_implementation(const UnaryFn& fn, double t, const FloatForma
   return y == 0 ? std::copysign(0.0, mpfr_sgn(v.v) != 0 ? inf : t) : y;
 }
 
+// "" if z encloses an execution with result y whose real value f(r) is in
+// [lo, hi] (when real_defined), else what failed (`undefined`: the message
+// for an undefined real value that z does not flag).
+template <RealDomain D>
+std::string check_result(const SymbolicDomainError<D>& z, bool real_defined, const char* undefined, mpfr_srcptr lo,
+                         mpfr_srcptr hi, double y) {
+  const SpecialStates& s = z.specials;
+  if (!real_defined && !s.may_be_undefined) return undefined;
+  if (real_defined) {
+    if (!s.may_be_defined) return "defined real not flagged";
+    if (mpfr_cmp_d(lo, z.real.lower()) < 0 || mpfr_cmp_d(hi, z.real.upper()) > 0) return "f(r) not in real";
+  }
+  if (std::isnan(y)) return s.may_be_nan ? "" : "NaN not flagged";
+  if (std::isinf(y)) return (y < 0 ? s.may_be_neg_inf : s.may_be_pos_inf) ? "" : "inf not flagged";
+  if (!s.may_be_finite || !contains(z.fp, y)) return "y not in fp";
+  if (y == 0 && (std::signbit(y) ? !s.may_be_neg_zero : !s.may_be_pos_zero)) return "zero sign not flagged";
+  return real_defined ? err_holds(z, y, lo, hi) : "";
+}
+
 // "" if z encloses the execution (machine input t, real input t − e, result
 // y), else what failed. The real input is defined where f(r) is finite.
 template <RealDomain D>
@@ -70,17 +89,7 @@ std::string check_unary_execution(const UnaryFn& fn, const SymbolicDomainError<D
   // f(r) beyond MPFR's range (sinh 1e38) is defined; an exact infinity is a pole
   const bool real_defined = !mpfr_nan_p(lo.v) && (!mpfr_inf_p(hi.v) || mpfr_overflow_p()) &&
                             (!mpfr_inf_p(lo.v) || mpfr_overflow_p());
-  const SpecialStates& s = z.specials;
-  if (!real_defined && !s.may_be_undefined) return "real input outside the domain not flagged undefined";
-  if (real_defined) {
-    if (!s.may_be_defined) return "defined real not flagged";
-    if (mpfr_cmp_d(lo.v, z.real.lower()) < 0 || mpfr_cmp_d(hi.v, z.real.upper()) > 0) return "f(r) not in real";
-  }
-  if (std::isnan(y)) return s.may_be_nan ? "" : "NaN not flagged";
-  if (std::isinf(y)) return (y < 0 ? s.may_be_neg_inf : s.may_be_pos_inf) ? "" : "inf not flagged";
-  if (!s.may_be_finite || !contains(z.fp, y)) return "y not in fp";
-  if (y == 0 && (std::signbit(y) ? !s.may_be_neg_zero : !s.may_be_pos_zero)) return "zero sign not flagged";
-  return real_defined ? err_holds(z, y, lo.v, hi.v) : "";
+  return check_result(z, real_defined, "real input outside the domain not flagged undefined", lo.v, hi.v, y);
 }
 
 // A random box of F for fn: tiny across 0, close to one of fn's edges (either

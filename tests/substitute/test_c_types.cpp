@@ -279,6 +279,8 @@ TEST_CASE("C_TYPES: C's conversions, operation by operation", "[substitute][c_ty
   CHECK((static_cast<const SymbolicError&>(p24) < 16777217).tri() == symerr::Tri::True);
   const CDouble p53(SymbolicError::constant(0x1p53, symerr::FP64));
   CHECK((p53 == (1LL << 53) + 1).computed() == symerr::Tri::True);
+  CHECK((p53 == (1LL << 53) + 1).ideal() != symerr::Tri::True);  // 2^53 + 1 is no double: [2^53, 2^53 + 2]
+  CHECK((p53 == (1LL << 53)).tri() == symerr::Tri::True);  // exact: the drop-in literal
   CHECK((x < 1).tri() == symerr::Tri::Unknown);  // x in [0.5, 1]
   CHECK((x <= 1).tri() == symerr::Tri::True);
   // numbers converted to the type, as C converts constants

@@ -228,10 +228,10 @@ SYMERR_C_TYPES_CMP(!=)
 // unstable: the ideal program compares the exact integer).
 namespace c_types_detail {
 template <CType K, class I>
-constexpr bool converts_exactly(I i) {
-  const double limit = K == CType::Float ? 0x1p24 : 0x1p53;
-  if constexpr (std::is_signed_v<I>) return i >= -limit && i <= limit;
-  else return i <= limit;
+constexpr bool converts_exactly(I i) {  // |i| <= 2^24 (float) or 2^53 (double), in integer arithmetic
+  constexpr long long limit = K == CType::Float ? (1LL << 24) : (1LL << 53);
+  if constexpr (std::is_signed_v<I>) return static_cast<long long>(i) >= -limit && static_cast<long long>(i) <= limit;
+  else return static_cast<unsigned long long>(i) <= static_cast<unsigned long long>(limit);
 }
 }  // namespace c_types_detail
 #define SYMERR_C_TYPES_CMP_INT(op)                                                               \

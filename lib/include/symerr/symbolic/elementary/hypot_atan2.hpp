@@ -47,8 +47,8 @@ template <RealDomain D>
 struct PointBox {
   const D& x;
   const D& y;
-  bool y_pos_zero = true;
-  bool y_neg_zero = false;
+  bool y_pos_zero;  // a zero y is +0 (may be)
+  bool y_neg_zero;  // … −0
   bool has_origin() const { return contains(x, 0.0) && contains(y, 0.0); }
 };
 
@@ -146,6 +146,10 @@ PointBox<D> computed_box(const SymbolicDomainError<D>& x, const SymbolicDomainEr
   const bool zero = contains(y.fp, 0.0);
   return {x.fp, y.fp, zero && y.specials.may_be_pos_zero, zero && y.specials.may_be_neg_zero};
 }
+template <RealDomain D>
+PointBox<D> real_box(const D& x, const D& y) {
+  return {x, y, contains(y, 0.0), false};
+}
 
 // z = f(x, y) for a rule of this header (operands in the point's order x, y).
 template <class Rule, RealDomain D>
@@ -170,7 +174,7 @@ SymbolicDomainError<D> binary_elementary(const SymbolicDomainError<D>& x0, const
   s = SpecialStates{};
   s.may_be_finite = false;
   s.may_be_pos_zero = false;
-  const PointBox<D> real{x.real, y.real};
+  const PointBox<D> real = real_box(x.real, y.real);
   const PointBox<D> fp = computed_box(x, y);
   // the real value: undefined at the origin (atan2), defined elsewhere
   const bool real_origin = Rule::undefined_at_origin && real.has_origin();
@@ -194,7 +198,7 @@ SymbolicDomainError<D> binary_elementary(const SymbolicDomainError<D>& x0, const
       z.err = total + rounding;
     } else {
       const D prx = detail::actual_real(x), pry = detail::actual_real(y);
-      const PointBox<D> pr{prx, pry};
+      const PointBox<D> pr = real_box(prx, pry);
       const bool pr_origin = Rule::undefined_at_origin && pr.has_origin();
       const D pr_image = Rule::image(pr);
       z.propagated = pr_origin || only_origin ? D::whole()
