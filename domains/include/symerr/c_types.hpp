@@ -344,6 +344,23 @@ SYMERR_C_TYPES_BINARY(hypot)
 SYMERR_C_TYPES_BINARY(atan2)
 #undef SYMERR_C_TYPES_BINARY
 
+// ldexp, scalbn (double) and ldexpf, scalbnf (float): x converted to the
+// function's type, scaled by 2^n.
+#define SYMERR_C_TYPES_SCALE(name)                                                               \
+  template <RealDomain D, CType K>                                                               \
+  CNumber<D, CType::Double> name(const CNumber<D, K>& x, int n) {                                \
+    using R = CNumber<D, CType::Double>;                                                         \
+    return R(name(c_types_detail::operand<R>(x), n));                                            \
+  }                                                                                              \
+  template <RealDomain D, CType K>                                                               \
+  CNumber<D, CType::Float> name##f(const CNumber<D, K>& x, int n) {                              \
+    using R = CNumber<D, CType::Float>;                                                          \
+    return R(name(c_types_detail::operand<R>(x), n));                                            \
+  }
+SYMERR_C_TYPES_SCALE(ldexp)
+SYMERR_C_TYPES_SCALE(scalbn)
+#undef SYMERR_C_TYPES_SCALE
+
 // fma (double) and fmaf (float): one rounding of a·b + c in the function's type.
 namespace c_types_detail {
 template <class A, class B, class C>

@@ -3,7 +3,7 @@
 // that bounds their introduced error. Found by unqualified lookup (ADL):
 // exp, expm1, exp2, log, log1p, log2, log10, sin, cos, tan, atan, asin, acos,
 // sinh, cosh, asinh, acosh, atanh, tanh, sigmoid, erf, pow(x, c), powi(x, n), cbrt,
-// hypot(x, y), atan2(y, x).
+// hypot(x, y), atan2(y, x), ldexp(x, n) (scalbn, scalbln).
 #pragma once
 
 #include <symerr/symbolic.hpp>
@@ -15,6 +15,7 @@
 #include <symerr/symbolic/elementary/hyperbolic.hpp>
 #include <symerr/symbolic/elementary/hypot_atan2.hpp>
 #include <symerr/symbolic/elementary/inverse_trig.hpp>
+#include <symerr/symbolic/elementary/ldexp.hpp>
 #include <symerr/symbolic/elementary/log.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/sigmoid.hpp>

@@ -2,7 +2,7 @@
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
 // sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
 // tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf, cbrtf,
-// hypotf, atan2f) and
+// hypotf, atan2f, ldexpf, scalbnf, scalblnf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
 // (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
@@ -27,6 +27,7 @@
 #include <symerr/symbolic/elementary/hyperbolic.hpp>
 #include <symerr/symbolic/elementary/hypot_atan2.hpp>
 #include <symerr/symbolic/elementary/inverse_trig.hpp>
+#include <symerr/symbolic/elementary/ldexp.hpp>
 #include <symerr/symbolic/elementary/log.hpp>
 #include <symerr/symbolic/elementary/pow.hpp>
 #include <symerr/symbolic/elementary/tanh.hpp>
@@ -96,6 +97,20 @@ SYMERR_C_NAMES_UNARY(erf)
 SYMERR_C_NAMES_UNARY(cbrt)
 #undef SYMERR_C_NAMES_UNARY
 #undef SYMERR_C_NAME_UNARY
+
+// ldexpf, scalbnf, scalblnf (and the l names): ldexp of a symbolic value by an integer.
+#define SYMERR_C_NAME_SCALE(name, fn, N)                                         \
+  template <RealDomain D>                                                        \
+  SymbolicDomainError<D> name(const SymbolicDomainError<D>& x, N n) {            \
+    return fn(x, n);                                                             \
+  }
+SYMERR_C_NAME_SCALE(ldexpf, ldexp, int)
+SYMERR_C_NAME_SCALE(ldexpl, ldexp, int)
+SYMERR_C_NAME_SCALE(scalbnf, scalbn, int)
+SYMERR_C_NAME_SCALE(scalbnl, scalbn, int)
+SYMERR_C_NAME_SCALE(scalblnf, scalbln, long)
+SYMERR_C_NAME_SCALE(scalblnl, scalbln, long)
+#undef SYMERR_C_NAME_SCALE
 
 namespace detail {
 template <class T>

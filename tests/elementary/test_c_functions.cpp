@@ -1,12 +1,14 @@
-// cbrt, hypot and atan2 on SymbolicDomainError (operators Cbrt, Hypot, Atan2):
-// soundness against MPFR (real values from 4096-bit inputs, bounded at 256
-// bits) over random boxes in every format and four domains, under a
-// correctly rounded and a 3-ulp implementation taken at its extremes — for
-// hypot and atan2 also a shared operand (f(x, x)) and composed FP64 kernels;
-// tightness twins (the rounding within 5% of the enumerated FP16 maximum, the
-// propagated error against its attained maximum, atan2's corner images and
-// its 2π jump across the cut); planted bugs; IEEE special values; glibc 2.36
-// against its model (two witnesses above the documented cbrt bounds).
+// cbrt, hypot, atan2 and ldexp on SymbolicDomainError (operators Cbrt, Hypot,
+// Atan2; ldexp is exact or one rounding): soundness against MPFR (real values
+// from 4096-bit inputs, bounded at 256 bits) over random boxes in every format
+// and four domains, under a correctly rounded and a 3-ulp implementation
+// taken at its extremes — for hypot and atan2 also a shared operand (f(x, x))
+// and composed FP64 kernels; tightness twins (the rounding within 5% of the
+// enumerated FP16 maximum, the propagated error against its attained
+// maximum, atan2's corner images and its 2π jump across the cut, ldexp's
+// exact 2^n·e and its half-ulp subnormal rounding); planted bugs; IEEE
+// special values; glibc 2.36 against its model (witnesses above the
+// documented bounds).
 #include <catch2/catch.hpp>
 
 #include <cfenv>
@@ -518,4 +520,103 @@ TEST_CASE("cbrt in Affine: cbrt(x) − cbrt(x) is exactly 0, also across 0", "[e
     const SymbolicError xi = SymbolicError::input(lo, hi, -1e-6, 1e-6, FP32);
     CHECK(width((cbrt(xi) - cbrt(xi)).real) > 0.1);  // twin
   }
+}
+
+// ---- ldexp -------------------------------------------------------------------
+
+namespace {
+
+// Executions of ldexp(x, n) over random boxes: t ∈ fp, e, r = t − e; the
+// machine result is t·2^n rounded once to nearest in F (exact in MPFR, then a
+// double: one rounding for FP64, exact for the narrower formats unless far
+// below their range), the real one r·2^n exactly.
+template <RealDomain D>
+void ldexp_soundness(std::uint64_t seed, int boxes, long& executions) {
+  std::mt19937_64 g(seed);
+  for (const FloatFormat& F : kFormats)
+    for (const int n : {-1080, -140, -30, -3, 0, 5, 40, 1100})
+      for (int b = 0; b < boxes; ++b) {
+        double lo, hi, elo, ehi;
+        test::unary_random_box(kAxes, g, F, lo, hi, elo, ehi);
+        [[maybe_unused]] test::DomainScope<D> scope;
+        SymbolicDomainError<D> x;
+        try {
+          x = SymbolicDomainError<D>::input(lo, hi, elo, ehi, F);
+        } catch (const std::invalid_argument&) {
+          continue;
+        }
+        const auto z = ldexp(x, n);
+        for (int i = 0; i < 6; ++i) {
+          Draw d;
+          if (!draw(g, x, F, elo, ehi, i, d)) continue;
+          ++executions;
+          detail::MpfrNumber t(64, d.t), y(256), r(4096);
+          mpfr_mul_2si(y.v, t.v, n, MPFR_RNDN);  // exact
+          const double v = round_to(mpfr_get_d(y.v, MPFR_RNDN), F, RoundingMode::NearestEven).value;
+          const double result = v == 0 ? std::copysign(0.0, d.t) : v;
+          mpfr_mul_2si(r.v, d.real.v, n, MPFR_RNDN);  // exact
+          const std::string fault = test::check_result(z, true, "", r.v, r.v, result);
+          if (!fault.empty())
+            FAIL("ldexp(x, " << n << ") " << F.name << " x = " << x << " t = " << d.t << " e = " << d.e << " result "
+                             << result << ": " << fault << "\nz = " << z);
+        }
+      }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("ldexp is sound (exact 2^n scaling, one rounding below the normal range, overflow)",
+                   "[elementary][ldexp]", Interval, MpfrInterval, RationalInterval, Affine) {
+  long executions = 0;
+  const int boxes = static_cast<int>(test::scaled(150, 15));
+  ldexp_soundness<TestType>(191, boxes, executions);
+  INFO(executions << " executions");
+  CHECK(executions > 4 * 8 * boxes * 6 / 2);
+}
+
+TEST_CASE("ldexp: tightness twins, special values, names", "[elementary][ldexp]") {
+  // exact scaling: the err is 2^n times the operand's, to the bit
+  const double e = 0x1p-20;
+  const auto x = SymbolicError::input(1, 2, -e, e, FP32);
+  const auto z = ldexp(x, 3);
+  CHECK(z.err.lower() == -8 * e);
+  CHECK(z.err.upper() == 8 * e);
+  CHECK(z.introduced.lower() == 0);
+  CHECK(z.introduced.upper() == 0);
+  // into the subnormals: one rounding, at most half the spacing 2^-149, which
+  // t = 1 + 2^-10 attains (t·2^-140 = 2^-140 + 2^-150, a tie)
+  const auto s = ldexp(SymbolicError::input(1, 2, FP32), -140);
+  const double exact = std::ldexp(1 + 0x1p-10, -140);  // a double: exact
+  CHECK(std::fabs(round_to(exact, FP32, RoundingMode::NearestEven).value - exact) == 0x1p-150);
+  CHECK(mag(s.introduced) == 0x1p-150);
+  // a point: the correctly rounded result, one value
+  const auto p = ldexp(SymbolicError::constant(0x1.fffffep-1, FP32), -140);
+  CHECK(is_point(p.fp));
+  CHECK(p.fp.lower() == 0x1p-140);
+  // Affine: the real part is a form of the operand
+  {
+    using SA = SymbolicDomainError<Affine>;
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const SA a = SA::input(0.5, 1.5, -1e-6, 1e-6, FP32);
+    const SA d = ldexp(a, 1) - 2 * a;
+    CHECK(d.real.lower() == 0);
+    CHECK(d.real.upper() == 0);
+    CHECK(width((ldexp(x, 1) - 2 * x).real) > 0.5);  // the Interval twin
+  }
+  // IEEE: signed zeros, infinities, NaN, overflow
+  CHECK(ldexp(SymbolicError::constant(-0.0, FP16), 3).specials.may_be_neg_zero);
+  CHECK(ldexp(SymbolicError::inf(-1, FP16), -3).specials.may_be_neg_inf);
+  CHECK(ldexp(SymbolicError::nan(FP16), 1).specials.may_be_nan);
+  const auto big = ldexp(SymbolicError::input(1, 2, FP16), 16);
+  CHECK(big.specials.may_be_pos_inf);
+  CHECK(big.specials.may_overflow);
+  CHECK_THROWS_WITH(ldexp(SymbolicError::input(1, 2, INT8), 1), Catch::Contains("ldexp") && Catch::Contains("INT8"));
+  // the C names and C_TYPES
+  CHECK(same_enclosures(ldexpf(x, -7), ldexp(x, -7)));
+  CHECK(same_enclosures(scalbnf(x, 2), ldexp(x, 2)));
+  CHECK(same_enclosures(scalblnf(x, 2L), ldexp(x, 2)));
+  const CDouble cd(SymbolicError::input(1, 2, FP64));
+  CHECK(SymbolicError(ldexpf(cd, 2)).format == Format{FP32});
+  CHECK(SymbolicError(ldexp(CFloat(x), 2)).format == Format{FP64});
 }
