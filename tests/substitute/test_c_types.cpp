@@ -275,8 +275,15 @@ TEST_CASE("C_TYPES: C's conversions, operation by operation", "[substitute][c_ty
   CHECK((p24 < 16777217).computed() == symerr::Tri::False);
   CHECK((16777217 <= p24).computed() == symerr::Tri::True);
   CHECK((16777217 <= p24).ideal() == symerr::Tri::False);
-  // the twin: the drop-in comparison of the value itself is exact on both sides
-  CHECK((static_cast<const SymbolicError&>(p24) < 16777217).tri() == symerr::Tri::True);
+  // the drop-in comparison of the value itself converts the integer too; the
+  // twin: a double literal is compared exactly (C converts the float to double)
+  CHECK((static_cast<const SymbolicError&>(p24) == 16777217).computed() == symerr::Tri::True);
+  CHECK((static_cast<const SymbolicError&>(p24) == 16777217).ideal() == symerr::Tri::False);
+  CHECK((p24 < 16777217.0).tri() == symerr::Tri::True);
+  const SymbolicError h = SymbolicError::constant(2048, symerr::FP16);  // FP16: 2049 rounds to 2048
+  CHECK((h == 2049).computed() == symerr::Tri::True);
+  CHECK((h < 2049).ideal() == symerr::Tri::True);
+  CHECK((h < 2048).tri() == symerr::Tri::False);  // within 2^11: the exact literal
   const CDouble p53(SymbolicError::constant(0x1p53, symerr::FP64));
   CHECK((p53 == (1LL << 53) + 1).computed() == symerr::Tri::True);
   CHECK((p53 == (1LL << 53) + 1).ideal() != symerr::Tri::True);  // 2^53 + 1 is no double: [2^53, 2^53 + 2]

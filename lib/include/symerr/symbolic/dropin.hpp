@@ -8,7 +8,10 @@
 //   operand's introduced error (err = round_F(v) − v), so a literal that is
 //   not a value of F never silently becomes exact. Values of F (0, 1, 0.5,
 //   2.0, ...) stay exact. In comparisons the literal is compared exactly (as
-//   C and C++ compare a float with a double). Mixing two different machine
+//   C and C++ compare a float with a double), except an integer beyond 2^p
+//   beside a float value of precision p, which C converts to the float type
+//   first: rounded in the computed program, exact in the ideal one
+//   (detail::operand_literal). Mixing two different machine
 //   formats without convert() stays a std::invalid_argument naming both
 //   formats and the operation.
 //

@@ -47,12 +47,25 @@ int exact_infinity(const SymbolicDomainError<D>& v) noexcept {
 
 // A number compared with (or the other operand of max/min beside) x, exactly:
 // an infinite one takes x's float format (an exact infinity of that format,
-// as the program's literal is one), any other is exact_number(v).
+// as the program's literal is one), any other is exact_number(v) — except an
+// integer beyond 2^p beside a value of a float format F of precision p: C and
+// C++ convert it to F first ((float)16777217 is 16777216.0f), so the
+// computed program sees it rounded into F and the ideal one the exact integer
+// (literal(v, F): the comparison is unstable where they differ).
 template <RealDomain D, class A>
 SymbolicDomainError<D> operand_literal(A v, const SymbolicDomainError<D>& x) {
   if constexpr (std::is_floating_point_v<A>) {
     if (std::isinf(v) && x.is_float() && std::get<FloatFormat>(x.format).has_infinities())
       return SymbolicDomainError<D>::inf(v > 0 ? +1 : -1, x.format);
+  } else {
+    if (x.is_float()) {
+      const FloatFormat& F = std::get<FloatFormat>(x.format);
+      unsigned long long m = static_cast<unsigned long long>(v);
+      if constexpr (std::is_signed_v<A>)
+        if (v < 0) m = 0ULL - m;
+      if (F.precision < 64 && m > (1ULL << F.precision))
+        return SymbolicDomainError<D>::literal(mpq_class(std::to_string(v)), x.format, x.mode);
+    }
   }
   return SymbolicDomainError<D>::exact_number(v);
 }
