@@ -46,7 +46,6 @@
 #include <algorithm>
 #include <limits>
 #include <type_traits>
-#include <utility>
 
 #include <symerr/domains/symbolic_interval.hpp>
 #include <symerr/elementary.hpp>
@@ -201,10 +200,11 @@ CNumber<D, K> operator+(const CNumber<D, K>& x) {
   return x;
 }
 
-// float compared with double: in double (the float converted exactly). A
-// comparison with an integer: below. Every other comparison is the drop-in
-// one, on the objects themselves (a floating literal exactly, as C compares a
-// float with a double constant in double).
+// float compared with double: in double (the float converted exactly). Every
+// other comparison is the drop-in one, on the objects themselves: a floating
+// literal exactly (C compares a float with a double constant in double), an
+// integer beyond 2^24 (float) or 2^53 (double) converted to the type first, as
+// C does (detail::operand_literal).
 #define SYMERR_C_TYPES_CMP(op)                                                                   \
   template <RealDomain D, CType K, CType L>                                                      \
     requires(K != L)                                                                             \
@@ -220,57 +220,6 @@ SYMERR_C_TYPES_CMP(==)
 SYMERR_C_TYPES_CMP(!=)
 #undef SYMERR_C_TYPES_CMP
 
-// float or double compared with an integer: C converts the integer to the
-// other operand's type first (rounded beyond 2^24 for float, 2^53 for
-// double: (float)16777217 == 16777216.0f). An integer the conversion keeps
-// exactly is the drop-in literal (the driver tightens the other operand by
-// it); a larger one is its converted value (its rounding makes the test
-// unstable: the ideal program compares the exact integer).
-namespace c_types_detail {
-template <CType K, class I>
-constexpr bool converts_exactly(I i) {  // |i| <= 2^24 (float) or 2^53 (double), in integer arithmetic
-  constexpr long long limit = K == CType::Float ? (1LL << 24) : (1LL << 53);
-  if constexpr (std::is_signed_v<I>) return static_cast<long long>(i) >= -limit && static_cast<long long>(i) <= limit;
-  else return static_cast<unsigned long long>(i) <= static_cast<unsigned long long>(limit);
-}
-}  // namespace c_types_detail
-#define SYMERR_C_TYPES_CMP_INT(op)                                                               \
-  template <RealDomain D, CType K, class I>                                                      \
-    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
-  Truth operator op(const CNumber<D, K>& a, I b) {                                               \
-    using R = CNumber<D, K>;                                                                     \
-    const auto& x = static_cast<const typename R::Base&>(a);                                     \
-    if (c_types_detail::converts_exactly<K>(b)) return x op b;                                   \
-    return x op c_types_detail::operand<R>(b);                                                   \
-  }                                                                                              \
-  template <RealDomain D, CType K, class I>                                                      \
-    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
-  Truth operator op(I a, const CNumber<D, K>& b) {                                               \
-    using R = CNumber<D, K>;                                                                     \
-    const auto& y = static_cast<const typename R::Base&>(b);                                     \
-    if (c_types_detail::converts_exactly<K>(a)) return a op y;                                   \
-    return c_types_detail::operand<R>(a) op y;                                                   \
-  }                                                                                              \
-  /* a non-const operand is exposed to the branch driver (compare_targets.hpp) */                \
-  template <RealDomain D, CType K, class I>                                                      \
-    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
-  Truth operator op(CNumber<D, K>& a, I b) {                                                     \
-    auto& x = static_cast<typename CNumber<D, K>::Base&>(a);                                     \
-    return (std::as_const(a) op b).with_targets(&x, nullptr);                                    \
-  }                                                                                              \
-  template <RealDomain D, CType K, class I>                                                      \
-    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)                                  \
-  Truth operator op(I a, CNumber<D, K>& b) {                                                     \
-    auto& y = static_cast<typename CNumber<D, K>::Base&>(b);                                     \
-    return (a op std::as_const(b)).with_targets(nullptr, &y);                                    \
-  }
-SYMERR_C_TYPES_CMP_INT(<)
-SYMERR_C_TYPES_CMP_INT(<=)
-SYMERR_C_TYPES_CMP_INT(>)
-SYMERR_C_TYPES_CMP_INT(>=)
-SYMERR_C_TYPES_CMP_INT(==)
-SYMERR_C_TYPES_CMP_INT(!=)
-#undef SYMERR_C_TYPES_CMP_INT
 
 // <math.h>: `name` is the double function, `name##f` the float one.
 #define SYMERR_C_TYPES_UNARY(name)                                                               \
