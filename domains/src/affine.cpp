@@ -71,14 +71,17 @@ struct TermView {
 TermView gather(AffineContext::Impl& c_, const Header& h, int slot) {
   if (h.len == 0) return {};
   if (h.parent == 0) return {c_.terms.symbols(h.offset), c_.terms.coefficients(h.offset), h.len};
+  auto& sym = c_.g_sym[slot];
+  auto& coef = c_.g_coef[slot];
+  // forms are immutable: the slot still holds h's terms if it was the last form gathered there
+  if (c_.g_form[slot] == h.self && h.self != 0) return {sym.data(), coef.data(), h.len};
   const Header* chain[affine_detail::kMaxDepth + 1];
   int n = 0;
   for (const Header* f = &h;; f = &c_.forms[f->parent]) {
     chain[n++] = f;
     if (f->parent == 0) break;
   }
-  auto& sym = c_.g_sym[slot];
-  auto& coef = c_.g_coef[slot];
+  c_.g_form[slot] = 0;
   sym.clear();
   coef.clear();
   for (int k = n - 1; k >= 0; --k) {
@@ -88,6 +91,7 @@ TermView gather(AffineContext::Impl& c_, const Header& h, int slot) {
     sym.insert(sym.end(), fs, fs + f.own);
     coef.insert(coef.end(), fc, fc + f.own);
   }
+  c_.g_form[slot] = h.self;
   return {sym.data(), coef.data(), h.len};
 }
 
@@ -180,6 +184,11 @@ class Engine {
   std::uint32_t linear(const Header& a, double alpha, const Header* b, double beta, double shift_dn,
                        double shift_up, double clip_lo, double clip_hi);
   std::uint32_t multiply(const Header& a, const Header& b, double clip_lo, double clip_hi);
+  struct ProductParts {
+    double q_dn, q_up, clip_lo, clip_hi;
+  };
+  ProductParts product_parts(const Header& a, const Header& b, double clip_lo, double clip_hi);
+  std::uint32_t multiply_add(const Header& a, const Header& b, const Header& c, const Header& d);
   double cross_terms(const Header& a, const Header& b);
   std::uint32_t inverse(const Header& b);
   std::uint32_t square_root(const Header& a);
@@ -190,6 +199,9 @@ class Engine {
 
  private:
   void condense(Builder& b);
+  std::optional<std::uint32_t> store_rounded(double center, double radius, double lo, double hi,
+                                             const Header* parent, bool own_only,
+                                             affine_detail::RoundingHook& hook);
   std::uint32_t push_header(Header h) {
     h.self = static_cast<std::uint32_t>(c_.forms.size());
     c_.forms.push_back(h);
@@ -197,16 +209,20 @@ class Engine {
   }
 };
 
-// Beyond max_terms symbols, keeps the largest max_terms − max_terms/4 − 1
-// coefficients (one slot stays for the error symbol); the others' magnitudes
-// go into err. Condensing to three quarters leaves room for the next
-// operations of a sum chain to extend the form (stored as an extension of
-// their operand, see Header) instead of condensing again at every step.
+// Beyond max_terms symbols, keeps the largest max_terms/2 coefficients (one
+// slot stays for the error symbol); the others' magnitudes go into err.
+// Condensing to half leaves room for the next operations of a sum chain to
+// extend the form (stored as an extension of their operand, see Header)
+// instead of condensing again soon: a condensation rewrites the kept terms,
+// so in a sum chain that grows by g terms per step it costs about
+// g · keep / (max_terms − keep) stored terms per step (to three quarters it
+// was 3× as many: 64×64 matmul 11.0 M stored terms, now 7.3 M, 12% of its
+// time; the FPBench and kernel bounds of the README are unchanged).
 void Engine::condense(Builder& b) {
   const std::size_t max_terms = ctx_.options().max_terms;
   const std::size_t n = c_.s_sym.size();
   if (n + (b.err > 0 ? 1 : 0) <= max_terms) return;
-  const std::size_t keep = std::max<std::size_t>(1, max_terms - max_terms / 4 - 1);
+  const std::size_t keep = std::max<std::size_t>(1, max_terms / 2);
   auto& order = c_.s_order;
   order.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
@@ -254,6 +270,8 @@ std::uint32_t Engine::finish(Builder& b, double clip_lo, double clip_hi, Kind ki
 std::uint32_t Engine::store(double center, double radius, double clip_lo, double clip_hi, Kind kind,
                             const Header* parent, bool own_only) {
   R r;
+  affine_detail::RoundingHook* hook = c_.rounding_hook;
+  c_.rounding_hook = nullptr;  // the first store of a rounded_operation is its t
   if (!std::isfinite(radius) || !std::isfinite(center)) return interval_form(clip_lo, clip_hi, Kind::Unbounded);
   double lo = r.sub_down(center, radius), hi = r.add_up(center, radius);
   if (clip_lo <= hi && lo <= clip_hi) {  // disjoint only if no execution reaches here
@@ -261,6 +279,8 @@ std::uint32_t Engine::store(double center, double radius, double clip_lo, double
     hi = std::min(hi, clip_hi);
   }
   if (lo == hi) return constant(lo);
+  if (hook)
+    if (const auto fp = store_rounded(center, radius, lo, hi, parent, own_only, *hook)) return *fp;
   const auto n = static_cast<std::uint32_t>(c_.s_sym.size());
   const std::uint32_t skip = parent && !own_only ? parent->len : 0;  // terms kept by the parent
   Header h{center, lo, hi, radius, 0, parent && own_only ? parent->len + n : n, kind};
@@ -271,6 +291,64 @@ std::uint32_t Engine::store(double center, double radius, double clip_lo, double
   h.own = n - skip;
   h.offset = c_.terms.append(c_.s_sym.data() + skip, c_.s_coef.data() + skip, h.own);
   return push_header(h);
+}
+
+// fp = t + δ for the form t in scratch (center, radius, range [lo, hi],
+// parent as in store), δ ∈ hook.bound([lo, hi]) a fresh symbol: the same
+// form as storing t and then t + δ (δ's center shifts t's, the rounding of
+// that shift is one more symbol), and δ's own form. nullopt (nothing
+// changed) when the hook declines or fp would exceed max_terms.
+std::optional<std::uint32_t> Engine::store_rounded(double center, double radius, double lo, double hi,
+                                                   const Header* parent, bool own_only,
+                                                   affine_detail::RoundingHook& hook) {
+  const std::size_t n = c_.s_sym.size();
+  if (n + (parent && own_only ? parent->len : 0) + 2 > ctx_.options().max_terms) return std::nullopt;
+  double dlo = 0, dhi = 0;
+  const bool bounded = hook.bound(hook.state, lo, hi, dlo, dhi);
+  affine_detail::AffineControl::upward();  // the bound ran Interval operations
+  if (!bounded || !(dlo < dhi) || !std::isfinite(dlo) || !std::isfinite(dhi)) return std::nullopt;
+  R r;
+  double dc = dlo / 2 + dhi / 2;  // δ = dc + dr·ε
+  if (!(dlo <= dc && dc <= dhi)) dc = dhi;
+  const double dr = std::max(r.sub_up(dc, dlo), r.sub_up(dhi, dc));
+  const double c_lo = r.add_down(center, dc), c_hi = r.add_up(center, dc);
+  double fc = c_hi, shift_err = 0;
+  if (c_lo != c_hi) {
+    fc = c_lo / 2 + c_hi / 2;
+    if (!(c_lo <= fc && fc <= c_hi)) fc = c_hi;
+    shift_err = std::max(r.sub_up(c_hi, fc), r.sub_up(fc, c_lo));
+  }
+  const double fr = r.add_up(r.add_up(radius, dr), shift_err);
+  double flo = r.sub_down(fc, fr), fhi = r.add_up(fc, fr);
+  const double clo = r.add_down(lo, dlo), chi = r.add_up(hi, dhi);
+  if (clo <= fhi && flo <= chi) {
+    flo = std::max(flo, clo);
+    fhi = std::min(fhi, chi);
+  }
+  if (!std::isfinite(fr) || !std::isfinite(fc) || !(flo < fhi)) return std::nullopt;
+  const std::uint32_t s = c_.next_symbol++;
+  c_.s_sym.push_back(s);
+  c_.s_coef.push_back(dr);
+  if (shift_err > 0) {
+    c_.s_sym.push_back(c_.next_symbol++);
+    c_.s_coef.push_back(shift_err);
+  }
+  const auto total = static_cast<std::uint32_t>(c_.s_sym.size());
+  const std::uint32_t skip = parent && !own_only ? parent->len : 0;
+  Header h{fc, flo, fhi, fr, 0, parent && own_only ? parent->len + total : total, Kind::Bounded};
+  if (parent) {
+    h.parent = parent->self;
+    h.depth = static_cast<std::uint8_t>(parent->depth + 1);
+  }
+  h.own = total - skip;
+  h.offset = c_.terms.append(c_.s_sym.data() + skip, c_.s_coef.data() + skip, h.own);
+  const std::uint32_t fp = push_header(h);
+  Header d{dc, std::max(dlo, r.sub_down(dc, dr)), std::min(dhi, r.add_up(dc, dr)), dr, 0, 1, Kind::Bounded};
+  d.own = 1;
+  d.offset = c_.terms.append(&s, &dr, 1);
+  hook.delta = push_header(d);
+  hook.fused = true;
+  return fp;
 }
 
 // The form `a` extended by the terms in scratch (all newer than a's symbols)
@@ -419,6 +497,7 @@ struct SymbolRange {
 // diagonal part Σ (a0·bi + b0·ai)·εi + ai·bi·εi².
 struct ProductSums {
   double s_pos = 0, s_neg = 0, diag_abs = 0;
+  double linear_abs = 0;  // Σ|a0·bi + b0·ai| rounded up: the radius of the linear part
   SymbolRange joint;
 };
 ProductSums product_sums(const Header& a, const double* ca, const std::uint32_t* sa, const Header& b,
@@ -427,13 +506,26 @@ ProductSums product_sums(const Header& a, const double* ca, const std::uint32_t*
   ProductSums out;
   const auto mag_of = [&](double v, double s) { return std::fabs(r.mul_up(std::fabs(v), std::fabs(s))); };
   for (std::uint32_t i = 0, j = 0; i < a.len || j < b.len;) {
-    if (j >= b.len || (i < a.len && sa[i] < sb[j])) { out.joint.add(mag_of(ca[i++], b.center), 0, 0); continue; }
-    if (i >= a.len || sb[j] < sa[i]) { out.joint.add(mag_of(cb[j++], a.center), 0, 0); continue; }
+    if (j >= b.len || (i < a.len && sa[i] < sb[j])) {
+      const double m = mag_of(ca[i++], b.center);
+      out.linear_abs = r.add_up(out.linear_abs, m);
+      out.joint.add(m, 0, 0);
+      continue;
+    }
+    if (i >= a.len || sb[j] < sa[i]) {
+      const double m = mag_of(cb[j++], a.center);
+      out.linear_abs = r.add_up(out.linear_abs, m);
+      out.joint.add(m, 0, 0);
+      continue;
+    }
     const double p_up = r.mul_up(ca[i], cb[j]), p_dn = r.mul_down(ca[i], cb[j]);
     if (p_up > 0) out.s_pos = r.add_up(out.s_pos, p_up);
     if (p_dn < 0) out.s_neg = r.add_down(out.s_neg, p_dn);
     out.diag_abs = r.add_down(out.diag_abs, std::min(std::fabs(p_up), std::fabs(p_dn)));  // |ai·bi| rounded down
     out.joint.add(r.add_up(mag_of(ca[i], b.center), mag_of(cb[j], a.center)), p_dn, p_up);
+    const double l_up = r.add_up(r.mul_up(ca[i], b.center), r.mul_up(cb[j], a.center));
+    const double l_dn = r.add_down(r.mul_down(ca[i], b.center), r.mul_down(cb[j], a.center));
+    out.linear_abs = r.add_up(out.linear_abs, std::max(std::fabs(l_up), std::fabs(l_dn)));
     ++i, ++j;
   }
   return out;
@@ -447,11 +539,23 @@ ProductSums product_sums(const Header& a, const double* ca, const std::uint32_t*
 std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo, double clip_hi) {
   if (a.len == 0) return linear(b, a.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
   if (b.len == 0) return linear(a, b.center, nullptr, 0, 0.0, 0.0, clip_lo, clip_hi);
+  const ProductParts p = product_parts(a, b, clip_lo, clip_hi);
+  return linear(a, b.center, &b, a.center, p.q_dn, p.q_up, p.clip_lo, p.clip_hi);
+}
+
+// The parts of a·b beside its linear terms b0·a + a0·b (both a and b with
+// terms): the shift [q_dn, q_up] that linear(a, b0, &b, a0, ...) adds (Q, less
+// the a0·b0 counted twice by the two centers) and the clip [clip_lo, clip_hi]
+// narrowed by the joint range.
+Engine::ProductParts Engine::product_parts(const Header& a, const Header& b, double clip_lo, double clip_hi) {
   R r;
   const View va = view(a, 0), vb = view(b, 1);
   const ProductSums sums = product_sums(a, va.coef, va.sym, b, vb.coef, vb.sym);
   double off = std::max(0.0, r.sub_up(r.mul_up(a.radius, b.radius), sums.diag_abs));
-  if (a.len <= 16 && b.len <= 16) off = std::min(off, cross_terms(a, b));
+  // (one term each, of two symbols: the off-diagonal part is their product, off already)
+  const bool one_pair = a.len == 1 && b.len == 1 && a.parent == 0 && b.parent == 0 &&
+                        c_.terms.symbols(a.offset)[0] != c_.terms.symbols(b.offset)[0];
+  if (a.len <= 16 && b.len <= 16 && !one_pair) off = std::min(off, cross_terms(a, b));
   double q_dn = r.sub_down(sums.s_neg, off), q_up = r.add_up(sums.s_pos, off);
   // Q = (a − a0)·(b − b0) exactly, and a − a0 ∈ [lo − a0, hi − a0] (the
   // quantity lies in the form's interval): the interval product bounds Q too.
@@ -467,11 +571,65 @@ std::uint32_t Engine::multiply(const Header& a, const Header& b, double clip_lo,
     clip_lo = std::max(clip_lo, joint_lo);
     clip_hi = std::min(clip_hi, joint_hi);
   }
+  // and the range of the product's own form a0·b0 + Σ(a0·bi + b0·ai)εi + Q,
+  // so that a sum of products clipped by these (multiply_add) is never wider
+  // than the sum of the products' stored forms
+  const double form_hi = r.add_up(r.add_up(r.mul_up(a.center, b.center), sums.linear_abs), q_up);
+  const double form_lo = r.add_down(r.sub_down(r.mul_down(a.center, b.center), sums.linear_abs), q_dn);
+  if (std::max(clip_lo, form_lo) <= std::min(clip_hi, form_hi)) {
+    clip_lo = std::max(clip_lo, form_lo);
+    clip_hi = std::min(clip_hi, form_hi);
+  }
   // center a0·b0 enters through the shift, b0·a and a0·b through linear():
   // linear(a, b0, b, a0) counts a0·b0 twice, so subtract it once.
   q_dn = r.sub_down(q_dn, r.mul_up(a.center, b.center));
   q_up = r.sub_up(q_up, r.mul_down(a.center, b.center));
-  return linear(a, b.center, &b, a.center, q_dn, q_up, clip_lo, clip_hi);
+  return {q_dn, q_up, clip_lo, clip_hi};
+}
+
+// a·b + c·d (every operand with terms, bounded): the linear terms b0·a + a0·b
+// + d0·c + c0·d merged over the four forms, the centers and both products'
+// shifts into one remainder symbol; clipped by the sum of the products' clips.
+std::uint32_t Engine::multiply_add(const Header& a, const Header& b, const Header& c, const Header& d) {
+  R r;
+  const Clip ab = clip_product(clip_of(a), clip_of(b), false), cd = clip_product(clip_of(c), clip_of(d), false);
+  const ProductParts p1 = product_parts(a, b, ab.lo, ab.hi), p2 = product_parts(c, d, cd.lo, cd.hi);
+  Builder out(c_);
+  const auto scaled = [&](double v, double s, double& dn, double& up) {
+    if (s == 1) { dn = up = v; return; }
+    if (s == -1) { dn = up = -v; return; }
+    dn = r.mul_down(v, s);
+    up = r.mul_up(v, s);
+  };
+  const Header* f[4] = {&a, &b, &c, &d};
+  const double scale[4] = {b.center, a.center, d.center, c.center};
+  View v[4];
+  double dn, up;
+  for (int k = 0; k < 4; ++k) {
+    scaled(f[k]->center, scale[k], dn, up);
+    out.shift(dn, up);
+    if (scale[k] != 0) v[k] = view(*f[k], k);  // a zero scale contributes no terms
+  }
+  out.shift(p1.q_dn, p1.q_up);
+  out.shift(p2.q_dn, p2.q_up);
+  std::uint32_t pos[4] = {};
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  for (;;) {
+    std::uint32_t sym = kNone;
+    for (int k = 0; k < 4; ++k)
+      if (pos[k] < v[k].len) sym = std::min(sym, v[k].sym[pos[k]]);
+    if (sym == kNone) break;
+    double s_dn = 0, s_up = 0;
+    for (int k = 0; k < 4; ++k) {
+      if (pos[k] >= v[k].len || v[k].sym[pos[k]] != sym) continue;
+      scaled(v[k].coef[pos[k]++], scale[k], dn, up);
+      s_dn = r.add_down(s_dn, dn);
+      s_up = r.add_up(s_up, up);
+    }
+    out.push(sym, s_dn, s_up);
+  }
+  const double lo = r.add_down(p1.clip_lo, p2.clip_lo), hi = r.add_up(p1.clip_hi, p2.clip_hi);
+  return finish(out, lo, hi);
 }
 
 // 1/y on [l, u] (0 < l < u, or mirrored): 1/y = α·y + g(y), g(y) = 1/y − α·y
@@ -686,6 +844,40 @@ Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c) 
   });
 }
 
+Affine multiply_add(const Affine& a, const Affine& b, const Affine& c, const Affine& d) {
+  const auto two_products = [&] { return a * b + c * d; };
+  if (a.index() == 0 || b.index() == 0 || c.index() == 0 || d.index() == 0) return two_products();
+  Engine e = engine();
+  const Header w = e.at(a), x = e.at(b), y = e.at(c), z = e.at(d);
+  for (const Header* h : {&w, &x, &y, &z})
+    if (unbounded(*h) || h->len == 0) return two_products();
+  UpwardScope scope;
+  const std::uint64_t tag = static_cast<std::uint64_t>(c.index()) << 32 | d.index();
+  return e.memoised(Op::MulAdd, a.index(), b.index(), tag, [&] { return e.multiply_add(w, x, y, z); });
+}
+
+affine_detail::RoundedForms affine_detail::rounded_operation(Op op, const Affine& a, const Affine& b,
+                                                             RoundingHook& hook) {
+  AffineContext::Impl& c = AffineContext::current().impl();
+  // t's operation must not be memoised (its store returns fp, not t)
+  struct Restore {
+    AffineContext::Impl& c;
+    bool suspended;
+    ~Restore() {
+      c.rounding_hook = nullptr;
+      c.form_memo_suspended = suspended;
+    }
+  } restore{c, c.form_memo_suspended};
+  c.form_memo_suspended = true;
+  hook.fused = false;
+  hook.delta = 0;
+  c.rounding_hook = &hook;
+  const Affine r = op == Op::Mul ? a * b : op == Op::Sub ? a - b : a + b;
+  c.rounding_hook = nullptr;
+  if (!hook.fused) return {r, Affine(), Affine(), false};
+  return {Affine(), r, AffineContext::current().handle(hook.delta), true};
+}
+
 Affine operator+(const Affine& a, const Affine& b) {
   if (a.index() == 0) return add_sub(b, a, false);
   return add_sub(a, b, false);
@@ -860,10 +1052,26 @@ Affine affine_detail::clip_new(const Affine& a, double lo, double hi, std::size_
 
 // ---- queries ---------------------------------------------------------------
 
+namespace {
+// The smallest and the largest symbol of a form with terms (sorted: the first
+// of its root's segment, the last of its own).
+std::pair<std::uint32_t, std::uint32_t> symbol_span(AffineContext::Impl& c, const Header& h) {
+  const Header* root = &h;
+  while (root->parent != 0) root = &c.forms[root->parent];
+  return {c.terms.symbols(root->offset)[0], c.terms.symbols(h.offset)[h.own - 1]};
+}
+}  // namespace
+
 bool share_symbols(const Affine& a, const Affine& b) {
   if (a.index() == 0 || b.index() == 0) return false;
   Engine e = engine();
-  const Engine::View va = e.view(e.at(a), 0), vb = e.view(e.at(b), 1);
+  const Header &x = e.at(a), &y = e.at(b);
+  if (x.len == 0 || y.len == 0) return false;
+  if (x.own != 0 && y.own != 0) {
+    const auto sx = symbol_span(e.c_, x), sy = symbol_span(e.c_, y);
+    if (sx.second < sy.first || sy.second < sx.first) return false;  // disjoint symbol ranges
+  }
+  const Engine::View va = e.view(x, 0), vb = e.view(y, 1);
   for (std::uint32_t i = 0, j = 0; i < va.len && j < vb.len;) {
     if (va.sym[i] == vb.sym[j]) return true;
     if (va.sym[i] < vb.sym[j]) ++i; else ++j;

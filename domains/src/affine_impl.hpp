@@ -34,7 +34,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 enum class Kind : std::uint8_t { Bounded, Fresh, Unbounded };
 
 enum class Op : std::uint8_t {
-  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict, Add3
+  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict, Add3, MulAdd
 };
 
 // A form's terms, sorted by symbol, are its parent's terms (none if parent
@@ -209,6 +209,17 @@ class MemoTable {
   std::size_t size_ = 0;
 };
 
+// The rounding of an operation's exact result t into its format, fused into
+// the store of t (rounded_operation): bound() gives the enclosure [dlo, dhi]
+// (dlo < dhi) of round(t) − t from t's range [t_lo, t_hi], or false (then t
+// is stored alone).
+struct RoundingHook {
+  bool (*bound)(void* state, double t_lo, double t_hi, double& dlo, double& dhi) = nullptr;
+  void* state = nullptr;
+  std::uint32_t delta = 0;  // out: δ's form, when fused
+  bool fused = false;       // out
+};
+
 }  // namespace symerr::affine_detail
 
 namespace symerr {
@@ -224,8 +235,11 @@ struct AffineContext::Impl {
   std::vector<double> s_coef;
   std::vector<std::uint32_t> s_order;
   // gathered terms of forms with a parent chain (two operands at a time)
-  std::vector<std::uint32_t> g_sym[2];
-  std::vector<double> g_coef[2];
+  std::vector<std::uint32_t> g_sym[4];
+  std::vector<double> g_coef[4];
+  std::uint32_t g_form[4] = {};  // the form whose terms each slot holds (0: none)
+  // Set by rounded_operation for the one store of t (consumed by it).
+  affine_detail::RoundingHook* rounding_hook = nullptr;
   // The operation-level memo of SymbolicDomainError<Affine> arithmetic
   // (affine_symbolic.cpp; opaque here). While an operation it memoises is
   // computed, the form operations inside it are not memoised
@@ -243,6 +257,18 @@ namespace affine_detail {
 // fields with one handle are one quantity, so both narrowings hold for it.
 // Older forms, and a range narrowed to one point, go through clip().
 Affine clip_new(const Affine& a, double lo, double hi, std::size_t first_new);
+
+// t = a ∘ b (op Add, Sub or Mul) and the rounding of t in one stored form:
+// fp = t + δ, δ a fresh symbol enclosed by hook.bound(t's range), stored as
+// a form of its own (δ = fp − t); t itself is not stored. Without the form
+// memo (the same forms as `a ∘ b`, then `t + δ`, in one store less). When
+// fusion is declined (the bound refused, t a point, or fp would need
+// condensing), returns t alone (fused = false): the caller rounds it.
+struct RoundedForms {
+  Affine t, fp, delta;
+  bool fused = false;
+};
+RoundedForms rounded_operation(Op op, const Affine& a, const Affine& b, RoundingHook& hook);
 
 }  // namespace affine_detail
 

@@ -39,8 +39,21 @@ using SI = SymbolicDomainError<Interval>;
 
 Interval range(const Affine& a) { return Interval::between(a.lower(), a.upper()); }
 
-// The Interval view of x: every field's range, the same metadata.
-SI ranges_of(const SA& x) { return map_enclosures<Interval>(x, [](const Affine& a) { return range(a); }); }
+// The Interval view of x: every field's range, the same metadata. Read from
+// the current context's headers when every handle is of it (else through
+// lower()/upper(), which throw on a foreign handle).
+SI ranges_of(const SA& x) {
+  const AffineContext* ctx = AffineContext::current_or_null();
+  bool own = ctx != nullptr;
+  for (const Affine* f : {&x.real, &x.fp, &x.err, &x.rel_err, &x.propagated, &x.introduced})
+    own = own && (f->context_id() == 0 || f->context_id() == ctx->id());
+  if (!own) return map_enclosures<Interval>(x, [](const Affine& a) { return range(a); });
+  const auto& forms = const_cast<AffineContext*>(ctx)->impl().forms;
+  return map_enclosures<Interval>(x, [&](const Affine& a) {
+    const affine_detail::Header& h = forms[a.index()];
+    return Interval::between(h.lo, h.hi);
+  });
+}
 
 // Only finite, defined values: the executions the forms describe.
 bool plain(const SpecialStates& s) {
@@ -56,13 +69,14 @@ bool in_scope(ArithOp op, const SA& x, const SA& y) {
 
 // The exact identity of x_act ∘ y_act − x_real ∘ y_real on the differences
 // e = act − real of the operands (act: fp for err, pr for propagated);
-// z_real = x_real ∘ y_real (Div: y_act must exclude 0).
+// z_real = x_real ∘ y_real (Div: y_act must exclude 0). The two products of
+// × are one form (multiply_add).
 Affine error_identity(ArithOp op, const Affine& x_real, const Affine& ex, const Affine& y_actual, const Affine& ey,
                       const Affine& z_real) {
   switch (op) {
     case ArithOp::Add: return ex + ey;
     case ArithOp::Sub: return ex - ey;
-    case ArithOp::Mul: return x_real * ey + ex * y_actual;
+    case ArithOp::Mul: return multiply_add(x_real, ey, ex, y_actual);
     case ArithOp::Div: return ex / y_actual - (z_real / y_actual) * ey;
   }
   return Affine::whole();
@@ -72,10 +86,11 @@ Affine error_identity(ArithOp op, const Affine& x_real, const Affine& ex, const 
 // forms of t − real_z can be tighter as forms: their intersection (one form
 // kept, intervals intersected; the Interval result already intersects them
 // for independent operands).
-Affine tighter_error(ArithOp op, const SA& x, const SA& y, const Affine& t, const Affine& z_real, const Affine& E) {
-  if ((op != ArithOp::Mul && op != ArithOp::Div) || !share_symbols(x.fp, y.fp)) return E;
+Affine tighter_error(ArithOp op, const SA& x, const SA& y, bool correlated, const Affine& t, const Affine& z_real,
+                     const Affine& E) {
+  if ((op != ArithOp::Mul && op != ArithOp::Div) || !correlated) return E;
   const Affine direct = detail::meet(E, t - z_real);
-  if (op == ArithOp::Mul) return detail::meet(direct, y.real * x.err + y.err * x.fp);
+  if (op == ArithOp::Mul) return detail::meet(direct, multiply_add(y.real, x.err, y.err, x.fp));
   return detail::meet(direct, (x.err - z_real * y.err) / y.fp);
 }
 
@@ -85,22 +100,45 @@ Affine clip_to(const Affine& a, const Interval& i, std::size_t first_new) {
   return affine_detail::clip_new(a, i.lower(), i.upper(), first_new);
 }
 
-// round(t) − t for t in the form's range: its bound (detail::round_float_result,
-// which also handles point operands and exact cases), named as a function of t.
-// Returns nullopt if the rounding may leave the finite values.
-std::optional<Affine> rounding_symbol(ArithOp op, const SI& xi, const SI& yi, const Affine& t, const FloatFormat& F,
-                                      RoundingMode mode, Interval& fp_range) {
-  Interval ti = range(t);
-  SI scratch;
-  scratch.mode = mode;
-  scratch.specials = SpecialStates{};
-  scratch.specials.may_be_finite = false;
-  const Interval bound = detail::with_rule(
-      op, [&](auto rule) { return detail::round_float_result<decltype(rule)>(xi, yi, ti, F, scratch); });
-  if (!plain(scratch.specials) || !is_bounded(bound)) return std::nullopt;
-  fp_range = scratch.fp;
-  if (bound.lower() == 0 && bound.upper() == 0) return Affine();
-  return function_of(t, rounding_tag(F, mode), bound.lower(), bound.upper());
+// The bound of round(t) − t for t in [t_lo, t_hi] (detail::round_float_result,
+// which also handles point operands and exact cases) and the range of the
+// rounded result (fp_range); false if the rounding may leave the finite values.
+struct RoundingBound {
+  ArithOp op;
+  const SI* xi;
+  const SI* yi;
+  const FloatFormat* F;
+  RoundingMode mode;
+  Interval fp_range;
+  Interval bound;
+  bool evaluate(double t_lo, double t_hi) {
+    Interval ti = Interval::between(t_lo, t_hi);
+    SI scratch;
+    scratch.mode = mode;
+    scratch.specials = SpecialStates{};
+    scratch.specials.may_be_finite = false;
+    bound = detail::with_rule(
+        op, [&](auto rule) { return detail::round_float_result<decltype(rule)>(*xi, *yi, ti, *F, scratch); });
+    if (!plain(scratch.specials) || !is_bounded(bound)) return false;
+    fp_range = scratch.fp;
+    return true;
+  }
+  // affine_detail::RoundingHook::bound: fused only for a bound of positive width
+  static bool hook(void* state, double t_lo, double t_hi, double& dlo, double& dhi) {
+    RoundingBound& b = *static_cast<RoundingBound*>(state);
+    if (!b.evaluate(t_lo, t_hi)) return false;
+    dlo = b.bound.lower();
+    dhi = b.bound.upper();
+    return dlo < dhi;
+  }
+};
+
+// round(t) − t named as a function of t (one symbol per (t, F, mode)):
+// nullopt if the rounding may leave the finite values.
+std::optional<Affine> rounding_symbol(RoundingBound& rb, const Affine& t, const FloatFormat& F, RoundingMode mode) {
+  if (!rb.evaluate(t.lower(), t.upper())) return std::nullopt;
+  if (rb.bound.lower() == 0 && rb.bound.upper() == 0) return Affine();
+  return function_of(t, rounding_tag(F, mode), rb.bound.lower(), rb.bound.upper());
 }
 
 // propagated and introduced of z (see the header comment, step 2).
@@ -405,18 +443,44 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
   const FloatFormat& F = std::get<FloatFormat>(x.format);
   SA z;
   z.real = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.real, y.real); });
-  const Affine t = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.fp, y.fp); });
-  Interval fp_range = zi.fp;
-  const std::optional<Affine> delta = rounding_symbol(op, xi, yi, t, F, x.mode, fp_range);
-  if (!delta) return generic(op, x, y, int_division);
+  // t = fp_x ∘ fp_y and δ = round(t) − t; fp = t + δ. For +, − and × of
+  // uncorrelated operands (t is then used by nothing else) t and the
+  // rounding are built as one stored form (affine_detail::rounded_operation).
+  const bool correlated = (op == ArithOp::Mul || op == ArithOp::Div) && share_symbols(x.fp, y.fp);
+  RoundingBound rb{op, &xi, &yi, &F, x.mode, zi.fp, Interval()};
+  Affine t, delta;
+  bool fused = false;
+  if (op != ArithOp::Div && !correlated) {
+    affine_detail::RoundingHook hook{&RoundingBound::hook, &rb};
+    const affine_detail::Op form_op =
+        op == ArithOp::Mul ? affine_detail::Op::Mul : op == ArithOp::Sub ? affine_detail::Op::Sub : affine_detail::Op::Add;
+    const affine_detail::RoundedForms r = affine_detail::rounded_operation(form_op, x.fp, y.fp, hook);
+    fused = r.fused;
+    if (fused) {
+      z.fp = r.fp;
+      delta = r.delta;
+    } else {
+      t = r.t;
+    }
+  } else {
+    t = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.fp, y.fp); });
+  }
+  if (!fused) {
+    const std::optional<Affine> d = rounding_symbol(rb, t, F, x.mode);
+    if (!d) return generic(op, x, y, int_division);
+    delta = *d;
+    z.fp = t + delta;
+  }
+  const Interval fp_range = rb.fp_range;
   const bool linear_op = op == ArithOp::Add || op == ArithOp::Sub;
   const bool fresh = detail::is_zero_point(x.introduced) && detail::is_zero_point(y.introduced);
   // E is needed on its own only as the propagated part of fresh operands
-  const Affine E = linear_op && !fresh ? Affine()
-                                       : tighter_error(op, x, y, t, z.real, error_identity(op, x.real, x.err, y.fp, y.err, z.real));
-  z.err = linear_op && !fresh ? add3(x.err, y.err, op == ArithOp::Sub, *delta) : E + *delta;
-  z.fp = t + *delta;
-  set_split(op, x, y, E, *delta, z);
+  const Affine E =
+      linear_op && !fresh
+          ? Affine()
+          : tighter_error(op, x, y, correlated, t, z.real, error_identity(op, x.real, x.err, y.fp, y.err, z.real));
+  z.err = linear_op && !fresh ? add3(x.err, y.err, op == ArithOp::Sub, delta) : E + delta;
+  set_split(op, x, y, E, delta, z);
   z.real = clip_to(z.real, zi.real, first_new);
   z.err = clip_to(z.err, zi.err, first_new);
   const double fp_lo = std::max(zi.fp.lower(), fp_range.lower()), fp_hi = std::min(zi.fp.upper(), fp_range.upper());

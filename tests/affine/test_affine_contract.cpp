@@ -169,6 +169,75 @@ TEST_CASE("Affine operations are sound, long run (>= 10^5 executions per operati
   for (Op op : kOps) CHECK(campaign(op, 25000, 0xBEEF + static_cast<int>(op)) == 100000);
 }
 
+namespace {
+
+// multiply_add(u, v, w, s) on correlated operands against u·v + w·s exactly.
+// Returns the number of trials where multiply_add is wider than u * v + w * s
+// computed separately beyond rounding: more than 2^-40 relatively plus 32
+// ulps of the result's magnitude plus 64 subnormal spacings (the two round
+// their coefficients and centers in different orders, a few ulps either way).
+long multiply_add_campaign(long trials, std::uint64_t seed, long& checked) {
+  Rng r(seed);
+  long wider = 0;
+  for (long t = 0; t < trials; ++t) {
+    AffineOptions opt;
+    opt.max_terms = static_cast<std::size_t>(r.range(2, 8));
+    AffineContext ctx(opt);
+    AffineScope scope(ctx);
+    const auto [xl, xh] = random_range(r);
+    const auto [yl, yh] = random_range(r);
+    const Affine x = Affine::between(xl, xh), y = Affine::between(yl, yh);
+    const std::uint64_t shape_seed = seed ^ static_cast<std::uint64_t>(t * 7919);
+    for (int e = 0; e < 4; ++e) {
+      const mpq_class qx = sample(r, xl, xh), qy = sample(r, yl, yh);
+      Rng shape(shape_seed);
+      const Operand u = operand(shape, x, y, qx, qy), v = operand(shape, x, y, qx, qy);
+      const Operand w = operand(shape, x, y, qx, qy), s = operand(shape, x, y, qx, qy);
+      const Affine z = multiply_add(u.a, v.a, w.a, s.a);
+      const mpq_class exact = u.v * v.v + w.v * s.v;
+      INFO("x in [" << xl << ", " << xh << "] = " << qx.get_d() << ", y in [" << yl << ", " << yh
+                    << "] = " << qy.get_d() << "\n u = " << u.a << " v = " << v.a << " w = " << w.a << " s = " << s.a
+                    << "\n z = " << z);
+      REQUIRE(contains(z, exact));
+      ++checked;
+      if (e == 0) {
+        const Affine separate = u.a * v.a + w.a * s.a;
+        const double allowed = width(separate) * (1 + 0x1p-40) + 0x1p-47 * mag(separate) + 0x1p-1068;
+        if (std::isfinite(allowed) && width(z) > allowed) ++wider;
+      }
+    }
+  }
+  return wider;
+}
+
+}  // namespace
+
+TEST_CASE("multiply_add: sound on correlated operands, never wider than the two products", "[affine][soundness]") {
+  long checked = 0;
+  const long trials = std::max(1L, static_cast<long>(25000 * symerr::test::test_scale() / 10));
+  CHECK(multiply_add_campaign(trials, 0xADD5, checked) == 0);
+  CHECK(checked == 4 * trials);
+  // the twins: a result shrunk to a point is caught, so is a doubled width
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine x = Affine::between(1, 2), y = Affine::between(-3, 5);
+  const Affine z = multiply_add(x, y, y, y);
+  CHECK(contains(z, mpq_class(2 * 5 + 25)));
+  CHECK(contains(z, mpq_class(1 * -3 + 9)));
+  CHECK(!contains(Affine::point(z.lower()), mpq_class(2 * 5 + 25)));
+  const Affine separate = x * y + y * y;
+  CHECK(width(z) <= width(separate) * (1 + 0x1p-40) + 0x1p-47 * mag(separate));
+  CHECK(!(width(z + z) <= width(separate) * (1 + 0x1p-40) + 0x1p-47 * mag(separate)));
+  // one symbol for both remainders: x·y + y·y holds x's, y's and one more symbol
+  CHECK(ctx.terms(z).size() <= 3);
+}
+
+TEST_CASE("multiply_add, long run (>= 10^5 executions)", "[.][affine][soundness][long]") {
+  long checked = 0;
+  CHECK(multiply_add_campaign(25000, 0xADD6, checked) == 0);
+  CHECK(checked == 100000);
+}
+
 TEST_CASE("the soundness campaign detects a planted bug", "[affine][soundness]") {
   // A result shrunk to its lower endpoint must be caught by check().
   const auto shrink = [](const Affine& z) { return Affine::point(z.lower()); };

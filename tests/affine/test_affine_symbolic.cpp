@@ -73,6 +73,35 @@ TEST_CASE("SymbolicDomainError<Affine> soundness, long run (10^5 executions per 
   soundness_campaign(77, 100000);
 }
 
+TEST_CASE("SymbolicDomainError<Affine>: fp and the introduced error share the rounding symbol",
+          "[affine][correlation]") {
+  // For operands without introduced error, fp = t + δ and introduced = δ, with
+  // t = fp_x ∘ fp_y; +, − and × of uncorrelated operands build fp in one
+  // store with δ's symbol (affine_symbolic.cpp). fp − introduced is then t
+  // exactly; with an independent δ it would be wider by 2·|δ| (the twin).
+  for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
+    for (ArithOp op : {ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div}) {
+      AffineContext ctx;
+      AffineScope scope(ctx);
+      const SA x = SA::input(1, 3, -1e-3, 1e-3, F), y = SA::input(-7, -2, -1e-3, 1e-3, F);
+      const SA z = arithmetic(op, x, y);
+      const Affine t = op == ArithOp::Add   ? x.fp + y.fp
+                       : op == ArithOp::Sub ? x.fp - y.fp
+                       : op == ArithOp::Mul ? x.fp * y.fp
+                                            : x.fp / y.fp;
+      // compared as forms (form_radius): the ranges are also clipped by intervals
+      const double slack = 0x1p-40 * mag(t);
+      INFO(format_name(F) << " " << detail::op_name(op) << ": fp " << z.fp << " introduced " << z.introduced
+                          << " t " << t);
+      REQUIRE(form_radius(z.introduced) > 0);
+      CHECK(form_radius(z.fp - z.introduced) <= form_radius(t) + slack);
+      CHECK(form_radius(z.fp + z.introduced) >= form_radius(t) + 1.5 * form_radius(z.introduced));
+      // err = E + δ: err − introduced is the propagated part E exactly
+      CHECK(form_radius(z.err - z.introduced) <= form_radius(z.propagated) + 0x1p-40 * mag(z.propagated));
+    }
+  }
+}
+
 TEST_CASE("SymbolicDomainError<Affine>: x - x and x*x - x*x are exactly 0", "[affine][correlation]") {
   for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
     AffineContext ctx;

@@ -42,10 +42,10 @@
 //   fresh symbols are shared (a deterministic machine computes the same
 //   value): (x*x) - (x*x) is exactly 0;
 // * condensation: a form keeps at most AffineOptions::max_terms symbols; when
-//   an operation yields more, the largest max_terms − max_terms/4 − 1 are
-//   kept and the magnitudes of the others are summed (rounded up) into one
-//   fresh symbol, so every operation costs O(max_terms) (condensing to three
-//   quarters leaves room for the next steps of a sum chain);
+//   an operation yields more, the largest max_terms/2 are kept and the
+//   magnitudes of the others are summed (rounded up) into one fresh symbol,
+//   so every operation costs O(max_terms) (condensing to half leaves room
+//   for the next steps of a sum chain);
 // * storage: a form whose terms are another form's followed by newer symbols
 //   (c + p in a sum chain) stores only the extension, so a chain of n
 //   additions stores O(n) terms, not O(n · max_terms);
@@ -198,6 +198,12 @@ Affine hull(const Affine& a, const Affine& b);
 // step), else computed as the two operations.
 Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c);
 std::optional<Affine> intersect(const Affine& a, const Affine& b);
+// a·b + c·d in one form: the linear terms of both products merged and their
+// two quadratic remainders in one fresh symbol (the remainders are held by no
+// other form, so naming their sum loses nothing), the range also clipped by
+// the sum of the products' ranges; two stores fewer than a * b + c * d.
+// Computed as a * b + c * d when an operand is 0, a point or unbounded.
+Affine multiply_add(const Affine& a, const Affine& b, const Affine& c, const Affine& d);
 
 // A form for a quantity known to be a deterministic function of the quantity
 // of `of` (same handle ⇒ same quantity), tagged by `tag`, enclosed by `bound`:
