@@ -12,6 +12,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #if defined(__x86_64__) && defined(__SSE2_MATH__)
 #include <xmmintrin.h>
 #endif
@@ -62,6 +66,24 @@ struct Header {
 static_assert(sizeof(Header) == 64, "one form header per cache line");
 constexpr std::uint8_t kMaxDepth = 32;
 
+// Maps the pages of a new chunk of a growing store in one call
+// (madvise(MADV_POPULATE_WRITE), Linux 5.14+; elsewhere, or if refused, a
+// no-op): the store writes every byte of it soon, and one call costs less
+// than a page fault per 4 KiB (a 64x64 matmul touches ~0.4 GB: 4% of its
+// time). Only beyond a store's first chunk, so a small context maps no page
+// it does not use.
+inline void prefault(void* p, std::size_t n) noexcept {
+#if defined(__linux__)
+  constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE (older headers lack the name)
+  const auto first = (reinterpret_cast<std::uintptr_t>(p) + 4095) & ~std::uintptr_t{4095};
+  const auto last = (reinterpret_cast<std::uintptr_t>(p) + n) & ~std::uintptr_t{4095};
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 // Storage that never moves its elements (no reallocation copies): chunks of
 // 2^Bits elements, raw memory constructed on push_back (T trivially
 // destructible), so a new context costs no construction of unused slots.
@@ -74,8 +96,10 @@ class Chunked {
   const T& operator[](std::size_t i) const noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
   std::size_t size() const noexcept { return size_; }
   void push_back(const T& v) {
-    if ((size_ & kMask) == 0)
+    if ((size_ & kMask) == 0) {
       chunks_.emplace_back(static_cast<T*>(::operator new(sizeof(T) * kChunk, std::align_val_t{kAlign})));
+      if (chunks_.size() > 1) prefault(chunks_.back().get(), sizeof(T) * kChunk);
+    }
     ::new (static_cast<void*>(chunks_.back().get() + (size_ & kMask))) T(v);
     ++size_;
   }
@@ -106,6 +130,10 @@ class TermStore {
       const std::uint32_t capacity = blocks_.empty() && n <= 4096 ? 4096 : kBlock;
       blocks_.push_back({std::make_unique_for_overwrite<std::uint32_t[]>(capacity),
                          std::make_unique_for_overwrite<double[]>(capacity), capacity});
+      if (blocks_.size() > 1) {
+        prefault(blocks_.back().sym.get(), capacity * sizeof(std::uint32_t));
+        prefault(blocks_.back().coef.get(), capacity * sizeof(double));
+      }
       used_ = static_cast<std::uint32_t>((blocks_.size() - 1) << kBits);
     }
     const std::uint32_t at = used_;

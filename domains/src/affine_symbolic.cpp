@@ -447,6 +447,15 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
   // uncorrelated operands (t is then used by nothing else) t and the
   // rounding are built as one stored form (affine_detail::rounded_operation).
   const bool correlated = (op == ArithOp::Mul || op == ArithOp::Div) && share_symbols(x.fp, y.fp);
+  const bool linear_op = op == ArithOp::Add || op == ArithOp::Sub;
+  const bool fresh = detail::is_zero_point(x.introduced) && detail::is_zero_point(y.introduced);
+  // E = t − real_z by the error identity, needed on its own only as the
+  // propagated part of fresh operands (or for × and ÷). Built before δ when
+  // it does not need t: δ's symbol is then newer than E's, and err = E + δ
+  // is stored as an extension of E (one term) instead of a merge.
+  const bool need_E = !(linear_op && !fresh);
+  Affine E;
+  if (need_E && !correlated) E = error_identity(op, x.real, x.err, y.fp, y.err, z.real);
   RoundingBound rb{op, &xi, &yi, &F, x.mode, zi.fp, Interval()};
   Affine t, delta;
   bool fused = false;
@@ -472,13 +481,8 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
     z.fp = t + delta;
   }
   const Interval fp_range = rb.fp_range;
-  const bool linear_op = op == ArithOp::Add || op == ArithOp::Sub;
-  const bool fresh = detail::is_zero_point(x.introduced) && detail::is_zero_point(y.introduced);
-  // E is needed on its own only as the propagated part of fresh operands
-  const Affine E =
-      linear_op && !fresh
-          ? Affine()
-          : tighter_error(op, x, y, correlated, t, z.real, error_identity(op, x.real, x.err, y.fp, y.err, z.real));
+  if (need_E && correlated)
+    E = tighter_error(op, x, y, correlated, t, z.real, error_identity(op, x.real, x.err, y.fp, y.err, z.real));
   z.err = linear_op && !fresh ? add3(x.err, y.err, op == ArithOp::Sub, delta) : E + delta;
   set_split(op, x, y, E, delta, z);
   z.real = clip_to(z.real, zi.real, first_new);
