@@ -6,12 +6,17 @@
 //      for every field, by the library's proven interval path;
 //   2. the affine forms that carry correlations are built once each:
 //        real_z = real_x ∘ real_y,  t = fp_x ∘ fp_y,
-//        δ = round(t) − t named by function_of(t) (one symbol per (t, F, mode),
-//            bounded by detail::round_float_result on the range of t),
+//        δ = round(t) − t, a fresh symbol bounded by detail::round_float_result
+//            on the range of t,
 //        E  = the exact identity of t − real_z on the operands' errors
-//             (add e_x + e_y, sub e_x − e_y, mul real_x·e_y + e_x·fp_y,
-//              div e_x/fp_y − (real_z/fp_y)·e_y),
+//             (add e_x + e_y, sub e_x − e_y, mul real_x·e_y + e_x·fp_y as one
+//              form (multiply_add), div e_x/fp_y − (real_z/fp_y)·e_y),
 //        err = E + δ,  fp = t + δ,
+//      where for +, − and × of uncorrelated operands fp is built in the store
+//      of t (affine_detail::rounded_operation: t is not stored, δ gets its
+//      own one-term form), and E before δ, so that err = E + δ extends E;
+//      otherwise (÷, or × and ÷ of correlated operands, whose tighter
+//      identities read t) t is stored and δ named by function_of(t);
 //        propagated = E and introduced = δ when both operands have
 //        introduced = {0}; otherwise propagated by the same identity on the
 //        propagated parts (pr = real + propagated) and introduced =

@@ -273,8 +273,9 @@ static_assert(RealDomain<Affine>);
 // runs the operation once over the Interval domain on the operands' ranges
 // (every flag and an interval for every field) and builds only the affine
 // forms that carry correlations — real, t = fp_x ∘ fp_y, the rounding symbol,
-// err, fp = t + rounding, propagated, introduced = err − propagated — each
-// intersected with the interval result, so never wider than it. Operands
+// err, fp = t + rounding (one store with t where nothing else reads t),
+// propagated, introduced = err − propagated — each intersected with the
+// interval result, so never wider than it (domains/src/affine_symbolic.cpp). Operands
 // outside its scope (non-float formats, possible specials, a divisor that
 // may be 0) take the generic path.
 enum class ArithOp;
