@@ -48,12 +48,12 @@ Interval range(const Affine& a) { return Interval::between(a.lower(), a.upper())
 // the current context's headers when every handle is of it (else through
 // lower()/upper(), which throw on a foreign handle).
 SI ranges_of(const SA& x) {
-  const AffineContext* ctx = AffineContext::current_or_null();
+  AffineContext* ctx = AffineContext::current_or_null();
   bool own = ctx != nullptr;
   for (const Affine* f : {&x.real, &x.fp, &x.err, &x.rel_err, &x.propagated, &x.introduced})
     own = own && (f->context_id() == 0 || f->context_id() == ctx->id());
   if (!own) return map_enclosures<Interval>(x, [](const Affine& a) { return range(a); });
-  const auto& forms = const_cast<AffineContext*>(ctx)->impl().forms;
+  const auto& forms = ctx->impl().forms;
   return map_enclosures<Interval>(x, [&](const Affine& a) {
     const affine_detail::Header& h = forms[a.index()];
     return Interval::between(h.lo, h.hi);
