@@ -237,3 +237,30 @@ TEST_CASE("the generic kernels compile and run for every domain", "[dropin]") {
   generic_kernels_on_domain<MpfrInterval>();
   generic_kernels_on_domain<RationalInterval>();
 }
+
+namespace {
+// Activation templates as a kernel file writes them, calling the C math
+// names unqualified; this file includes only the driver header.
+template <class T> T silu(T x) { return x / (T(1) + exp(-x)); }
+template <class T> T gelu_tanh(T x) {
+  return T(0.5) * x * (T(1) + tanh(T(0.7978845608028654) * (x + T(0.044715) * x * x * x)));
+}
+template <class T> T gelu_erf(T x) { return 0.5 * x * (1.0 + erf(x / sqrt(2.0))); }
+template <class T> T softplus(T x) { return log1p(exp(x)); }
+}  // namespace
+
+TEST_CASE("the driver header alone gives a kernel exp, tanh, erf, log1p (unqualified)", "[dropin]") {
+  // Before, `exp(x)` here found ::exp(double) and the file did not compile.
+  CHECK(silu(0.5) == 0.5 / (1 + std::exp(-0.5)));
+  const S x = S::input(-2, 2, -1e-7, 1e-7, FP32);
+  const S explicit_silu = x / (S(1) + symerr::exp(-x));
+  const S a = silu(x);
+  CHECK(a.fp.lower() == explicit_silu.fp.lower());
+  CHECK(a.err.upper() == explicit_silu.err.upper());
+  const S g = gelu_tanh(x);
+  const S explicit_g = S(0.5) * x * (S(1) + symerr::tanh(S(0.7978845608028654) * (x + S(0.044715) * x * x * x)));
+  CHECK(g.err.lower() == explicit_g.err.lower());
+  CHECK(g.err.upper() == explicit_g.err.upper());
+  CHECK(mag(gelu_erf(x).err) > 0);
+  CHECK(mag(softplus(x).err) > 0);
+}

@@ -141,6 +141,10 @@
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
 #include <symerr/domains/symbolic_interval.hpp>
+// what a kernel calls: exp, log, tanh, erf, ... (found by unqualified lookup;
+// without it `exp(x)` in a template resolved to ::exp(double) and failed with
+// "cannot convert SymbolicDomainError to double")
+#include <symerr/elementary.hpp>
 
 namespace symerr::verify {
 
