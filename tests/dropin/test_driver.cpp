@@ -3,6 +3,7 @@
 // outside the driver; a planted bug proves the soundness check can fail.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -148,6 +149,45 @@ TEST_CASE("min/max/clamp/select are exact on the symbolic level", "[dropin][driv
   CHECK(mag(r.err) <= 1 + 2e-12);
   CHECK(fmax(a, 0.0).real.lower() == 0.0);
   CHECK(fmin(2, a).real.upper() == 1.0);
+}
+
+namespace {
+// relu with the comparison stored first, as C kernels write it
+template <class T> T relu_int(T x) {
+  int pos = x > 0;  // a comparison's result as an int (C)
+  return pos ? x : T(0);
+}
+template <class T> T relu_bool(T x) {
+  const bool neg = x < 0;
+  return neg ? T(0) : x;
+}
+}  // namespace
+
+TEST_CASE("a comparison stored as bool or int, as C writes it, is analysed by the driver", "[dropin][driver]") {
+  const double e = 1e-12;
+  const S x = S::input(-1, 1, -e, e, FP64);
+  for (S (*f)(S) : {&relu_int<S>, &relu_bool<S>}) {
+    const verify::DriverResult r = run_scalar(f, x);
+    const S& y = r.outputs[0];
+    // sound: exact executions (the same template on mpq_class and on double)
+    symerr::test::InputSampler gen(91, FP64, e);
+    std::size_t bad = 0;
+    for (std::size_t t = 0; t < trials(); ++t) {
+      const symerr::test::Sample in = gen.next();
+      const mpq_class real = f == &relu_int<S> ? relu_int(in.real) : relu_bool(in.real);
+      const double fp = f == &relu_int<S> ? relu_int(in.computed) : relu_bool(in.computed);
+      if (!symerr::test::encloses(y, real, fp)) ++bad;
+    }
+    CHECK(bad == 0);
+    // tight: relu is 1-Lipschitz, its true maximum error is e (the twin of "anything")
+    CHECK(y.err.lower() >= -e);
+    CHECK(y.err.upper() <= e);
+  }
+  // a predicate that returns `a < b` (std::max of a list) compiles; decided here
+  const S a = S::input(0, 1, -e, e, FP64), b = S::input(2, 3, -e, e, FP64);
+  CHECK(std::max({a, b, a}).real.lower() == 2.0);
+  // outside the driver an undecided comparison still throws where it is converted
+  CHECK_THROWS_AS([&] { const bool c = x > 0; return c; }(), UndecidedBranch);
 }
 
 TEST_CASE("UndecidedBranch outside the driver names both operands and the element", "[dropin][driver]") {

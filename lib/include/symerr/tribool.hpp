@@ -157,9 +157,12 @@ struct ComparisonInfo {
 std::string describe_undecided(const char* relation, const ComparisonInfo* info);
 
 // The result of comparing enclosures: a Tri that a program can still use in an
-// `if`. Conversion to bool is explicit; on Unknown it asks the installed
+// `if`. Conversion to bool decides it: on Unknown it asks the installed
 // BranchHook, or throws UndecidedBranch, so control flow never silently
-// follows an unproven branch.
+// follows an unproven branch. The conversion is implicit, as a comparison's
+// result is in C and C++: `bool pos = x > 0;`, `int c = a < b;`, a
+// predicate returning `a < b` (std::max({...}), std::sort) compile; the
+// outcome is decided where the conversion happens, as in the program.
 class Truth {
  public:
   constexpr Truth(Tri t, const char* relation = "comparison") noexcept : t_(t), rel_(relation) {}
@@ -181,7 +184,7 @@ class Truth {
     }
     return r;
   }
-  explicit operator bool() const {
+  operator bool() const {  // NOLINT(google-explicit-constructor): C's comparison result
     if (t_ == Tri::Unknown) {
       if (BranchHook* h = detail::branch_hook()) return h->decide(*this);
       throw UndecidedBranch(describe_undecided(rel_, info()));
