@@ -10,6 +10,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_support.hpp>
@@ -42,6 +43,61 @@ std::atomic<std::uint32_t> next_context_id{0};
   throw std::logic_error("symerr::Affine: a value of AffineContext #" + std::to_string(id) +
                          " used while AffineContext #" + std::to_string(current) +
                          " is current (handles are valid only in the live context that created them)");
+}
+
+// ---- context-free constants ----
+// Affine::point(v) and Affine::whole() called with no current context (the
+// static initialisation of a C kernel's file-scope `static const double
+// k[] = {...}` substituted on the Affine domain, before any context exists)
+// give a handle of the pseudo-context kConstantContext: index 1 is whole(),
+// a larger index the value of entry index in this process-wide table
+// (append-only, one entry per distinct value). Every operation first maps
+// such a handle into the current context (localize): point(v) there — the
+// same handle for the same value, so x·c − x·c is still 0 — or a fresh
+// whole(). A handle of it that reaches a context's storage unmapped is
+// refused by Engine::at as foreign (loudly, never read).
+using affine_detail::kConstantContext;
+constexpr std::uint32_t kWholeConstant = 1;
+
+class ConstantTable {
+ public:
+  std::uint32_t add(double v) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto key = std::bit_cast<std::uint64_t>(v);
+    if (const auto it = index_.find(key); it != index_.end()) return it->second;
+    if (size_ >= kChunks * kChunk)
+      throw std::logic_error("symerr::Affine: more than 2^20 distinct constants created without an AffineContext");
+    if (size_ % kChunk == 0) chunks_[size_ / kChunk] = std::make_unique<double[]>(kChunk);
+    chunks_[size_ / kChunk][size_ % kChunk] = v;
+    ++size_;
+    index_.emplace(key, size_ + 1);
+    return size_ + 1;
+  }
+  // index >= 2, returned by add (happens-before: the handle was published after)
+  double value(std::uint32_t index) const {
+    const std::uint32_t i = index - 2;
+    return chunks_[i / kChunk][i % kChunk];
+  }
+
+ private:
+  static constexpr std::uint32_t kChunk = 4096, kChunks = 256;
+  std::mutex mutex_;
+  std::unique_ptr<double[]> chunks_[kChunks];
+  std::uint32_t size_ = 0;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+};
+ConstantTable& constant_table() {
+  static ConstantTable table;
+  return table;
+}
+
+bool is_constant_handle(const Affine& a) noexcept { return a.context_id() == kConstantContext; }
+
+// The range of a context-free constant.
+std::pair<double, double> constant_range(const Affine& a) {
+  if (a.index() == kWholeConstant) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  const double v = constant_table().value(a.index());
+  return {v, v};
 }
 
 // Products (divide = false) and quotients (0 not in y) of bounded ranges,
@@ -694,6 +750,8 @@ Interval range(const Header& h) { return Interval::between(h.lo, h.hi); }
 
 AffineContext::AffineContext(AffineOptions options)
     : impl_(std::make_unique<Impl>()), options_(options), id_(++next_context_id) {
+  if (id_ == affine_detail::kConstantContext)
+    throw std::runtime_error("AffineContext: context ids exhausted (2^32 - 1 contexts in this process)");
   if (options_.max_terms < 2) throw std::invalid_argument("AffineContext: max_terms must be at least 2");
   if (options_.max_terms >= affine_detail::TermStore::kBlock)
     throw std::invalid_argument("AffineContext: max_terms must be below 65536");
@@ -726,11 +784,13 @@ std::size_t AffineContext::form_count() const noexcept { return impl_->forms.siz
 std::size_t AffineContext::term_count() const noexcept { return impl_->terms.stored(); }
 
 double AffineContext::center(const Affine& a) const {
+  if (is_constant_handle(a)) return constant_range(a).first / 2 + constant_range(a).second / 2;
   if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
   return impl_->forms[a.index()].center;
 }
 
 std::vector<AffineTerm> AffineContext::terms(const Affine& a) const {
+  if (is_constant_handle(a)) return {};  // a constant, or the unknown: no symbol
   if (a.context_id() != 0 && a.context_id() != id_) throw_foreign(a.context_id(), id_);
   const Header& h = impl_->forms[a.index()];
   const TermView v = gather(*impl_, h, 0);
@@ -747,6 +807,7 @@ AffineScope::~AffineScope() { tls_current = previous_; }
 Affine Affine::point(double v) {
   if (std::isnan(v)) detail::throw_bad_interval(v, v, "Affine::point");
   if (v == 0) return Affine();
+  if (!tls_current) return Affine(constant_table().add(v), kConstantContext);  // context-free constant
   Engine e = engine();
   UpwardScope scope;
   return e.memoised(Op::Point, 0, 0, std::bit_cast<std::uint64_t>(v), [&] { return e.constant(v); });
@@ -767,14 +828,27 @@ Affine Affine::from_rational(const mpq_class& q) {
 
 // A fresh form each time: handles name quantities, and two unknown quantities
 // are not the same (whole() − whole() is not 0).
-Affine Affine::whole() { return between(-kInf, kInf); }
+// Without a context: the context-free unknown, a fresh whole() in the
+// context where it is used (localize).
+Affine Affine::whole() {
+  if (!tls_current) return Affine(kWholeConstant, kConstantContext);
+  return between(-kInf, kInf);
+}
+
+Affine affine_detail::localize(const Affine& a) {
+  if (!is_constant_handle(a) || !tls_current) return a;
+  if (a.index() == kWholeConstant) return Affine::whole();
+  return Affine::point(constant_table().value(a.index()));
+}
 
 double Affine::lower() const {
   if (index_ == 0) return 0.0;
+  if (is_constant_handle(*this)) return constant_range(*this).first;
   return engine().at(*this).lo;
 }
 double Affine::upper() const {
   if (index_ == 0) return 0.0;
+  if (is_constant_handle(*this)) return constant_range(*this).second;
   return engine().at(*this).hi;
 }
 
@@ -792,7 +866,9 @@ std::uint32_t from_interval(Engine& e, const Interval& r) {
   return e.interval_form(r.lower(), r.upper(), Kind::Fresh);
 }
 
-Affine add_sub(const Affine& a, const Affine& b, bool subtract) {
+Affine add_sub(const Affine& a_in, const Affine& b_in, bool subtract) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
   if (b.index() == 0) return a;
@@ -830,7 +906,10 @@ std::optional<std::uint32_t> extension3(Engine& e, const Header& x, const Header
 
 }  // namespace
 
-Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c) {
+Affine add3(const Affine& a_in, const Affine& b_in, bool subtract_b, const Affine& c_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
+  const Affine c = affine_detail::localize(c_in);
   const auto two_steps = [&] { return (subtract_b ? a - b : a + b) + c; };
   if (a.index() == 0 || b.index() == 0 || c.index() == 0) return two_steps();
   Engine e = engine();
@@ -844,7 +923,11 @@ Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c) 
   });
 }
 
-Affine multiply_add(const Affine& a, const Affine& b, const Affine& c, const Affine& d) {
+Affine multiply_add(const Affine& a_in, const Affine& b_in, const Affine& c_in, const Affine& d_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
+  const Affine c = affine_detail::localize(c_in);
+  const Affine d = affine_detail::localize(d_in);
   const auto two_products = [&] { return a * b + c * d; };
   if (a.index() == 0 || b.index() == 0 || c.index() == 0 || d.index() == 0) return two_products();
   Engine e = engine();
@@ -887,7 +970,8 @@ Affine operator-(const Affine& a, const Affine& b) {
   return add_sub(a, b, true);
 }
 
-Affine operator-(const Affine& a) {
+Affine operator-(const Affine& a_in) {
+  const Affine a = affine_detail::localize(a_in);
   if (a.index() == 0) return a;
   Engine e = engine();
   const Header x = e.at(a);
@@ -898,7 +982,9 @@ Affine operator-(const Affine& a) {
   });
 }
 
-Affine operator*(const Affine& a, const Affine& b) {
+Affine operator*(const Affine& a_in, const Affine& b_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
   if (a.index() == 0 || b.index() == 0) return Affine();
@@ -911,7 +997,9 @@ Affine operator*(const Affine& a, const Affine& b) {
   });
 }
 
-Affine operator/(const Affine& a, const Affine& b) {
+Affine operator/(const Affine& a_in, const Affine& b_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
   if (y.lo <= 0 && 0 <= y.hi) return Affine::whole();
@@ -938,7 +1026,8 @@ Affine operator/(const Affine& a, const Affine& b) {
   });
 }
 
-Affine abs(const Affine& a) {
+Affine abs(const Affine& a_in) {
+  const Affine a = affine_detail::localize(a_in);
   Engine e = engine();
   const Header x = e.at(a);
   if (x.lo >= 0) return a;
@@ -950,7 +1039,8 @@ Affine abs(const Affine& a) {
   });
 }
 
-Affine sqrt(const Affine& a) {
+Affine sqrt(const Affine& a_in) {
+  const Affine a = affine_detail::localize(a_in);
   Engine e = engine();
   const Header x = e.at(a);
   if (x.hi <= 0) return Affine();
@@ -961,7 +1051,9 @@ Affine sqrt(const Affine& a) {
   });
 }
 
-Affine hull(const Affine& a, const Affine& b) {
+Affine hull(const Affine& a_in, const Affine& b_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
   if (a.index() == b.index()) return a;
@@ -981,7 +1073,9 @@ bool keep_first(const Header& x, const Header& y) {
 }
 }  // namespace
 
-std::optional<Affine> intersect(const Affine& a, const Affine& b) {
+std::optional<Affine> intersect(const Affine& a_in, const Affine& b_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
   if (x.hi < y.lo || y.hi < x.lo) return std::nullopt;
@@ -995,14 +1089,17 @@ std::optional<Affine> intersect(const Affine& a, const Affine& b) {
   return e.memoised(Op::Intersect, a.index(), b.index(), 0, [&] { return e.restrict(kept.index(), lo, hi); });
 }
 
-Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound) {
+Affine function_of(const Affine& of_in, std::uint64_t tag, const Affine& bound_in) {
+  const Affine of = affine_detail::localize(of_in);
+  const Affine bound = affine_detail::localize(bound_in);
   Engine e = engine();
   const Header& bd = e.at(bound);
   if (bd.lo == bd.hi) return bound;
   return function_of(of, tag, bd.lo, bd.hi);
 }
 
-Affine function_of(const Affine& of, std::uint64_t tag, double lo, double hi) {
+Affine function_of(const Affine& of_in, std::uint64_t tag, double lo, double hi) {
+  const Affine of = affine_detail::localize(of_in);
   if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "function_of");
   if (lo == hi) return Affine::point(lo);
   Engine e = engine();
@@ -1013,7 +1110,8 @@ Affine function_of(const Affine& of, std::uint64_t tag, double lo, double hi) {
   });
 }
 
-Affine clip(const Affine& a, double lo, double hi) {
+Affine clip(const Affine& a_in, double lo, double hi) {
+  const Affine a = affine_detail::localize(a_in);
   if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "clip");
   if (a.index() == 0) return a;
   Engine e = engine();
@@ -1035,7 +1133,8 @@ Affine clip(const Affine& a, double lo, double hi) {
       });
 }
 
-Affine affine_detail::clip_new(const Affine& a, double lo, double hi, std::size_t first_new) {
+Affine affine_detail::clip_new(const Affine& a_in, double lo, double hi, std::size_t first_new) {
+  const Affine a = affine_detail::localize(a_in);
   if (!(lo <= hi)) detail::throw_bad_interval(lo, hi, "clip");
   if (a.index() == 0 || a.index() < first_new) return clip(a, lo, hi);
   Engine e = engine();
@@ -1062,7 +1161,9 @@ std::pair<std::uint32_t, std::uint32_t> symbol_span(AffineContext::Impl& c, cons
 }
 }  // namespace
 
-bool share_symbols(const Affine& a, const Affine& b) {
+bool share_symbols(const Affine& a_in, const Affine& b_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
   if (a.index() == 0 || b.index() == 0) return false;
   Engine e = engine();
   const Header &x = e.at(a), &y = e.at(b);
@@ -1089,6 +1190,7 @@ struct Range {
 };
 Range range_of(const Affine& a) {
   if (a.index() == 0) return {0.0, 0.0};
+  if (is_constant_handle(a)) return {constant_range(a).first, constant_range(a).second};
   const Header& h = engine().at(a);
   return {h.lo, h.hi};
 }
@@ -1132,12 +1234,15 @@ bool is_point(const Affine& a) {
 }
 double form_radius(const Affine& a) {
   if (a.index() == 0) return 0.0;
+  if (is_constant_handle(a)) return a.index() == kWholeConstant ? kInf : 0.0;
   return engine().at(a).radius;
 }
 
 namespace {
 // The range of a − b, when both are bounded forms sharing a symbol; else nullopt.
-std::optional<Range> correlated_difference(const Affine& a, const Affine& b) {
+std::optional<Range> correlated_difference(const Affine& a_in, const Affine& b_in) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
   if (a.index() == 0 || b.index() == 0) return std::nullopt;
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
@@ -1182,7 +1287,7 @@ Tri cmp_eq(const Affine& a, const Affine& b) {
 std::string to_string(const Affine& a) {
   const Range r = range_of(a);
   std::string s = detail::format_interval(r.lo, r.hi);
-  if (a.index() != 0) s += " (" + std::to_string(engine().at(a).len) + " symbols)";
+  if (a.index() != 0 && !is_constant_handle(a)) s += " (" + std::to_string(engine().at(a).len) + " symbols)";
   return s;
 }
 std::ostream& operator<<(std::ostream& os, const Affine& a) { return os << to_string(a); }

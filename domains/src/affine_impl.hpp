@@ -286,6 +286,15 @@ namespace affine_detail {
 // Older forms, and a range narrowed to one point, go through clip().
 Affine clip_new(const Affine& a, double lo, double hi, std::size_t first_new);
 
+// The pseudo-context of context-free constants (affine.cpp).
+constexpr std::uint32_t kConstantContext = 0xFFFFFFFFu;
+
+// A context-free constant (Affine::point or whole() called with no current
+// context) as a handle of the current context: point(v) there (the same
+// handle for the same value) or a fresh whole(); any other handle, or no
+// current context, unchanged.
+Affine localize(const Affine& a);
+
 // t = a ∘ b (op Add, Sub or Mul) and the rounding of t in one stored form:
 // fp = t + δ, δ a fresh symbol enclosed by hook.bound(t's range), stored as
 // a form of its own (δ = fp − t); t itself is not stored. Without the form

@@ -404,9 +404,29 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
 
 }  // namespace
 
-SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> int_division) {
+namespace {
+// x with its context-free constants (a C kernel's file-scope literals made
+// before any context existed) mapped into the current context; nullptr when
+// it has none (then x is used as it is).
+bool has_constant_field(const SA& x) {
+  for (const Affine* f : {&x.real, &x.fp, &x.err, &x.rel_err, &x.propagated, &x.introduced})
+    if (f->context_id() == affine_detail::kConstantContext) return true;
+  return false;
+}
+SA localized(const SA& x) {
+  SA r = x;
+  for (Affine* f : {&r.real, &r.fp, &r.err, &r.rel_err, &r.propagated, &r.introduced}) *f = affine_detail::localize(*f);
+  return r;
+}
+}  // namespace
+
+SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x_in, const SA& y_in, std::optional<IntegerDivision> int_division) {
   // first: the scope test compares subnormal endpoints (DAZ would read them as 0)
   [[maybe_unused]] const FpEnvironmentGuard guard;
+  if ((has_constant_field(x_in) || has_constant_field(y_in)) && AffineContext::current_or_null())
+    return apply(op, localized(x_in), localized(y_in), int_division);
+  const SA& x = x_in;
+  const SA& y = y_in;
   if (!in_scope(op, x, y)) return generic(op, x, y, int_division);
   AffineContext* ctx = AffineContext::current_or_null();
   if (!ctx || !ctx->options().memoise) return compute(op, x, y, int_division);

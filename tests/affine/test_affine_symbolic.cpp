@@ -12,6 +12,7 @@
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
 
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -71,6 +72,44 @@ TEST_CASE("SymbolicDomainError<Affine> arithmetic is sound (random boxes, exact 
 TEST_CASE("SymbolicDomainError<Affine> soundness, long run (10^5 executions per cell)",
           "[affine][soundness][long]") {
   soundness_campaign(77, 100000);
+}
+
+namespace {
+// A C kernel's file-scope table, substituted on the Affine domain: built at
+// static initialisation, before any AffineContext exists.
+const SA kTable[3] = {SA(1.5), SA(0.25), SA(-3.0)};
+const Affine kPoint = Affine::point(2.5);
+const Affine kUnknown = Affine::whole();
+}  // namespace
+
+TEST_CASE("SymbolicDomainError<Affine>: constants made before any context (static tables) work in every context",
+          "[affine][context]") {
+  // before any context: ranges are readable
+  CHECK(kPoint.lower() == 2.5);
+  CHECK(kPoint.upper() == 2.5);
+  CHECK(kTable[1].real.lower() == 0.25);
+  CHECK(std::isinf(kUnknown.upper()));
+  for (int round = 0; round < 2; ++round) {  // the same static values in two contexts
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const SA x = SA::input(1, 2, -1e-9, 1e-9, FP64);
+    // a table constant and the same literal made inside the context give the same result
+    const SA a = x * kTable[0] + kTable[1];
+    const SA b = x * SA(1.5) + SA(0.25);
+    CHECK(a.real.lower() == b.real.lower());
+    CHECK(a.err.upper() == b.err.upper());
+    CHECK(a.fp.upper() == b.fp.upper());
+    // the same constant is the same quantity: x·c − x·c is exactly 0
+    const SA d = x * kTable[2] - x * kTable[2];
+    CHECK(is_point(d.real));
+    CHECK(d.real.lower() == 0);
+    const Affine p = kPoint * x.real - kPoint * x.real;
+    CHECK((is_point(p) && p.lower() == 0));
+    CHECK(ctx.terms(kPoint).empty());
+    // the unknown is a fresh unknown at each use: never 0 by identity
+    CHECK(!is_point(kUnknown - kUnknown));
+    CHECK(std::isinf((kUnknown + x.real).upper()));
+  }
 }
 
 TEST_CASE("SymbolicDomainError<Affine>: fp and the introduced error share the rounding symbol",

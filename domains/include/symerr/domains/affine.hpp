@@ -13,6 +13,9 @@
 // * every operation except those on the default value (the point 0, valid
 //   everywhere, also without a context) needs a current context on the
 //   calling thread, or throws std::logic_error naming the problem;
+// * point(v) and whole() with no current context (static initialisation of
+//   a kernel's constant table) give context-free handles that every
+//   operation maps into the current context (point(v) there, a fresh whole());
 // * a handle is valid only in the context that created it, while it lives;
 //   using it in another context (or after its context died) throws
 //   std::logic_error;
