@@ -807,7 +807,7 @@ AffineScope::~AffineScope() { tls_current = previous_; }
 Affine Affine::point(double v) {
   if (std::isnan(v)) detail::throw_bad_interval(v, v, "Affine::point");
   if (v == 0) return Affine();
-  if (!tls_current) return Affine(constant_table().add(v), kConstantContext);  // context-free constant
+  if (!tls_current) return portable_point(v);  // context-free constant
   Engine e = engine();
   UpwardScope scope;
   return e.memoised(Op::Point, 0, 0, std::bit_cast<std::uint64_t>(v), [&] { return e.constant(v); });
@@ -831,9 +831,17 @@ Affine Affine::from_rational(const mpq_class& q) {
 // Without a context: the context-free unknown, a fresh whole() in the
 // context where it is used (localize).
 Affine Affine::whole() {
-  if (!tls_current) return Affine(kWholeConstant, kConstantContext);
+  if (!tls_current) return portable_whole();
   return between(-kInf, kInf);
 }
+
+Affine Affine::portable_point(double v) {
+  if (std::isnan(v)) detail::throw_bad_interval(v, v, "Affine::portable_point");
+  if (v == 0) return Affine();
+  return Affine(constant_table().add(v), kConstantContext);
+}
+
+Affine Affine::portable_whole() { return Affine(kWholeConstant, kConstantContext); }
 
 Affine affine_detail::localize(const Affine& a) {
   if (!is_constant_handle(a) || !tls_current) return a;

@@ -13,6 +13,7 @@
 #include <symerr/symbolic.hpp>
 
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -81,6 +82,36 @@ const SA kTable[3] = {SA(1.5), SA(0.25), SA(-3.0)};
 const Affine kPoint = Affine::point(2.5);
 const Affine kUnknown = Affine::whole();
 }  // namespace
+
+namespace {
+// a function-local static table, initialised by the first call (in whichever
+// context is current then)
+SA poly_with_local_table(const SA& x) {
+  static const SA kCoef[3] = {SA(1.0), SA(0.5), SA(0.25)};
+  static const SA kInf = SA(std::numeric_limits<double>::infinity());
+  (void)kInf;
+  return (kCoef[2] * x + kCoef[1]) * x + kCoef[0];
+}
+}  // namespace
+
+TEST_CASE("SymbolicDomainError<Affine>: a function-local static literal table survives its context",
+          "[affine][context]") {
+  // literals are context-free handles: the second context (as the driver's
+  // subdivision makes one per box) uses the table made in the first
+  SA first;
+  for (int round = 0; round < 3; ++round) {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const SA x = SA::input(1, 2, -1e-9, 1e-9, FP64);
+    const SA y = poly_with_local_table(x);
+    const SA inline_literals = (SA(0.25) * x + SA(0.5)) * x + SA(1.0);
+    CHECK(y.real.lower() == inline_literals.real.lower());
+    CHECK(y.real.upper() == inline_literals.real.upper());
+    CHECK(y.err.upper() == inline_literals.err.upper());
+    CHECK(y.real.lower() >= 1.75);  // 0.25 + 0.5 + 1 at x = 1
+    CHECK(y.real.upper() <= 3.0);   // 1 + 1 + 1 at x = 2
+  }
+}
 
 TEST_CASE("SymbolicDomainError<Affine>: constants made before any context (static tables) work in every context",
           "[affine][context]") {

@@ -13,9 +13,11 @@
 // * every operation except those on the default value (the point 0, valid
 //   everywhere, also without a context) needs a current context on the
 //   calling thread, or throws std::logic_error naming the problem;
-// * point(v) and whole() with no current context (static initialisation of
-//   a kernel's constant table) give context-free handles that every
-//   operation maps into the current context (point(v) there, a fresh whole());
+// * portable_point(v) / portable_whole() (SymbolicDomainError's literals and
+//   constants use them), and point(v) / whole() with no current context, give
+//   context-free handles that every operation maps into the current context
+//   (point(v) there, a fresh whole()): a kernel's static constant table works
+//   in every context;
 // * a handle is valid only in the context that created it, while it lives;
 //   using it in another context (or after its context died) throws
 //   std::logic_error;
@@ -106,6 +108,13 @@ class Affine {
   static Affine between(double lo, double hi);
   static Affine from_rational(const mpq_class& q);
   static Affine whole();
+  // {v} and the unknown as context-free handles, valid in every context (each
+  // operation maps them into the current one): SymbolicDomainError's literals
+  // and constants use them, so that a kernel's static constant survives the
+  // contexts of the driver's subdivision. point()/whole() give the same with
+  // no current context.
+  static Affine portable_point(double v);
+  static Affine portable_whole();
 
   double lower() const;
   double upper() const;

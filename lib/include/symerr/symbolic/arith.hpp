@@ -353,9 +353,10 @@ bool same_value(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y
   // copies of one driver input (a driver's tag has a generation >= 1 in its
   // high half: zeroed memory, source 0, is no tag)
   if (x.source >= 0x10000 && x.source == y.source) return true;
-  if constexpr (requires { requires D::keeps_correlations; x.real.index(); }) {
-    return x.real.index() == y.real.index() && x.fp.index() == y.fp.index() && x.format == y.format &&
-           x.mode == y.mode;
+  if constexpr (requires { requires D::keeps_correlations; same_handle(x.real, y.real); }) {
+    // the whole handle (index and context: a context-free constant's index
+    // may equal a form index of the current context)
+    return same_handle(x.real, y.real) && same_handle(x.fp, y.fp) && x.format == y.format && x.mode == y.mode;
   } else {
     return false;
   }

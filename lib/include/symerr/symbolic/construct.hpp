@@ -60,6 +60,33 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
   return x;
 }
 
+namespace detail {
+// The enclosures of a literal or constant(): in a domain whose values belong
+// to a context (Affine), handles valid in every context (D::portable_point),
+// so that a kernel's static constant outlives the context that made it (the
+// driver's subdivision makes one per box); elsewhere D::point / D::whole.
+template <RealDomain D>
+D literal_point(double v) {
+  if constexpr (requires { D::portable_point(v); }) return D::portable_point(v);
+  else return D::point(v);
+}
+template <RealDomain D>
+D literal_whole() {
+  if constexpr (requires { D::portable_whole(); }) return D::portable_whole();
+  else return D::whole();
+}
+inline bool is_double(const mpq_class& q) {
+  const double d = q.get_d();
+  return std::isfinite(d) && mpq_class(d) == q;
+}
+// q as a literal enclosure: a portable point when q is a double, else from_rational.
+template <RealDomain D>
+D literal_rational(const mpq_class& q) {
+  if (is_double(q)) return literal_point<D>(q.get_d());
+  return D::from_rational(q);
+}
+}  // namespace detail
+
 template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::constant(double v, const Format& format) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
@@ -74,7 +101,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::constant(double v, const Format& 
                                 " is not a value of " + std::string(I->name));
   SymbolicDomainError x;
   x.format = format;
-  x.real = x.fp = D::point(v);
+  x.real = x.fp = detail::literal_point<D>(v);
   x.err = x.rel_err = x.propagated = x.introduced = D::point(0);
   x.specials.may_be_pos_zero = v == 0 && !std::signbit(v);
   x.specials.may_be_neg_zero = v == 0 && std::signbit(v);
@@ -88,7 +115,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::literal(const mpq_class& q, const
   SymbolicDomainError x;
   x.format = format;
   x.mode = mode;
-  x.real = D::from_rational(q);
+  x.real = detail::literal_rational<D>(q);
   mpq_class f = q;
   if (auto* F = std::get_if<FloatFormat>(&format)) {
     const Rounded r = round_to(q, *F, mode);
@@ -98,12 +125,12 @@ SymbolicDomainError<D> SymbolicDomainError<D>::literal(const mpq_class& q, const
       x.specials.may_be_pos_zero = false;
       if (std::isnan(r.value)) x.specials.may_be_nan = true;
       else (r.value > 0 ? x.specials.may_be_pos_inf : x.specials.may_be_neg_inf) = true;
-      x.fp = x.err = x.rel_err = x.introduced = D::whole();
+      x.fp = x.err = x.rel_err = x.introduced = detail::literal_whole<D>();
       x.propagated = D::point(0);
       return x;
     }
     f = exact_value(r.value);
-    x.fp = D::point(r.value);
+    x.fp = detail::literal_point<D>(r.value);
     x.specials.may_be_pos_zero = r.value == 0 && !std::signbit(r.value);
     x.specials.may_be_neg_zero = r.value == 0 && std::signbit(r.value);
   } else if (auto* I = std::get_if<IntFormat>(&format)) {
@@ -115,9 +142,15 @@ SymbolicDomainError<D> SymbolicDomainError<D>::literal(const mpq_class& q, const
     x.fp = x.real;
     x.specials.may_be_pos_zero = sgn(f) == 0;
   }
-  x.err = x.introduced = D::from_rational(f - q);
+  x.err = x.introduced = detail::literal_rational<D>(f - q);
   x.propagated = D::point(0);
-  x.rel_err = sgn(q) != 0 ? D::from_rational((f - q) / q) : D::whole();
+  // (a non-dyadic relative error of a literal, e.g. of 0.1 in FP32, would be
+  // a fresh symbol of the current context: a literal in a context-bound
+  // domain gets the portable unknown instead; results recompute rel_err)
+  if (sgn(q) == 0) x.rel_err = detail::literal_whole<D>();
+  else if (const mpq_class rel = (f - q) / q; detail::is_double(rel)) x.rel_err = detail::literal_point<D>(rel.get_d());
+  else if constexpr (requires { D::portable_whole(); }) x.rel_err = D::portable_whole();
+  else x.rel_err = D::from_rational(rel);
   return x;
 }
 
@@ -138,7 +171,8 @@ template <RealDomain D>
 SymbolicDomainError<D> SymbolicDomainError<D>::undef(const Format& format) {
   SymbolicDomainError x;
   x.format = format;
-  x.real = x.fp = x.err = x.rel_err = x.propagated = x.introduced = D::whole();
+  // (unknown fields: portable in a context-bound domain, as a static INFINITY is)
+  x.real = x.fp = x.err = x.rel_err = x.propagated = x.introduced = detail::literal_whole<D>();
   x.specials = SpecialStates{.may_be_finite = true, .may_be_pos_inf = true, .may_be_neg_inf = true,
                              .may_be_nan = true, .may_be_pos_zero = true, .may_be_neg_zero = true,
                              .may_be_defined = false, .may_be_undefined = true, .may_overflow = false};
