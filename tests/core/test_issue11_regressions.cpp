@@ -164,7 +164,7 @@ TEMPLATE_TEST_CASE("issue 11 item 3: (-2^63)^2 wraps exactly (also under the one
   REQUIRE_ENCLOSES(w, e);
 }
 
-TEMPLATE_TEST_CASE("issue 11 item 4: rel_err after an integer wrap; convert(-2^62, INT4)", "[issue11]", DOMAINS) {
+TEMPLATE_TEST_CASE("issue 11 item 4: rel_err after an integer wrap, convert(-2^62, INT4)", "[issue11]", DOMAINS) {
   using SDE = SymbolicDomainError<TestType>;
   SECTION("-x with f = -128, r = -128.25 (INT8)") {
     const SDE x = SDE::computed(-128, 0.25, 0.25, INT8);

@@ -128,7 +128,7 @@ verify::BasicDriverResult<Affine> run_ratio(double alo, double ahi, double blo, 
 
 }  // namespace
 
-TEST_CASE("subdivision tightness twin: (a-b)/(a+b) FP16 within 1.02x of the exhaustive maximum; a dropped "
+TEST_CASE("subdivision tightness twin: (a-b)/(a+b) FP16 within 1.02x of the exhaustive maximum, a dropped "
           "sub-box is caught",
           "[dropin][driver][subdivision]") {
   AffineContext ctx;

@@ -105,7 +105,7 @@ TEST_CASE("generic kernels compile unchanged for float, double and SymbolicError
   static_assert(std::is_trivially_copyable_v<S>);
 }
 
-TEST_CASE("dot product: T acc = 0; acc += a[i]*b[i] encloses exact executions", "[dropin]") {
+TEST_CASE("dot product: T acc = 0 then acc += a_i * b_i encloses exact executions", "[dropin]") {
   constexpr std::size_t n = 8;
   for (const Case& c : kCases) {
     std::vector<S> a(n, symerr::test::unit_box(c.F, c.e)), b = a;

@@ -19,7 +19,7 @@
 using namespace symerr;
 using S = SymbolicError;
 
-TEST_CASE("input tags: every operation's result is untagged; copies keep the tag", "[dropin][driver][tags]") {
+TEST_CASE("input tags: every operation's result is untagged, copies keep the tag", "[dropin][driver][tags]") {
   S x = S::input(0.25, 0.75, -1e-12, 1e-12, FP64);
   S y = S::input(0.5, 0.875, -1e-12, 1e-12, FP64);
   S w = S::input(1.5, 2, -1e-12, 1e-12, FP64);  // in acosh's domain

@@ -133,7 +133,7 @@ TEST_CASE("the HTML report renders in headless Chromium: summary table and plots
   CHECK(dom.find("<section id=\"audit\">") != std::string::npos);
 }
 
-TEST_CASE("the HTML report prints to PDF in headless Chromium; witness tables fit the page", "[cli][chromium]") {
+TEST_CASE("the HTML report prints to PDF in headless Chromium, witness tables fit the page", "[cli][chromium]") {
   const auto which = run_command("command -v chromium || command -v chromium-browser");
   if (which.status != 0) FAIL("chromium is not installed (apt-get install chromium)");
   const std::string chromium = which.output.substr(0, which.output.find('\n'));

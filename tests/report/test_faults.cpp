@@ -166,7 +166,7 @@ TEST_CASE("kernels that change the FP state do not affect the next kernel, under
   }
 }
 
-TEST_CASE("FP64: a correct division measures 0.5 ulp; NaN -> -inf is a wrong special value", "[cli][faults][figures]") {
+TEST_CASE("FP64: a correct division measures 0.5 ulp, NaN -> -inf is a wrong special value", "[cli][faults][figures]") {
   const auto c = run_campaign_text(
       "figures", campaign({kernel_entry("good_div64", "FP64"), kernel_entry("nan_to_minus_inf_add", "FP32", "Add")}),
       "-j 1 -q");
@@ -191,7 +191,7 @@ TEST_CASE("FP64: a correct division measures 0.5 ulp; NaN -> -inf is a wrong spe
   CHECK_THAT(c.run.output, Catch::Contains("wrong special values"));
 }
 
-TEST_CASE("integer Div: divisor 0 is not fed by default; run on request it is a reproducible crash", "[cli][faults]") {
+TEST_CASE("integer Div: divisor 0 is not fed by default, run on request it is a reproducible crash", "[cli][faults]") {
   auto c = run_campaign_text("intdiv", campaign({kernel_entry("c_div_int32", "INT32")}), "-q");
   INFO(c.run.output);
   CHECK(c.run.status == 1);

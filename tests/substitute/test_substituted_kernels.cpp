@@ -483,7 +483,7 @@ TEST_CASE("C kernel maxpool 2x2 on 4x4 (fmax and if-based): sound against exact 
   for (const Spec& s : specs())
     if (s.k == K::MaxPool || s.k == K::MaxPoolIf) run_spec(s, 1);
 }
-TEST_CASE("C kernel softmax on 4 and 16 elements (exp; MPFR enclosure reference), full box", "[substitute]") {
+TEST_CASE("C kernel softmax on 4 and 16 elements (exp, MPFR enclosure reference), full box", "[substitute]") {
   for (const Spec& s : specs())
     if (is_softmax(s.k)) run_spec(s, 1);
 }

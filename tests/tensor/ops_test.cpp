@@ -293,7 +293,7 @@ TEST_CASE("class element types plug in through ADL divide(a, b, mode) and their 
   CHECK_THROWS_AS(Div(A, Tensor<Sym>{Sym{}}), ShapeError);
 }
 
-TEST_CASE("AnyTensor: dispatch on the element type; mixed types are a TypeError", "[ops][bad-input]") {
+TEST_CASE("AnyTensor: dispatch on the element type, mixed types are a TypeError", "[ops][bad-input]") {
   const AnyTensor a = Tensor<float>{1.f, 2.f};
   const AnyTensor b = Tensor<float>{4.f, 8.f};
   const AnyTensor h = tensor_cast<Half>(Tensor<float>{4.f, 8.f});

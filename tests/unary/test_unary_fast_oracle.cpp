@@ -176,7 +176,7 @@ void cross_check(long n) {
 
 }  // namespace
 
-TEST_CASE("fast FP32 oracle: MPFR's value lies in every enclosure; a radius shrunk by 2^10 is caught",
+TEST_CASE("fast FP32 oracle: MPFR's value lies in every enclosure, a radius shrunk by 2^10 is caught",
           "[unary][oracle]") {
   cross_check(static_cast<long>(20000 * symerr::test::test_scale()));
 }

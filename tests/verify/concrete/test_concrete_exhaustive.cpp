@@ -108,7 +108,7 @@ TEST_CASE("exhaustive: the fast path agrees with the oracle on every pair of a s
                         check_exhaustive(fp16_div_ftz(), mpfr).evidence);
 }
 
-TEST_CASE("exhaustive: a shard has no violation but proves nothing alone; merged shards prove",
+TEST_CASE("exhaustive: a shard has no violation but proves nothing alone, merged shards prove",
           "[concrete][exhaustive]") {
   const CheckResult one = check_exhaustive(fp16_div(), shard(7, 1024));
   print(one);

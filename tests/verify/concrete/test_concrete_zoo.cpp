@@ -143,7 +143,7 @@ TEST_CASE("zoo: INT8 C division fails floor semantics and passes truncation", "[
   CHECK(t.semantics.at("integer_division") == "truncate");
 }
 
-TEST_CASE("zoo: INT8 saturating subtraction is violated; UINT8 wrapping is proven", "[concrete][zoo]") {
+TEST_CASE("zoo: INT8 saturating subtraction is violated, UINT8 wrapping is proven", "[concrete][zoo]") {
   const auto sat = make_kernel<std::int8_t>("zoo_sub_int8_saturate", OpId::Sub, ElementType::INT8,
                                             zoo::zoo_sub_int8_saturate);
   const CheckResult s = check_kernel(sat, options());

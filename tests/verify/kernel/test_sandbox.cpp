@@ -73,7 +73,7 @@ TEST_CASE("FP state: documented word, descriptions", "[sandbox][fpenv]") {
 }
 
 #if defined(__x86_64__)
-TEST_CASE("in-process kernels run in the documented state; the caller's state is restored", "[sandbox][fpenv]") {
+TEST_CASE("in-process kernels run in the documented state, the caller's state is restored", "[sandbox][fpenv]") {
   const std::uint32_t caller = mxcsr::kDocumented | mxcsr::kFTZ | 0x2000;  // FTZ on, rounding down
   const std::uint32_t saved = read_fp_state();
   write_fp_state(caller);
@@ -144,7 +144,7 @@ TEST_CASE("sandboxed kernels: crash, exit, hang, exception each give their verdi
   }
 }
 
-TEST_CASE("exhaustive sweep: a crashing kernel is bisected to its input; progress lines", "[sandbox][exhaustive]") {
+TEST_CASE("exhaustive sweep: a crashing kernel is bisected to its input, with progress lines", "[sandbox][exhaustive]") {
   static auto crash_at_7 = [](const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* y, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
       if (a[i] == 200 && b[i] == 7) std::raise(SIGSEGV);
