@@ -405,9 +405,8 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
 }  // namespace
 
 namespace {
-// x with its context-free constants (a C kernel's file-scope literals made
-// before any context existed) mapped into the current context; nullptr when
-// it has none (then x is used as it is).
+// Whether x holds a context-free constant (a literal or constant(), see
+// Affine::portable_point), and x with those mapped into the current context.
 bool has_constant_field(const SA& x) {
   for (const Affine* f : {&x.real, &x.fp, &x.err, &x.rel_err, &x.propagated, &x.introduced})
     if (f->context_id() == affine_detail::kConstantContext) return true;

@@ -113,6 +113,27 @@ TEST_CASE("SymbolicDomainError<Affine>: a function-local static literal table su
   }
 }
 
+TEST_CASE("SymbolicDomainError<Affine>: infinite literals and undef() values share no identity (not a square)",
+          "[affine][context]") {
+  // their unknown fields are one context-free handle that stands for a fresh
+  // unknown at each use: +inf * -inf is -inf, not a square
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const SA p = SA(std::numeric_limits<double>::infinity()), n = SA(-std::numeric_limits<double>::infinity());
+  const SA z = p * n;
+  CHECK(z.specials.may_be_neg_inf);
+  CHECK(!z.specials.may_be_pos_inf);
+  const SA q = n * n;  // the same object: a square
+  CHECK(q.specials.may_be_pos_inf);
+  CHECK(!(p - p).specials.may_be_finite);  // inf - inf: NaN, never the exact 0 of an identity
+  // two undef() values (every field the one context-free unknown): their
+  // product is no square, its real part may be negative
+  const SA u = SA::undef(FP64), v = SA::undef(FP64);
+  const SA uv = u * v;
+  CHECK(uv.real.lower() < 0);
+  CHECK(uv.fp.lower() < 0);
+}
+
 TEST_CASE("SymbolicDomainError<Affine>: constants made before any context (static tables) work in every context",
           "[affine][context]") {
   // before any context: ranges are readable

@@ -355,8 +355,11 @@ bool same_value(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y
   if (x.source >= 0x10000 && x.source == y.source) return true;
   if constexpr (requires { requires D::keeps_correlations; same_handle(x.real, y.real); }) {
     // the whole handle (index and context: a context-free constant's index
-    // may equal a form index of the current context)
-    return same_handle(x.real, y.real) && same_handle(x.fp, y.fp) && x.format == y.format && x.mode == y.mode;
+    // may equal a form index of the current context), and bounded: one
+    // handle may stand for several unknown quantities (Affine's context-free
+    // unknown of undef() and infinite literals, a fresh unknown at each use)
+    return same_handle(x.real, y.real) && same_handle(x.fp, y.fp) && is_bounded(x.real) && is_bounded(x.fp) &&
+           x.format == y.format && x.mode == y.mode;
   } else {
     return false;
   }
