@@ -145,6 +145,9 @@
 // without it `exp(x)` in a template resolved to ::exp(double) and failed with
 // "cannot convert SymbolicDomainError to double")
 #include <symerr/elementary.hpp>
+// and the qualified spellings std::exp(x), std::sqrt(x), std::fmax(a, b), ...
+// (SYMERR_NO_STD_OVERLOADS leaves namespace std untouched)
+#include <symerr/symbolic/std_math.hpp>
 
 namespace symerr::verify {
 
