@@ -569,3 +569,24 @@ TEST_CASE("planted bug: narrowed C-kernel enclosures are caught by the exact exe
     CHECK(o.violations > 0);
   }
 }
+
+TEST_CASE("substitution: memset of a non-zero byte and free of a foreign pointer are refused by name, not aborted",
+          "[substitute]") {
+  namespace sub = symerr::substitute;
+  S* p = sub::allocate(4 * sizeof(S), true);
+  CHECK(p[2].fp.lower() == 0.0);
+  // memset(p, 0, n) writes exact zeros; any other byte has no meaning for a symbolic value
+  p[1] = S::input(-1, 1, FP64);
+  sub::set(p, 0, 4 * sizeof(S));
+  CHECK(is_point(p[1].fp));
+  CHECK_THROWS_WITH(sub::set(p, 0xff, 4 * sizeof(S)),
+                    Catch::Contains("memset(p, 255, ") && Catch::Contains("can be set to 0 only"));
+  // a pointer into the block (C code freeing an offset pointer) is not a block
+  CHECK_THROWS_WITH(sub::release(p + 2), Catch::Contains("free(): the pointer was not returned by the substituted"));
+  sub::release(p);
+  // integers keep C's memset
+  int* q = sub::allocate(4 * sizeof(int), false);
+  sub::set(q, 0xff, 4 * sizeof(int));
+  CHECK(q[3] == -1);
+  sub::release(q);
+}

@@ -31,10 +31,10 @@
 //   * `restrict` is GCC's __restrict; the kernel's functions get C++ linkage
 //     in the namespace (no `extern "C"` needed, no clash with the same kernel
 //     compiled as C).
-// Not handled (compile errors, by design): a comparison result used as an
-// int (`int c = a < b;`: comparisons of symbolic values are three-valued, use
-// `a < b ? 1 : 0`), printf of a replaced value, VLAs and compound literals of
-// the replaced type, memory from another allocator passed to free().
+// Not handled: printf of a replaced value, VLAs and compound literals of the
+// replaced type (compile errors); memory from another allocator, or a
+// pointer into a block, passed to free(), and memset() of a non-zero byte on
+// a buffer of symbolic values (std::invalid_argument naming the call).
 #pragma once
 
 #include <assert.h>
@@ -52,6 +52,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include <symerr/domains/symbolic_interval.hpp>
@@ -116,7 +118,10 @@ inline Allocation allocate(std::size_t bytes, bool zero) {
 inline void release(void* p) {
   if (!p) return;
   Header* h = header_of(p);
-  if (h->magic != kMagic) std::abort();  // not from the substituted malloc: refuse to guess
+  if (h->magic != kMagic)  // not from the substituted malloc: refuse to guess
+    throw std::invalid_argument(
+        "free(): the pointer was not returned by the substituted malloc/calloc/realloc (memory from another "
+        "allocator, a pointer into a block, or a block freed twice)");
   if (h->destroy) h->destroy(p, h->bytes);
   h->magic = 0;
   std::free(h);
@@ -145,7 +150,9 @@ void* set(T* p, int v, std::size_t bytes) {
   if constexpr (std::is_void_v<T> || std::is_trivially_default_constructible_v<T>) {
     return std::memset(p, v, bytes);
   } else {
-    if (v != 0) std::abort();  // memset of a non-zero byte pattern has no meaning for T
+    if (v != 0)  // a non-zero byte pattern has no meaning for a symbolic value
+      throw std::invalid_argument("memset(p, " + std::to_string(v) + ", " + std::to_string(bytes) +
+                                  "): a buffer of symbolic values can be set to 0 only (the exact value 0)");
     for (std::size_t i = 0; i < bytes / sizeof(T); ++i) p[i] = T(0);
     return p;
   }
