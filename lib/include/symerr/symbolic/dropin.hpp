@@ -20,6 +20,10 @@
 // because max is monotone and commutes with adding a constant (same for min).
 #pragma once
 
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -191,6 +195,18 @@ SYMERR_DROPIN_CMP(!=)
 #undef SYMERR_DROPIN_CMP
 
 // ---- math functions found by unqualified lookup ---------------------------
+namespace detail {
+template <class I, RealDomain D>
+I to_integer(const SymbolicDomainError<D>& x);
+}  // namespace detail
+
+template <RealDomain D>
+template <class I>
+  requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
+SymbolicDomainError<D>::operator I() const {
+  return detail::to_integer<I>(*this);
+}
+
 template <RealDomain D>
 SymbolicDomainError<D> fabs(const SymbolicDomainError<D>& x) {
   return abs(x);
@@ -253,6 +269,36 @@ SYMERR_DROPIN_CLASSIFY(isfinite, Finite)
 #undef SYMERR_DROPIN_CLASSIFY
 
 namespace detail {
+// SymbolicDomainError::operator I(): see its declaration.
+template <class I, RealDomain D>
+I to_integer(const SymbolicDomainError<D>& x) {
+  constexpr std::size_t kMaxIntegers = 4096;
+  const auto refuse = [&](const std::string& why) {
+    std::ostringstream m;
+    m << "conversion of a symbolic value to " << (std::is_signed_v<I> ? "a signed " : "an unsigned ")
+      << 8 * sizeof(I) << "-bit integer type: " << why << "; the value: " << x;
+    throw std::domain_error(m.str());
+  };
+  const SpecialStates& s = x.specials;
+  if (s.may_be_nan || s.may_be_pos_inf || s.may_be_neg_inf || s.may_be_undefined || !s.may_be_finite)
+    refuse("it may be NaN, infinite or undefined, where C's conversion is undefined");
+  const double lo = std::trunc(std::min(x.real.lower(), x.fp.lower()));
+  const double hi = std::trunc(std::max(x.real.upper(), x.fp.upper()));
+  const double limit = std::ldexp(1.0, std::numeric_limits<I>::digits);  // 2^digits: the first value beyond max()
+  const double least = std::is_signed_v<I> ? -limit : 0.0;
+  if (!(lo >= least && hi < limit))
+    refuse("it may lie outside the type's range, where C's conversion is undefined");
+  if (hi - lo >= static_cast<double>(kMaxIntegers))
+    refuse("it spans more than 4096 integers (one path of the branch driver each)");
+  // trunc(v) > n  <=>  v >= n + 1 (n >= 0), v > n (n < 0): each comparison is
+  // decided where the range allows, else a branch (forked by the driver)
+  for (double n = lo; n < hi; n += 1) {
+    const bool above = n >= 0 ? static_cast<bool>(x >= n + 1) : static_cast<bool>(x > n);
+    if (!above) return static_cast<I>(n);
+  }
+  return static_cast<I>(hi);
+}
+
 // The hull of two values as one (any execution of either); err unbounded
 // when an operand may be special.
 template <RealDomain D>

@@ -8,7 +8,7 @@
 // argument-dependent lookup). This header declares, in namespace std, one
 // constrained function template per name that forwards to the function an
 // unqualified call finds — the same function, so `std::exp(x)` and `exp(x)`
-// give the same result (tests/dropin/test_std_qualified.cpp). The templates
+// give the same result (tests/dropin/test_spellings.cpp). The templates
 // take part in overload resolution only when an operand is a symerr number
 // type: a call on float, double or an integer resolves as before.
 //
