@@ -149,6 +149,13 @@ struct ComparisonInfo {
   // driver relates the outcome to the inputs also when an operand is a const
   // object it may not tighten (`(a < b) ? b : a` in std::max).
   std::int32_t source[2] = {-1, -1};
+  // In a domain of handles (Affine: forms in a context that outlives the
+  // comparison), the operands' real and fp handles as compared, [operand][0:
+  // real, 1: fp]: a driver relates the outcome to the forms also when an
+  // operand is a temporary (`(int)(x * 4)`, `a + b > 0`), which it cannot
+  // read through lhs/rhs once the full expression has ended.
+  std::uint64_t forms[2][2] = {{0, 0}, {0, 0}};
+  bool has_forms = false;
   // Flipped by operator! on the Truth: the outcome a driver reports is that
   // of the negation (a classification, isnan(x), reads its class through it).
   bool negated = false;

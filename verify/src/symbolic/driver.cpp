@@ -2,6 +2,7 @@
 #include <symerr/verify/symbolic/driver.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -860,6 +861,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
         for (int o = 0; o < 2; ++o) {
           const double* r = side == 0 ? info->real[o] : info->fp[o];
           if (ops[o]) v[o] = side == 0 ? ops[o]->real : ops[o]->fp;
+          else if (info->has_forms) v[o] = std::bit_cast<Affine>(info->forms[o][side]);  // a temporary's form
           else if (r[0] == r[1] && std::isfinite(r[0])) v[o] = Affine::point(r[0]);
         }
         if (!v[0] || !v[1]) continue;

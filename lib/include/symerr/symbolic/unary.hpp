@@ -2,6 +2,8 @@
 // operators are one rule each: rules/{neg,abs,sqrt,convert,integral}.hpp.
 #pragma once
 
+#include <bit>
+
 #include <symerr/symbolic/detail.hpp>
 #include <symerr/symbolic/rules/abs.hpp>
 #include <symerr/symbolic/rules/convert.hpp>
@@ -136,6 +138,11 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
   info.refine = &refine_operand<D>;
   info.serial = ++detail::comparison_serial();
   info.source[0] = a.source, info.source[1] = b.source;
+  if constexpr (requires { D::keeps_correlations; } && std::is_trivially_copyable_v<D> && sizeof(D) == 8) {
+    info.forms[0][0] = std::bit_cast<std::uint64_t>(a.real), info.forms[0][1] = std::bit_cast<std::uint64_t>(a.fp);
+    info.forms[1][0] = std::bit_cast<std::uint64_t>(b.real), info.forms[1][1] = std::bit_cast<std::uint64_t>(b.fp);
+    info.has_forms = true;
+  }
   info.real[0][0] = a.real.lower(), info.real[0][1] = a.real.upper();
   info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
   info.fp[0][0] = a.fp.lower(), info.fp[0][1] = a.fp.upper();
