@@ -1,10 +1,11 @@
 // Spellings of C and C++ kernels.
 //
-// C's conversion to an integer type, (int)x: did not compile; now the
-// computed value truncated (the real value in the ideal program), forking
-// under the driver where executions differ. Checked against exact
-// executions of a truncating quantiser, with the twins (bound 0 for e = 0,
-// exactly one quantum for e > 0), and the refusals (NaN, range, span).
+// C's conversion to an integer type, (int)x, and lrint/lround: did not
+// compile; now the computed value truncated / rounded (the real value in the
+// ideal program), forking under the driver where executions differ. Checked
+// against exact executions (a truncating quantiser, lround of an input), with
+// the twins (bound 0 for e = 0, the true maximum for e > 0), and the
+// refusals (NaN, range, span).
 //
 // Qualified math calls in a generic kernel: std::exp(x), std::sqrt(x),
 // std::fmax(a, b), ... with a symbolic x (<symerr/symbolic/std_math.hpp>,
@@ -17,6 +18,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <random>
 #include <type_traits>
@@ -190,6 +192,12 @@ T quantise(T x) {
 }
 }  // namespace
 
+template <class D>
+bool encloses_d(const SymbolicDomainError<D>& s, const mpq_class& real, double computed) {
+  return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
+         contains(s.err, mpq_class(exact_value(computed) - real));
+}
+
 TEST_CASE("(int)x: C's conversion of a symbolic value, decided or forked", "[dropin][int_conversion]") {
   CHECK((int)S::constant(3.75, FP64) == 3);
   CHECK((int)S::constant(-3.75, FP64) == -3);
@@ -202,13 +210,53 @@ TEST_CASE("(int)x: C's conversion of a symbolic value, decided or forked", "[dro
   CHECK_THROWS_WITH((int)(S::input(-1, 1, FP64) * 1e10), Catch::Contains("outside the type's range"));
   CHECK_THROWS_WITH((unsigned)S::input(-2, 1, FP64), Catch::Contains("outside the type's range"));
   CHECK_THROWS_WITH((long)S::input(0, 1e5, FP64), Catch::Contains("4096 integers"));
+  // lrint / lround (C's rounding to a long): rint / round, then the conversion
+  CHECK(lrint(S::constant(2.5, FP64)) == 2L);  // to nearest, ties to even
+  CHECK(lround(S::constant(2.5, FP64)) == 3L);  // ties away from zero
+  CHECK(llround(S::constant(-2.5, FP32)) == -3LL);
+  CHECK(lrintf(S::constant(-0.75, FP32)) == -1L);
+  CHECK(std::lround(S::input(0.6, 1.4, -1e-9, 1e-9, FP64)) == 1L);  // every execution rounds to 1
+  CHECK_THROWS_AS(lround(S::input(0.25, 0.75, FP64)), UndecidedBranch);
+  CHECK_THROWS_WITH(lrint(S::inf(+1, FP64)), Catch::Contains("NaN, infinite"));
 }
 
-template <class D>
-bool encloses_d(const SymbolicDomainError<D>& s, const mpq_class& real, double computed) {
-  return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
-         contains(s.err, mpq_class(exact_value(computed) - real));
+TEMPLATE_TEST_CASE("lround of a driver input: sound against exact executions", "[dropin][int_conversion]", Interval,
+                   Affine) {
+  using SD = SymbolicDomainError<TestType>;
+  const double e = 0x1p-20;
+  std::optional<AffineContext> ctx;
+  std::optional<AffineScope> scope;
+  if constexpr (std::is_same_v<TestType, Affine>) ctx.emplace(), scope.emplace(*ctx);
+  const std::vector<SD> in(1, SD::input(-4, 4, -e, e, FP32));
+  const auto res = verify::run_kernel<TestType>(
+      [](std::span<SD> x, std::span<SD> y) { y[0] = SD(static_cast<double>(lroundf(x[0]))) * 0.5; }, in, 1, {});
+  INFO(res.report.summary());
+  const SD& z = res.outputs[0];
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(-4, 4), v(-1, 1);
+  std::size_t violations = 0;
+  double observed = 0;
+  for (std::size_t t = 0; t < test::scaled(20000, 2000); ++t) {
+    // a computed input, or one on a tie k + 1/2; the real one within e of it
+    const double f = t % 4 == 0 ? std::round(u(rng)) + 0.5 : static_cast<double>(static_cast<float>(u(rng)));
+    const mpq_class r = exact_value(f) - exact_value(e) * mpq_class(v(rng));
+    if (r < -4 || r > 4 || f > 4) continue;
+    // round(r): ties away from zero
+    const mpq_class a = abs(r) + mpq_class(1, 2);
+    mpz_class n = a.get_num() / a.get_den();
+    if (r < 0) n = -n;
+    const mpq_class real_out = mpq_class(n) / 2;
+    const double computed_out = static_cast<double>(std::lround(static_cast<float>(f))) * 0.5;
+    violations += !encloses_d(z, real_out, computed_out);
+    observed = std::max(observed, std::fabs(mpq_class(exact_value(computed_out) - real_out).get_d()));
+  }
+  CHECK(violations == 0);
+  CHECK(observed == 0.5);
+  // the twin: one integer apart, halved (the comparisons are of x itself,
+  // which the driver relates in both domains)
+  CHECK(mag(z.err) == 0.5);
 }
+
 
 TEMPLATE_TEST_CASE("(int)x under the driver: a truncating quantiser, sound against exact executions and tight",
                    "[dropin][int_conversion]", Interval, Affine) {
@@ -291,4 +339,66 @@ TEST_CASE("(int)x of a driver input: the unstable pairs are bounded relationally
   CHECK(violations == 0);
   CHECK(observed == 0.5);
   CHECK(mag(z.err) == 0.5);  // the twin: the true maximum (one integer, halved)
+}
+
+namespace {
+// QuantizeLinear then DequantizeLinear to int8, as a C kernel writes it.
+template <class T>
+T quantise_dequantise(T x, float scale) {
+  long q = lrintf(x / scale);
+  if (q < -128) q = -128;
+  if (q > 127) q = 127;
+  const auto b = static_cast<std::int8_t>(q);
+  return T(b) * scale;
+}
+}  // namespace
+
+TEST_CASE("int8 quantise-dequantise with lrintf in the Affine domain: sound, and bound = one quantum",
+          "[dropin][int_conversion]") {
+  using SA = SymbolicDomainError<Affine>;
+  const float scale = 1.0f / 64;
+  for (const double e : {0.0, 0x1p-20}) {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const std::vector<SA> in(1, SA::input(-1, 1, -e, e, FP32));
+    const auto res = verify::run_kernel<Affine>(
+        [scale](std::span<SA> x, std::span<SA> y) { y[0] = quantise_dequantise(x[0], scale); }, in, 1, {});
+    INFO("e = " << e << ": " << res.report.summary());
+    const SA& z = res.outputs[0];
+    // real: round-half-even(64 r) clamped to [-128, 127], over 64
+    const auto exact = [](const mpq_class& r) {
+      const mpq_class t = 64 * r;
+      mpz_class f = t.get_num() / t.get_den();  // trunc
+      if (t < 0 && f * t.get_den() != t.get_num()) f -= 1;  // floor
+      const mpq_class frac = t - f;
+      if (frac > mpq_class(1, 2) || (frac == mpq_class(1, 2) && f % 2 != 0)) f += 1;
+      if (f < -128) f = -128;
+      if (f > 127) f = 127;
+      return mpq_class(f, 64);
+    };
+    std::vector<test::Sample> samples;
+    test::InputSampler gen(31, FP32, e);
+    for (std::size_t t = 0; t < test::scaled(20000, 2000); ++t) samples.push_back(gen.next());
+    for (int k = -128; k <= 128; ++k)  // every switch point (k + 1/2) / 64, real just off it
+      for (const int side : {-1, 1}) {
+        const double f = (k + 0.5) / 64;
+        const mpq_class r = exact_value(f) - side * exact_value(e);
+        if (r >= -1 && r <= 1) samples.push_back({r, f});
+      }
+    std::size_t violations = 0;
+    double observed = 0;
+    for (const test::Sample& s : samples) {
+      const double f = static_cast<double>(quantise_dequantise(static_cast<float>(s.computed), scale));
+      const mpq_class r = exact(s.real);
+      violations += !encloses_d(z, r, f);
+      observed = std::max(observed, std::fabs(mpq_class(exact_value(f) - r).get_d()));
+    }
+    CHECK(violations == 0);
+    // the twin: one quantum (e > 0: observed at the switch points; e = 0: the
+    // division x / scale is exact here, but its symbolic rounding is not
+    // known to be 0, so the pairs of neighbouring integers stay possible)
+    CHECK(mag(z.err) == 1.0 / 64);
+    if (e > 0) CHECK(observed == 1.0 / 64);
+    else CHECK(observed == 0);
+  }
 }

@@ -138,4 +138,6 @@ SymbolicDomainError<D> nearbyint(const SymbolicDomainError<D>& x) {
   return detail::integral(x, detail::integral_of_mode(x.mode), "nearbyint");
 }
 
+// lrint, llrint, lround, llround: <symerr/symbolic/dropin.hpp> (plain integers).
+
 }  // namespace symerr
