@@ -94,11 +94,11 @@ class SymbolicDomainError {
   // C's conversion to an integer type, `(int)x`, `static_cast<long>(x)`
   // (<symerr/symbolic/dropin.hpp>): the computed value truncated toward zero
   // in the computed program, the real value in the ideal one. One integer
-  // when every execution gives the same; otherwise a chain of comparisons
-  // (x ≥ n + 1 ?), undecided ones forking under the branch driver (an
-  // UndecidedBranch outside it). std::domain_error when C's conversion may be
-  // undefined (NaN, infinity, out of the type's range) or the value spans
-  // more than 4096 integers.
+  // when every execution gives the same; otherwise a bisection by
+  // comparisons of x with the switch points (x ≥ n + 1 ?), undecided ones
+  // forking under the branch driver (an UndecidedBranch outside it).
+  // std::domain_error when C's conversion may be undefined (NaN, infinity,
+  // out of the type's range) or the value spans more than 4096 integers.
   template <class I>
     requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
   explicit operator I() const;

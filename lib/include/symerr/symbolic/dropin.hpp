@@ -291,8 +291,8 @@ inline double to_integer_value(ToInteger k, double v) {
 // SymbolicDomainError::operator I() (k = Trunc), lrint, lround: the
 // integer of the computed value in the computed program and of the real
 // value in the ideal one. One integer when every execution gives the same;
-// else, for the candidates n from the least upward, "the integer is > n"
-// is one comparison of x itself with a threshold t(n) (x ≥ t or x > t), each
+// else a bisection over the candidates, where "the integer is > n" is one
+// comparison of x itself with n's switch point (x ≥ t or x > t), each
 // decided where the ranges allow and otherwise a branch (forked by the
 // driver, whose path conditions then relate x's real and computed values).
 template <class I, RealDomain D>
