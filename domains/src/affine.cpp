@@ -746,6 +746,68 @@ Interval range(const Header& h) { return Interval::between(h.lo, h.hi); }
 
 }  // namespace
 
+// ---- the storage pool (affine_impl.hpp) ------------------------------------
+
+namespace {
+struct StoragePool {
+  std::mutex m;
+  std::unordered_map<std::size_t, std::vector<void*>> free;  // by block size
+  std::size_t bytes = 0;                                      // held in `free`
+};
+// Never destroyed: a context with static storage duration may end after it.
+StoragePool& storage_pool() {
+  static StoragePool* p = new StoragePool;
+  return *p;
+}
+constexpr std::align_val_t kBlockAlign{64};
+}  // namespace
+
+void* affine_detail::pool_take(std::size_t bytes, bool& reused) {
+  StoragePool& pool = storage_pool();
+  {
+    const std::lock_guard<std::mutex> lock(pool.m);
+    const auto it = pool.free.find(bytes);
+    if (it != pool.free.end() && !it->second.empty()) {
+      void* p = it->second.back();
+      it->second.pop_back();
+      pool.bytes -= bytes;
+      reused = true;
+      return p;
+    }
+  }
+  reused = false;
+  return ::operator new(bytes, kBlockAlign);
+}
+
+void affine_detail::pool_give(void* p, std::size_t bytes) noexcept {
+  StoragePool& pool = storage_pool();
+  try {
+    const std::lock_guard<std::mutex> lock(pool.m);
+    if (pool.bytes + bytes <= kPoolLimit) {
+      pool.free[bytes].push_back(p);
+      pool.bytes += bytes;
+      return;
+    }
+  } catch (...) {  // no memory for the list: the block is freed instead
+  }
+  ::operator delete(p, kBlockAlign);
+}
+
+void AffineContext::release_pooled_storage() noexcept {
+  StoragePool& pool = storage_pool();
+  const std::lock_guard<std::mutex> lock(pool.m);
+  for (auto& [bytes, blocks] : pool.free)
+    for (void* p : blocks) ::operator delete(p, kBlockAlign);
+  pool.free.clear();
+  pool.bytes = 0;
+}
+
+std::size_t AffineContext::pooled_storage_bytes() noexcept {
+  StoragePool& pool = storage_pool();
+  const std::lock_guard<std::mutex> lock(pool.m);
+  return pool.bytes;
+}
+
 // ---- context ---------------------------------------------------------------
 
 AffineContext::AffineContext(AffineOptions options)
@@ -804,7 +866,7 @@ AffineScope::~AffineScope() { tls_current = previous_; }
 
 // ---- construction ----------------------------------------------------------
 
-Affine Affine::point(double v) {
+Affine Affine::nonzero_point(double v) {
   if (std::isnan(v)) detail::throw_bad_interval(v, v, "Affine::point");
   if (v == 0) return Affine();
   if (!tls_current) return portable_point(v);  // context-free constant

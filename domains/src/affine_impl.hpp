@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -70,8 +71,7 @@ constexpr std::uint8_t kMaxDepth = 32;
 // (madvise(MADV_POPULATE_WRITE), Linux 5.14+; elsewhere, or if refused, a
 // no-op): the store writes every byte of it soon, and one call costs less
 // than a page fault per 4 KiB (a 64x64 matmul touches ~0.4 GB: 4% of its
-// time). Only beyond a store's first chunk, so a small context maps no page
-// it does not use.
+// time). Blocks taken from the pool (below) are mapped already.
 inline void prefault(void* p, std::size_t n) noexcept {
 #if defined(__linux__)
   constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE (older headers lack the name)
@@ -84,41 +84,79 @@ inline void prefault(void* p, std::size_t n) noexcept {
 #endif
 }
 
+// Memory a finished context leaves for the next ones: a process-wide pool of
+// the storage blocks of contexts (cache-line aligned, a few fixed sizes).
+// A block taken from it is mapped and written already, so a context that
+// reuses it pays no page fault and no prefault: the kernel driver makes one
+// context per box, and the page population of fresh memory was ~10% of a
+// 64x64 matmul. Thread-safe; blocks beyond kPoolLimit bytes are freed (the
+// memory a context of that size needs stays with the process, as glibc's
+// own free lists would keep smaller blocks); pool_release() frees them all.
+constexpr std::size_t kPoolLimit = std::size_t{1} << 30;
+void* pool_take(std::size_t bytes, bool& reused);
+void pool_give(void* p, std::size_t bytes) noexcept;
+
+// A block of pool_take, returned to the pool on destruction.
+template <class T>
+class PooledBlock {
+ public:
+  PooledBlock() = default;
+  // populate: map fresh memory at once (not for a store's first block, so
+  // a small context maps no page it does not use)
+  PooledBlock(std::size_t n, bool populate) : bytes_(n * sizeof(T)) {
+    bool reused = false;
+    p_ = static_cast<T*>(pool_take(bytes_, reused));
+    if (!reused && populate) prefault(p_, bytes_);
+  }
+  PooledBlock(PooledBlock&& o) noexcept : p_(std::exchange(o.p_, nullptr)), bytes_(o.bytes_) {}
+  PooledBlock& operator=(PooledBlock&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+      bytes_ = o.bytes_;
+    }
+    return *this;
+  }
+  ~PooledBlock() { reset(); }
+  T* get() const noexcept { return p_; }
+
+ private:
+  void reset() noexcept {
+    if (p_) pool_give(p_, bytes_);
+    p_ = nullptr;
+  }
+  T* p_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 // Storage that never moves its elements (no reallocation copies): chunks of
 // 2^Bits elements, raw memory constructed on push_back (T trivially
 // destructible), so a new context costs no construction of unused slots.
+// The chunks are pooled (PooledBlock).
 template <class T, unsigned Bits>
 class Chunked {
-  static_assert(std::is_trivially_destructible_v<T>);
+  static_assert(std::is_trivially_destructible_v<T> && alignof(T) <= 64);
 
  public:
   T& operator[](std::size_t i) noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
   const T& operator[](std::size_t i) const noexcept { return chunks_[i >> Bits].get()[i & kMask]; }
   std::size_t size() const noexcept { return size_; }
   void push_back(const T& v) {
-    if ((size_ & kMask) == 0) {
-      chunks_.emplace_back(static_cast<T*>(::operator new(sizeof(T) * kChunk, std::align_val_t{kAlign})));
-      if (chunks_.size() > 1) prefault(chunks_.back().get(), sizeof(T) * kChunk);
-    }
+    if ((size_ & kMask) == 0) chunks_.emplace_back(kChunk, !chunks_.empty());
     ::new (static_cast<void*>(chunks_.back().get() + (size_ & kMask))) T(v);
     ++size_;
   }
 
  private:
-  // cache-line aligned chunks: a 64-byte Header is one line, not two
-  static constexpr std::size_t kAlign = std::max<std::size_t>(alignof(T), 64);
-  struct Free {
-    void operator()(T* p) const noexcept { ::operator delete(static_cast<void*>(p), std::align_val_t{kAlign}); }
-  };
   static constexpr std::size_t kChunk = std::size_t{1} << Bits, kMask = kChunk - 1;
-  std::vector<std::unique_ptr<T, Free>> chunks_;
+  std::vector<PooledBlock<T>> chunks_;
   std::size_t size_ = 0;
 };
 
 // Term storage: blocks of at most 2^16 terms (the first one small: a context
 // of a few operations stays small); one segment never spans two blocks, so
 // a segment is two contiguous arrays (symbols, coefficients). Offsets are
-// block << 16 | position.
+// block << 16 | position. The blocks are pooled (PooledBlock).
 class TermStore {
  public:
   static constexpr unsigned kBits = 16;
@@ -128,12 +166,8 @@ class TermStore {
     const std::size_t block = used_ >> kBits;  // == blocks_.size() when the last block is exactly full
     if (block >= blocks_.size() || (used_ & (kBlock - 1)) + n > blocks_[block].capacity) {
       const std::uint32_t capacity = blocks_.empty() && n <= 4096 ? 4096 : kBlock;
-      blocks_.push_back({std::make_unique_for_overwrite<std::uint32_t[]>(capacity),
-                         std::make_unique_for_overwrite<double[]>(capacity), capacity});
-      if (blocks_.size() > 1) {
-        prefault(blocks_.back().sym.get(), capacity * sizeof(std::uint32_t));
-        prefault(blocks_.back().coef.get(), capacity * sizeof(double));
-      }
+      const bool populate = !blocks_.empty();
+      blocks_.push_back({PooledBlock<std::uint32_t>(capacity, populate), PooledBlock<double>(capacity, populate), capacity});
       used_ = static_cast<std::uint32_t>((blocks_.size() - 1) << kBits);
     }
     const std::uint32_t at = used_;
@@ -149,8 +183,8 @@ class TermStore {
 
  private:
   struct Block {
-    std::unique_ptr<std::uint32_t[]> sym;
-    std::unique_ptr<double[]> coef;
+    PooledBlock<std::uint32_t> sym;
+    PooledBlock<double> coef;
     std::uint32_t capacity;
   };
   std::vector<Block> blocks_;

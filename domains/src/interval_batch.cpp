@@ -41,6 +41,7 @@
 #include <symerr/symbolic.hpp>
 
 #include "interval_algorithms.hpp"
+#include "interval_batch.hpp"
 #include "interval_rounding.hpp"
 
 namespace bn = boost::numeric;
@@ -328,6 +329,24 @@ SymbolicDomainError<Interval> FastArithmetic<Interval>::apply(ArithOp op, const 
   }();
   z = result(sz);
   return z;
+}
+
+Interval detail::scoped_round_float_result(ArithOp op, const Interval& x_fp, const Interval& y_fp, Interval& t,
+                                           const FloatFormat& F, SymbolicDomainError<Interval>& z) {
+  SymbolicDomainError<ScopedInterval> sx, sy, sz;
+  sx.fp = scoped(x_fp);
+  sy.fp = scoped(y_fp);
+  sz.mode = z.mode;
+  sz.specials = z.specials;
+  ScopedInterval st = scoped(t);
+  const ScopedInterval bound = [&] {
+    UpwardScope scope;
+    return detail::with_rule(op, [&](auto rule) { return round_float_result<decltype(rule)>(sx, sy, st, F, sz); });
+  }();
+  t = unscoped(st);
+  z.fp = unscoped(sz.fp);
+  z.specials = sz.specials;
+  return unscoped(bound);
 }
 
 }  // namespace symerr

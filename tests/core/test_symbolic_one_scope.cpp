@@ -17,6 +17,9 @@
 #include <symerr/symbolic/map_enclosures.hpp>
 
 #include "core/symbolic_oracle.hpp"
+// private to domains/src: the Affine fast path's rounding bound (found
+// through the tests directory's include path)
+#include "../domains/src/interval_batch.hpp"
 
 using namespace symerr;
 using namespace symerr::test;
@@ -181,4 +184,88 @@ TEST_CASE("SymbolicError one-scope comparison: a changed result is detected", "[
   py.err = py.propagated = PerOp::between(-2e-7, 2e-7);  // a different operand: a different result
   CHECK(fingerprint(arithmetic(ArithOp::Div, as_per_op(x), py)) != fingerprint(x / y));
   CHECK(fingerprint(arithmetic(ArithOp::Div, as_per_op(x), as_per_op(y))) == fingerprint(x / y));
+}
+
+// The Affine fast path bounds round(t) − t on each affine range of t with
+// detail::scoped_round_float_result: round_float_result in one upward scope.
+// It must equal the per-operation Interval template bit for bit, for every
+// float format, operation and caller mode, on finite operands (its callers'
+// precondition), points included (the exact GMP path).
+namespace {
+struct RoundingOutcome {
+  std::string text;
+};
+RoundingOutcome rounding_outcome(const Interval& bound, const Interval& t, const SymbolicDomainError<Interval>& z) {
+  const SpecialStates& s = z.specials;
+  std::ostringstream o;
+  o << fingerprint(bound) << fingerprint(t) << fingerprint(z.fp) << " flags " << s.may_be_finite << s.may_be_nan
+    << s.may_be_pos_inf << s.may_be_neg_inf << s.may_overflow;
+  return {o.str()};
+}
+// detail::round_float_result over Interval's own operations (a mode switch each)
+RoundingOutcome per_operation(ArithOp op, const SymbolicDomainError<Interval>& x,
+                              const SymbolicDomainError<Interval>& y, Interval t, const FloatFormat& F,
+                              RoundingMode mode) {
+  SymbolicDomainError<Interval> z;
+  z.mode = mode;
+  z.specials = SpecialStates{};
+  z.specials.may_be_finite = false;
+  const Interval bound =
+      detail::with_rule(op, [&](auto rule) { return detail::round_float_result<decltype(rule)>(x, y, t, F, z); });
+  return rounding_outcome(bound, t, z);
+}
+RoundingOutcome one_scope(ArithOp op, const SymbolicDomainError<Interval>& x, const SymbolicDomainError<Interval>& y,
+                          Interval t, const FloatFormat& F, RoundingMode mode) {
+  SymbolicDomainError<Interval> z;
+  z.mode = mode;
+  z.specials = SpecialStates{};
+  z.specials.may_be_finite = false;
+  const Interval bound = detail::scoped_round_float_result(op, x.fp, y.fp, t, F, z);
+  return rounding_outcome(bound, t, z);
+}
+}  // namespace
+
+TEST_CASE("Affine's rounding bound: the one-scope round_float_result equals the per-operation one",
+          "[core][interval][rounding][affine]") {
+  const long pairs = std::max(200L, static_cast<long>(3000 * test_scale()));
+  long compared = 0, points = 0, differences = 0, mode_changes = 0;
+  for (const FloatFormat& F : {FP16, BF16, FP32, FP64}) {
+    Generator g(91 + std::hash<std::string>{}(std::string(F.name)));
+    for (long p = 0; p < pairs; ++p) {
+      const auto x = random_operand(g, F), y = random_operand(g, F);
+      if (!is_bounded(x.fp) || !is_bounded(y.fp) || !x.specials.may_be_finite || !y.specials.may_be_finite) continue;
+      for (ArithOp op : kOps) {
+        if (op == ArithOp::Div && contains(y.fp, 0.0)) continue;
+        const Interval t = detail::with_rule(op, [&](auto rule) { return decltype(rule)::value(x.fp, y.fp); });
+        for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::TowardZero, RoundingMode::Upward}) {
+          const std::string reference = per_operation(op, x, y, t, F, mode).text;
+          for (int caller : {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO}) {
+            std::fesetround(caller);
+            const std::string scoped = one_scope(op, x, y, t, F, mode).text;
+            mode_changes += std::fegetround() != caller;
+            std::fesetround(FE_TONEAREST);
+            ++compared;
+            points += is_point(x.fp) && is_point(y.fp);
+            if (scoped != reference && ++differences <= 3)
+              FAIL_CHECK(F.name << " " << detail::op_name(op) << " caller mode " << caller << "\n  x = " << x
+                                << "\n  y = " << y << "\n  per operation: " << reference
+                                << "\n  one scope:     " << scoped);
+          }
+        }
+      }
+    }
+  }
+  INFO(compared << " results compared, " << points << " on point operands");
+  CHECK(compared >= 4L * 3 * 4 * 200);
+  CHECK(points > 0);
+  CHECK(differences == 0);
+  CHECK(mode_changes == 0);
+  // the twin: another t gives another outcome (the comparison is not vacuous)
+  const auto x = SymbolicDomainError<Interval>::input(1.0, 2.0, -1e-7, 1e-7, FP32);
+  const auto y = SymbolicDomainError<Interval>::input(3.0, 4.0, -1e-7, 1e-7, FP32);
+  const Interval t = x.fp * y.fp;
+  CHECK(one_scope(ArithOp::Mul, x, y, t, FP32, RoundingMode::NearestEven).text ==
+        per_operation(ArithOp::Mul, x, y, t, FP32, RoundingMode::NearestEven).text);
+  CHECK(one_scope(ArithOp::Mul, x, y, t, FP32, RoundingMode::NearestEven).text !=
+        per_operation(ArithOp::Mul, x, y, t * Interval::point(2), FP32, RoundingMode::NearestEven).text);
 }

@@ -103,7 +103,8 @@ class Affine {
 
   // {v}. Throws std::invalid_argument if v is NaN. ±inf give the degenerate
   // [v, v] of the interval convention.
-  static Affine point(double v);
+  // (0 inline: every SymbolicDomainError<Affine> is constructed with six)
+  static Affine point(double v) { return v == 0 ? Affine() : nonzero_point(v); }
   // [lo, hi] as a fresh symbol. Throws std::invalid_argument on NaN or lo > hi.
   static Affine between(double lo, double hi);
   static Affine from_rational(const mpq_class& q);
@@ -115,6 +116,7 @@ class Affine {
   // no current context.
   static Affine portable_point(double v);
   static Affine portable_whole();
+  static Affine nonzero_point(double v);  // point(v) for v != 0 (or NaN)
 
   double lower() const;
   double upper() const;
@@ -167,6 +169,14 @@ class AffineContext {
   std::size_t symbol_count() const noexcept;  // symbols created so far
   std::size_t form_count() const noexcept;
   std::size_t term_count() const noexcept;    // stored terms (memory ~ 12 bytes each)
+
+  // The storage of a destroyed context (its form headers, terms and memo
+  // blocks, mapped and written once) is kept for the next contexts in a
+  // process-wide, thread-safe pool of at most 1 GiB, so that a context reusing
+  // it pays no page faults (the driver makes one context per box). These
+  // report the pool's size and return its memory to the system.
+  static std::size_t pooled_storage_bytes() noexcept;
+  static void release_pooled_storage() noexcept;
 
   // Inspection: the center and the terms of a form (for tests and reports).
   double center(const Affine& a) const;
