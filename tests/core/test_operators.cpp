@@ -19,7 +19,7 @@ using namespace symerr;
 
 namespace {
 
-constexpr std::size_t kOperatorCount = static_cast<std::size_t>(OpId::Atan2) + 1;
+constexpr std::size_t kOperatorCount = static_cast<std::size_t>(OpId::Erfc) + 1;
 
 // The arity each operator's symbolic rule takes (an independent statement:
 // the rule headers' signatures).

@@ -36,6 +36,7 @@ struct UnaryFn {
       case OpId::Atanh: return atanh(x, m);
       case OpId::Tan: return tan(x, m);
       case OpId::Cbrt: return cbrt(x, m);
+      case OpId::Erfc: return erfc(x, m);
       default: throw std::invalid_argument(std::string("UnaryFn: no rule for ") + name);
     }
   }

@@ -2,7 +2,7 @@
 // (each opens with its propagated-error identity), and the accuracy model
 // that bounds their introduced error. Found by unqualified lookup (ADL):
 // exp, expm1, exp2, log, log1p, log2, log10, sin, cos, tan, atan, asin, acos,
-// sinh, cosh, asinh, acosh, atanh, tanh, sigmoid, erf, pow(x, c), powi(x, n), cbrt,
+// sinh, cosh, asinh, acosh, atanh, tanh, sigmoid, erf, erfc, pow(x, c), powi(x, n), cbrt,
 // hypot(x, y), atan2(y, x), ldexp(x, n) (scalbn, scalbln).
 #pragma once
 

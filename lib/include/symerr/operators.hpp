@@ -48,6 +48,7 @@ enum class OpId : std::uint8_t {
   Cbrt,                         // cube root (C cbrt)
   Hypot,                        // √(x² + y²) without intermediate overflow (C hypot)
   Atan2,                        // the angle of the point (x, y): atan2(y, x) (C atan2; operands in C's order y, x)
+  Erfc,                         // complementary error function 1 − erf(x), decreasing (C erfc)
 };
 
 // Properties of an operator (bit set).
@@ -154,6 +155,8 @@ inline constexpr OpInfo kOperatorRows[] = {
     {OpId::Atan2, "Atan2", 2, kAccuracyModel,
      "(xi_x*e_y - xi_y*e_x) / (xi_x^2 + xi_y^2), xi in hull(real, fp) off the cut; else atan2(fp) - atan2(real)",
      "atan2", nullptr, mpfr_atan2},
+    {OpId::Erfc, "Erfc", 1, kAccuracyModel, "-erf'(xi) * e_x, xi in hull(real_x, fp_x)  (mean value)", "erfc",
+     mpfr_erfc},
 };
 }  // namespace detail
 

@@ -1,7 +1,7 @@
 // The C99 spellings of the math functions for SymbolicDomainError: the float
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
 // sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
-// tanhf, erff, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf, cbrtf,
+// tanhf, erff, erfcf, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf, cbrtf,
 // hypotf, atan2f, ldexpf, scalbnf, scalblnf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
@@ -94,6 +94,7 @@ SYMERR_C_NAMES_UNARY(round)
 SYMERR_C_NAMES_UNARY(rint)
 SYMERR_C_NAMES_UNARY(nearbyint)
 SYMERR_C_NAMES_UNARY(erf)
+SYMERR_C_NAMES_UNARY(erfc)
 SYMERR_C_NAMES_UNARY(cbrt)
 #undef SYMERR_C_NAMES_UNARY
 #undef SYMERR_C_NAME_UNARY

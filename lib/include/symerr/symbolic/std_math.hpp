@@ -55,12 +55,12 @@ namespace symerr_std_math {
   }
 #define SYMERR_STD_NAMES(X)                                                                                   \
   X(sqrt) X(cbrt) X(fabs) X(abs) X(exp) X(expm1) X(exp2) X(log) X(log1p) X(log2) X(log10) X(sin) X(cos) \
-  X(tan) X(atan) X(asin) X(acos) X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(tanh) X(erf) X(floor)    \
+  X(tan) X(atan) X(asin) X(acos) X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(tanh) X(erf) X(erfc) X(floor)    \
   X(ceil) X(trunc) X(round) X(rint) X(nearbyint) X(isnan) X(isinf) X(isfinite) X(fmin) X(fmax) X(pow)  \
   X(fmod) X(hypot) X(atan2) X(ldexp) X(scalbn) X(scalbln) X(fma) X(lrint) X(llrint) X(lround) X(llround) \
   X(sqrtf) X(cbrtf) X(fabsf) X(expf) X(expm1f) X(exp2f) X(logf) X(log1pf) X(log2f) X(log10f) X(sinf)    \
   X(cosf) X(tanf) X(atanf) X(asinf) X(acosf) X(sinhf) X(coshf) X(asinhf) X(acoshf) X(atanhf) X(tanhf)   \
-  X(erff) X(floorf) X(ceilf) X(truncf) X(roundf) X(rintf) X(nearbyintf) X(fminf) X(fmaxf) X(powf)       \
+  X(erff) X(erfcf) X(floorf) X(ceilf) X(truncf) X(roundf) X(rintf) X(nearbyintf) X(fminf) X(fmaxf) X(powf)       \
   X(fmodf) X(hypotf) X(atan2f) X(ldexpf) X(scalbnf) X(scalblnf) X(fmaf) X(lrintf) X(llrintf) X(lroundf)   \
   X(llroundf)
 SYMERR_STD_NAMES(SYMERR_STD_FORWARD)

@@ -1,9 +1,13 @@
-// erf(x) on SymbolicDomainError.
+// erf(x) and erfc(x) = 1 − erf(x) on SymbolicDomainError.
 //
 // Propagated error, mean value (no closed identity; e = f − r, ξ between r and f):
-//   erf(f) − erf(r) = erf'(ξ) · e,  erf'(ξ) = 2/√π · exp(−ξ²),  ξ ∈ hull(real, fp).
-// Introduced error: impl(t) − erf(t) under the accuracy model.
-// IEEE 754 / C Annex F: erf(±0) = ±0, erf(±inf) = ±1.
+//   erf(f) − erf(r) = erf'(ξ) · e,  erf'(ξ) = 2/√π · exp(−ξ²),  ξ ∈ hull(real, fp);
+//   erfc(f) − erfc(r) = −erf'(ξ) · e.
+// Introduced error: impl(t) − erf(t) (erfc(t)) under the accuracy model;
+// erfc underflows (FP64 beyond t ≈ 26.5, FP32 ≈ 10.05), where the model's
+// k ulps are those of the subnormal result.
+// IEEE 754 / C Annex F: erf(±0) = ±0, erf(±inf) = ±1; erfc(+inf) = +0,
+// erfc(−inf) = 2, erfc(±0) = 1 (erfc is positive: a zero result is +0).
 #pragma once
 
 #include <symerr/symbolic/elementary/common.hpp>
@@ -20,6 +24,20 @@ SymbolicDomainError<D> erf(const SymbolicDomainError<D>& x, const AccuracyModel&
   p.odd_zero = true;
   return elementary::split_whole(x, elementary::finish(x, p, model),
                                  [&](const SymbolicDomainError<D>& v) { return erf(v, model); });
+}
+
+template <RealDomain D>
+SymbolicDomainError<D> erfc(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  // decreasing on the whole line (the domain's ends are infinite: every
+  // input is in it)
+  auto p = elementary::interval_domain_parts(x, ElementaryFunction::Erfc, elementary::directed_d<OpId::Erfc>,
+                                             -INFINITY, INFINITY, false, false);
+  p.propagated = -elementary::erf_slope_image(hull(x.real, x.fp)) * x.err;
+  p.shape = &elementary::erfc_shape;
+  p.at_pos_inf = 0.0;
+  p.at_neg_inf = 2.0;
+  return elementary::split_whole(x, elementary::finish(x, p, model),
+                                 [&](const SymbolicDomainError<D>& v) { return erfc(v, model); });
 }
 
 }  // namespace symerr

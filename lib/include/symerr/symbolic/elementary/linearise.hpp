@@ -240,6 +240,9 @@ inline double sigmoid_tangency(double a, int side) {
 inline double erf_tangency(double a, int side) {
   return side * std::sqrt(std::max(0.0, -std::log(a * std::sqrt(M_PI) / 2)));
 }
+// erfc' = −erf' (negative, even); the points where it is the slope a < 0 are erf's for −a
+inline double erfc_slope(double x, Dir d) { return -erf_slope_d(std::fabs(x), d == Dir::Up ? Dir::Down : Dir::Up); }
+inline double erfc_tangency(double a, int side) { return erf_tangency(-a, side); }
 // atan' = 1/(1 + x²), asinh' = 1/√(1 + x²) (even, decreasing in |x|)
 inline double atan_slope(double x, Dir d) {
   return d == Dir::Up ? up(1 / dn(1 + dn(x * x))) : pos(dn(1 / up(1 + up(x * x))));
@@ -310,6 +313,9 @@ inline const Shape sigmoid_shape{sigmoid_d, shape_detail::sigmoid_slope, shape_d
 inline const Shape exp2_shape{directed_d<OpId::Exp2>, shape_detail::exp2_slope, shape_detail::exp2_tangency, -INFINITY,
                               NAN, 1, 1};
 inline const Shape erf_shape{erf_d, shape_detail::erf_slope, shape_detail::erf_tangency, -INFINITY, 0.0, 1, -1};
+// erfc = 1 − erf: concave below 0, convex above
+inline const Shape erfc_shape{directed_d<OpId::Erfc>, shape_detail::erfc_slope, shape_detail::erfc_tangency, -INFINITY,
+                              0.0, -1, 1};
 
 // atan, asinh: convex below 0, concave above (like tanh); sinh the mirror;
 // cosh convex. asin, atanh: concave below 0, convex above, acos the mirror,
