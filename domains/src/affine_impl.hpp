@@ -91,7 +91,8 @@ inline void prefault(void* p, std::size_t n) noexcept {
 // context per box, and the page population of fresh memory was ~10% of a
 // 64x64 matmul. Thread-safe; blocks beyond kPoolLimit bytes are freed (the
 // memory a context of that size needs stays with the process, as glibc's
-// own free lists would keep smaller blocks); pool_release() frees them all.
+// own free lists would keep smaller blocks); AffineContext::
+// release_pooled_storage() frees them all.
 constexpr std::size_t kPoolLimit = std::size_t{1} << 30;
 void* pool_take(std::size_t bytes, bool& reused);
 void pool_give(void* p, std::size_t bytes) noexcept;
