@@ -18,6 +18,18 @@
 
 #include "affine_impl.hpp"
 
+// Under AddressSanitizer a pooled block is poisoned while it waits in the
+// pool: a read of a destroyed context's storage is reported as it would be
+// if the block had been freed.
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define SYMERR_POOL_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define SYMERR_POOL_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define SYMERR_POOL_POISON(p, n) ((void)(p), (void)(n))
+#define SYMERR_POOL_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 namespace symerr {
 
 using affine_detail::Header;
@@ -772,6 +784,7 @@ void* affine_detail::pool_take(std::size_t bytes, bool& reused) {
       it->second.pop_back();
       pool.bytes -= bytes;
       reused = true;
+      SYMERR_POOL_UNPOISON(p, bytes);
       return p;
     }
   }
@@ -786,6 +799,7 @@ void affine_detail::pool_give(void* p, std::size_t bytes) noexcept {
     if (pool.bytes + bytes <= kPoolLimit) {
       pool.free[bytes].push_back(p);
       pool.bytes += bytes;
+      SYMERR_POOL_POISON(p, bytes);
       return;
     }
   } catch (...) {  // no memory for the list: the block is freed instead
@@ -797,7 +811,10 @@ void AffineContext::release_pooled_storage() noexcept {
   StoragePool& pool = storage_pool();
   const std::lock_guard<std::mutex> lock(pool.m);
   for (auto& [bytes, blocks] : pool.free)
-    for (void* p : blocks) ::operator delete(p, kBlockAlign);
+    for (void* p : blocks) {
+      SYMERR_POOL_UNPOISON(p, bytes);
+      ::operator delete(p, kBlockAlign);
+    }
   pool.free.clear();
   pool.bytes = 0;
 }
