@@ -57,9 +57,11 @@ class InputSampler {
 
 inline SymbolicError unit_box(const FloatFormat& F, double e) { return SymbolicError::input(-1, 1, -e, e, F); }
 
-inline bool encloses(const SymbolicError& s, const mpq_class& real, double computed) {
+// The execution (real result, computed result) lies in s's enclosures, in any domain.
+template <class D>
+bool encloses(const SymbolicDomainError<D>& s, const mpq_class& real, double computed) {
   return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
-         contains(s.err, exact_value(computed) - real);
+         contains(s.err, mpq_class(exact_value(computed) - real));
 }
 
 inline double to_double(const mpq_class& q) { return q.get_d(); }

@@ -44,11 +44,7 @@ verify::BasicDriverResult<D> run_max_if(const FloatFormat& F, double e, std::siz
       [n, computed](std::span<S> x, std::span<S> y) { y[0] = max_if(x.data(), n, computed); }, in, 1);
 }
 
-template <class D>
-bool encloses(const SymbolicDomainError<D>& s, const mpq_class& real, double computed) {
-  return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
-         contains(s.err, mpq_class(exact_value(computed) - real));
-}
+using test::encloses;
 
 }  // namespace
 

@@ -192,11 +192,7 @@ T quantise(T x) {
 }
 }  // namespace
 
-template <class D>
-bool encloses_d(const SymbolicDomainError<D>& s, const mpq_class& real, double computed) {
-  return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
-         contains(s.err, mpq_class(exact_value(computed) - real));
-}
+using test::encloses;
 
 TEST_CASE("(int)x: C's conversion of a symbolic value, decided or forked", "[dropin][int_conversion]") {
   CHECK((int)S::constant(3.75, FP64) == 3);
@@ -247,7 +243,7 @@ TEMPLATE_TEST_CASE("lround of a driver input: sound against exact executions", "
     if (r < 0) n = -n;
     const mpq_class real_out = mpq_class(n) / 2;
     const double computed_out = static_cast<double>(std::lround(static_cast<float>(f))) * 0.5;
-    violations += !encloses_d(z, real_out, computed_out);
+    violations += !encloses(z, real_out, computed_out);
     observed = std::max(observed, std::fabs(mpq_class(exact_value(computed_out) - real_out).get_d()));
   }
   CHECK(violations == 0);
@@ -291,7 +287,7 @@ TEMPLATE_TEST_CASE("(int)x under the driver: a truncating quantiser, sound again
     for (const test::Sample& s : samples) {
       const double f = static_cast<double>(quantise(static_cast<float>(s.computed)));
       const mpq_class r = exact(s.real);
-      violations += !encloses_d(z, r, f);
+      violations += !encloses(z, r, f);
       observed = std::max(observed, std::fabs(mpq_class(exact_value(f) - r).get_d()));
     }
     CHECK(violations == 0);
@@ -390,7 +386,7 @@ TEST_CASE("int8 quantise-dequantise with lrintf in the Affine domain: sound, and
     for (const test::Sample& s : samples) {
       const double f = static_cast<double>(quantise_dequantise(static_cast<float>(s.computed), scale));
       const mpq_class r = exact(s.real);
-      violations += !encloses_d(z, r, f);
+      violations += !encloses(z, r, f);
       observed = std::max(observed, std::fabs(mpq_class(exact_value(f) - r).get_d()));
     }
     CHECK(violations == 0);

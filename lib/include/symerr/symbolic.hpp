@@ -179,4 +179,5 @@ class SymbolicDomainError {
 #include <symerr/symbolic/rules/fma.hpp>  // fma(x, y, w): needs the drop-in numbers
 #include <symerr/symbolic/rules/fmod.hpp>  // fmod(x, y)
 #include <symerr/symbolic/compare_targets.hpp>
+#include <symerr/symbolic/sign_functions.hpp>  // signbit, copysign, fdim, isnormal, fpclassify
 #include <symerr/symbolic/numeric_limits.hpp>  // std::numeric_limits<SymbolicDomainError<D>>

@@ -2,7 +2,7 @@
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
 // sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
 // tanhf, erff, erfcf, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf, cbrtf,
-// hypotf, atan2f, ldexpf, scalbnf, scalblnf) and
+// hypotf, atan2f, ldexpf, scalbnf, scalblnf, copysignf, fdimf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
 // (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
@@ -122,7 +122,8 @@ inline constexpr bool is_symbolic_v<SymbolicDomainError<D>> = true;
 
 // fminf/fmaxf (and the l names): either operand symbolic, the other symbolic
 // or a number — the same overloads as fmin/fmax (fmodf/fmodl: fmod's, hypotf/hypotl and
-// atan2f/atan2l: hypot's and atan2's); powf/powl: a symbolic base
+// atan2f/atan2l: hypot's and atan2's, copysignf/copysignl and fdimf/fdiml:
+// copysign's and fdim's, <symerr/symbolic/sign_functions.hpp>); powf/powl: a symbolic base
 // or exponent, the exponent a number or one exact symbolic value — those of pow.
 #define SYMERR_C_NAME_BINARY(name, fn, requirement)  \
   template <class A, class B>                        \
@@ -142,6 +143,10 @@ SYMERR_C_NAME_BINARY(hypotf, hypot, detail::is_symbolic_v<A> || detail::is_symbo
 SYMERR_C_NAME_BINARY(hypotl, hypot, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(atan2f, atan2, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(atan2l, atan2, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(copysignf, copysign, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(copysignl, copysign, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(fdimf, fdim, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(fdiml, fdim, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 #undef SYMERR_C_NAME_BINARY
 
 // fmaf/fmal: fma (rules/fma.hpp), any operand symbolic.

@@ -100,6 +100,38 @@ Tri infinite_outcome(const SymbolicDomainError<D>& a, const SymbolicDomainError<
   return Tri::Unknown;
 }
 
+// What an undecided comparison of a and b records for a driver (see
+// ComparisonInfo): both answers, the operands' enclosures, lane, input tags,
+// forms (Affine), and refine_operand as the way to tighten an operand.
+template <RealDomain D>
+ComparisonInfo comparison_info(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b, Tri ideal,
+                               Tri computed, Relation rel) {
+  ComparisonInfo info;
+  info.ideal = ideal;
+  info.computed = computed;
+  info.relation = rel;
+  info.lane = merge_origin(a.origin, b.origin);
+  // Points cannot be tightened, and are often temporaries (literals) that are
+  // gone by the time the Truth is converted: not exposed.
+  info.lhs = is_point(a.real) && is_point(a.fp) ? nullptr : &a;
+  info.rhs = is_point(b.real) && is_point(b.fp) ? nullptr : &b;
+  info.refine = &refine_operand<D>;
+  info.serial = ++detail::comparison_serial();
+  info.source[0] = a.source, info.source[1] = b.source;
+  if constexpr (requires { D::keeps_correlations; } && std::is_trivially_copyable_v<D> && sizeof(D) == 8) {
+    info.forms[0][0] = std::bit_cast<std::uint64_t>(a.real), info.forms[0][1] = std::bit_cast<std::uint64_t>(a.fp);
+    info.forms[1][0] = std::bit_cast<std::uint64_t>(b.real), info.forms[1][1] = std::bit_cast<std::uint64_t>(b.fp);
+    info.has_forms = true;
+  }
+  info.real[0][0] = a.real.lower(), info.real[0][1] = a.real.upper();
+  info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
+  info.fp[0][0] = a.fp.lower(), info.fp[0][1] = a.fp.upper();
+  info.fp[1][0] = b.fp.lower(), info.fp[1][1] = b.fp.upper();
+  info.err[0][0] = a.err.lower(), info.err[0][1] = a.err.upper();
+  info.err[1][0] = b.err.lower(), info.err[1][1] = b.err.upper();
+  return info;
+}
+
 template <RealDomain D>
 Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
               Tri (*cmp)(const D&, const D&), const char* what, Relation rel = Relation::Other) {
@@ -126,30 +158,7 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
   const Tri actual = special || computed != ideal ? Tri::Unknown : cmp(actual_real(a), actual_real(b));
   const Tri t = computed == ideal && actual == ideal ? computed : Tri::Unknown;
   if (t != Tri::Unknown) return {t, what};
-  ComparisonInfo info;
-  info.ideal = ideal;
-  info.computed = computed;
-  info.relation = special ? Relation::Other : rel;
-  info.lane = merge_origin(a.origin, b.origin);
-  // Points cannot be tightened, and are often temporaries (literals) that are
-  // gone by the time the Truth is converted: not exposed.
-  info.lhs = is_point(a.real) && is_point(a.fp) ? nullptr : &a;
-  info.rhs = is_point(b.real) && is_point(b.fp) ? nullptr : &b;
-  info.refine = &refine_operand<D>;
-  info.serial = ++detail::comparison_serial();
-  info.source[0] = a.source, info.source[1] = b.source;
-  if constexpr (requires { D::keeps_correlations; } && std::is_trivially_copyable_v<D> && sizeof(D) == 8) {
-    info.forms[0][0] = std::bit_cast<std::uint64_t>(a.real), info.forms[0][1] = std::bit_cast<std::uint64_t>(a.fp);
-    info.forms[1][0] = std::bit_cast<std::uint64_t>(b.real), info.forms[1][1] = std::bit_cast<std::uint64_t>(b.fp);
-    info.has_forms = true;
-  }
-  info.real[0][0] = a.real.lower(), info.real[0][1] = a.real.upper();
-  info.real[1][0] = b.real.lower(), info.real[1][1] = b.real.upper();
-  info.fp[0][0] = a.fp.lower(), info.fp[0][1] = a.fp.upper();
-  info.fp[1][0] = b.fp.lower(), info.fp[1][1] = b.fp.upper();
-  info.err[0][0] = a.err.lower(), info.err[0][1] = a.err.upper();
-  info.err[1][0] = b.err.lower(), info.err[1][1] = b.err.upper();
-  return {Tri::Unknown, what, info};
+  return {Tri::Unknown, what, comparison_info(a, b, ideal, computed, special ? Relation::Other : rel)};
 }
 }  // namespace detail
 
