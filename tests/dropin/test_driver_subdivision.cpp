@@ -31,11 +31,7 @@ verify::BasicDriverResult<D> run_mixed(double e, const verify::DriverOptions& op
   return verify::run_kernel<D>([](std::span<S> x, std::span<S> y) { y[0] = mixed(x[0], x[1]); }, in, 1, opt);
 }
 
-template <class D>
-bool encloses(const SymbolicDomainError<D>& s, const mpq_class& real, double computed) {
-  return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
-         contains(s.err, mpq_class(exact_value(computed) - real));
-}
+using symerr::test::encloses;
 
 // Exact executions of `mixed` (a third near the switch a*b = 0.25) escaping s;
 // max_err: the largest |f − r| seen.
@@ -188,4 +184,90 @@ TEST_CASE("subdivision: budgets are reported and the result stays sound", "[drop
   CHECK(escapes(timed.outputs[0], 1e-12, trials() / 4, m) == 0);
   opt.max_boxes = 0;
   CHECK_THROWS_AS(run_mixed<Interval>(0, opt), std::invalid_argument);
+}
+
+namespace {
+// Soft shrink as C writes it: copysign's sign test is unstable near 0, where
+// the two programs' results are both 0 once the box is narrower than lambda.
+template <class T>
+T shrink(T x) {
+  return copysign(fdim(fabs(x), 0.2), x);
+}
+mpq_class shrink_exact(const mpq_class& r) {
+  const mpq_class d = abs(r) - exact_value(0.2);
+  const mpq_class m = d > 0 ? d : mpq_class(0);
+  return r < 0 ? mpq_class(-m) : m;
+}
+}  // namespace
+
+TEST_CASE("subdivision lane by lane: 8 elementwise lanes as tight as one lane alone, at the cost of one, and a false "
+          "lanes statement falls back to the whole box",
+          "[dropin][driver][subdivision]") {
+  using S = SymbolicError;
+  constexpr std::size_t n = 8;
+  for (const double e : {0.0, 1e-12}) {
+    verify::DriverOptions one;
+    one.max_boxes = 64;
+    const auto single = verify::run_kernel([](std::span<S> x, std::span<S> y) { y[0] = shrink(x[0]); },
+                                           std::vector<S>(1, S::input(-1, 1, -e, e, FP64)), 1, one);
+    verify::DriverOptions opt = one;
+    const std::size_t sizes[] = {n};
+    verify::elementwise_lanes(opt, sizes, n);
+    const std::vector<S> in(n, S::input(-1, 1, -e, e, FP64));
+    const auto lanes = verify::run_kernel(
+        [](std::span<S> x, std::span<S> y) {
+          for (std::size_t i = 0; i < n; ++i) y[i] = shrink(x[i]);
+        },
+        in, n, opt);
+    INFO("e = " << e << ": one lane " << single.report.summary() << "; 8 lanes " << lanes.report.summary());
+    CHECK(lanes.report.lane_subdivision);
+    CHECK_FALSE(lanes.report.lanes_violated);
+    CHECK_FALSE(lanes.report.budget_exhausted);
+    // zipped: 8 lanes cost about what one costs (the whole-box subdivision of
+    // 8 dimensions would need 8^k boxes for k splits of each)
+    CHECK(lanes.report.runs <= 2 * single.report.runs);
+    symerr::test::InputSampler gen(3, FP64, e);
+    std::size_t bad = 0;
+    double observed = 0;
+    for (std::size_t t = 0; t < trials(); ++t) {
+      const symerr::test::Sample v = gen.next();
+      const std::size_t i = t % n;
+      const mpq_class real = shrink_exact(v.real);
+      const double fp = shrink(v.computed);
+      observed = std::max(observed, std::fabs(mpq_class(exact_value(fp) - real).get_d()));
+      if (!encloses(lanes.outputs[i], real, fp)) ++bad;
+    }
+    CHECK(bad == 0);
+    // twins: every lane as tight as the single lane, and within 1.1x of the
+    // largest observed error (the unsplit box: 2 (1 − 0.2) = 1.6)
+    for (const S& y : lanes.outputs) CHECK(mag(y.err) <= mag(single.outputs[0].err));
+    CHECK(mag(lanes.outputs[0].err) <= 1.1 * observed);
+    CHECK(mag(lanes.outputs[0].err) < 1e-11);
+  }
+  // a kernel whose output i also reads x[i + 1]: the lanes statement is false
+  // (the driver sees it in the output's lane), the driver subdivides the whole
+  // box instead, and stays sound
+  verify::DriverOptions opt;
+  opt.max_boxes = 16;
+  const std::size_t sizes[] = {4};
+  verify::elementwise_lanes(opt, sizes, 4);
+  const std::vector<S> in(4, S::input(-1, 1, FP64));
+  auto wrong = [](std::span<S> x, std::span<S> y) {
+    for (std::size_t i = 0; i < 4; ++i) y[i] = shrink(x[i]) + 0.25 * x[(i + 1) % 4];
+  };
+  const auto r = verify::run_kernel(wrong, in, 4, opt);
+  INFO(r.report.summary());
+  CHECK(r.report.lanes_violated);
+  CHECK_FALSE(r.report.lane_subdivision);
+  symerr::test::InputSampler gen(4, FP64, 0);
+  std::size_t bad = 0;
+  for (std::size_t t = 0; t < trials() / 4; ++t) {
+    symerr::test::Sample v[4] = {gen.next(), gen.next(), gen.next(), gen.next()};
+    for (std::size_t i = 0; i < 4; ++i) {
+      const mpq_class real = shrink_exact(v[i].real) + mpq_class(1, 4) * v[(i + 1) % 4].real;
+      const double fp = shrink(v[i].computed) + 0.25 * v[(i + 1) % 4].computed;
+      if (!encloses(r.outputs[i], real, fp)) ++bad;
+    }
+  }
+  CHECK(bad == 0);
 }

@@ -81,6 +81,11 @@ inline Enclosure exp(const Enclosure& a) { return increasing<mpfr_exp>(a); }
 inline Enclosure sqrt(const Enclosure& a) { return Enclosure(sqrt(a.interval())); }
 inline Enclosure fabs(const Enclosure& a) { return Enclosure(abs(a.interval())); }
 inline Enclosure fma(const Enclosure& a, const Enclosure& b, const Enclosure& c) { return a * b + c; }
+// copysign and fdim of the real values (their comparisons decided, as every comparison here)
+inline Enclosure copysign(const Enclosure& a, const Enclosure& b) {
+  return b < Enclosure(0.0) ? -fabs(a) : fabs(a);
+}
+inline Enclosure fdim(const Enclosure& a, const Enclosure& b) { return a > b ? a - b : Enclosure(0.0); }
 
 // max/min of two enclosures: [max(lo), max(hi)] (exact on point values).
 template <int (*F)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t)>

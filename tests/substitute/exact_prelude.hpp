@@ -9,6 +9,9 @@
 inline mpq_class fmax(const mpq_class& a, const mpq_class& b) { return a < b ? b : a; }
 inline mpq_class fmin(const mpq_class& a, const mpq_class& b) { return b < a ? b : a; }
 inline mpq_class fabs(const mpq_class& a) { return abs(a); }
+// copysign: a rational has no signed zero (copysign(a, 0) = |a|)
+inline mpq_class copysign(const mpq_class& a, const mpq_class& b) { return sgn(b) < 0 ? mpq_class(-abs(a)) : abs(a); }
+inline mpq_class fdim(const mpq_class& a, const mpq_class& b) { return a > b ? mpq_class(a - b) : mpq_class(0); }
 inline mpq_class fma(const mpq_class& a, const mpq_class& b, const mpq_class& c) { return a * b + c; }
 // sqrt of a perfect square of rationals (the tests choose var + eps so);
 // anything else has no exact rational value.

@@ -24,7 +24,7 @@ using S = SymbolicError;
 
 namespace {
 
-enum class K { Add, Mul, MatMul, MatMulFma, Conv, Relu, LeakyRelu, Where, Clip, MaxPool, MaxPoolIf, BatchNorm, Softmax, SoftmaxIf };
+enum class K { Add, Mul, MatMul, MatMulFma, Conv, Relu, LeakyRelu, Where, Clip, SoftShrink, MaxPool, MaxPoolIf, BatchNorm, Softmax, SoftmaxIf };
 bool is_softmax(K k) { return k == K::Softmax || k == K::SoftmaxIf; }
 
 struct Shape {
@@ -49,6 +49,7 @@ struct Spec {
 
 constexpr double kAlpha32 = static_cast<double>(0.01f);  // leakyrelu alpha as a value of FP32 (and FP64)
 constexpr double kEps = 0x1p-16;                          // batchnorm: var + eps is a perfect square
+constexpr double kShrink = 0.2;  // softshrink's lambda: not a value of FP32 (0.2f − 0.2 = 2.98e-9)
 
 // One kernel call on tensors of T (any of the four builds).
 #define SYMERR_DISPATCH(NS)                                                                                   \
@@ -64,6 +65,7 @@ constexpr double kEps = 0x1p-16;                          // batchnorm: var + ep
       case K::LeakyRelu: NS::onnx_leakyrelu(t[0], kAlpha32, y); break;                                        \
       case K::Where: NS::onnx_where(t[0], t[1], t[2], y); break;                                              \
       case K::Clip: NS::onnx_clip(t[0], -0.5, 0.5, y); break;                                                 \
+      case K::SoftShrink: NS::onnx_softshrink(t[0], kShrink, y); break;                                       \
       case K::MaxPool: NS::onnx_maxpool(t[0], 2, 2, y); break;                                                \
       case K::MaxPoolIf: NS::onnx_maxpool_if(t[0], 2, 2, y); break;                                           \
       case K::BatchNorm: NS::onnx_batchnorm(t[0], t[1], t[2], t[3], t[4], kEps, y); break;                   \
@@ -148,6 +150,7 @@ std::vector<Spec> specs() {
       {K::LeakyRelu, "leakyrelu", {v16}, {{}}, v16, {0.0}},
       {K::Where, "where", {v16, v16, v16}, {{}, {}, {}}, v16, {0.0}},
       {K::Clip, "clip", {v16}, {{}}, v16, {-0.5, 0.5}},
+      {K::SoftShrink, "softshrink", {v16}, {{}}, v16, {-kShrink, 0.0, kShrink}},
       {K::MaxPool, "maxpool (fmax)", {p4}, {{}}, p2, {}},
       {K::MaxPoolIf, "maxpool (if)", {p4}, {{}}, p2, {}},
       {K::Softmax, "softmax 4", {v4}, {{}}, v4, {}},
@@ -164,8 +167,11 @@ verify::DriverOptions lanes_for(const Spec& s) {
   std::vector<std::size_t> sizes;
   for (const Shape& sh : s.in) sizes.push_back(static_cast<std::size_t>(sh.size()));
   const auto n_out = static_cast<std::size_t>(s.out.size());
-  if (s.k == K::Relu || s.k == K::LeakyRelu || s.k == K::Clip || s.k == K::Where)
+  if (s.k == K::Relu || s.k == K::LeakyRelu || s.k == K::Clip || s.k == K::Where || s.k == K::SoftShrink)
     verify::elementwise_lanes(opt, sizes, n_out);
+  // softshrink: copysign's unstable band (|x| <= e, and −0) is bounded by the
+  // two paths' enclosures; subdivision shrinks it to boxes where fdim is 0
+  if (s.k == K::SoftShrink) opt.max_boxes = 64;
   // k-deep bisection of every input: as many leaf boxes, chosen by the driver
   if (s.bisections > 0) {
     std::size_t elements = 0;
@@ -379,6 +385,7 @@ double target_ratio(const Spec& s, const Scenario& sc) {
     case K::LeakyRelu:
     case K::Where:
     case K::Clip:
+    case K::SoftShrink:
     case K::MaxPool: return 2.0;
     case K::MatMul:  // e = 0: the worst-case rounding is not met by sampling; see a_priori_bound
     case K::MatMulFma:
@@ -478,6 +485,11 @@ TEST_CASE("C kernel batchnorm 1x2x4x4 (sqrt): sound against exact executions", "
 TEST_CASE("C kernels relu, leakyrelu, where, clip on 16 elements, full box, through the driver", "[substitute]") {
   for (const Spec& s : specs())
     if (s.k == K::Relu || s.k == K::LeakyRelu || s.k == K::Where || s.k == K::Clip) run_spec(s, 1);
+}
+TEST_CASE("C kernel softshrink (copysign, fdim, fabs) on 16 elements, full box, through the driver",
+          "[substitute]") {
+  for (const Spec& s : specs())
+    if (s.k == K::SoftShrink) run_spec(s, 1);
 }
 TEST_CASE("C kernel maxpool 2x2 on 4x4 (fmax and if-based): sound against exact executions", "[substitute]") {
   for (const Spec& s : specs())

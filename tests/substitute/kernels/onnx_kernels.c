@@ -114,6 +114,13 @@ void onnx_clip(const tensor* x, double lo, double hi, tensor* y) {
   }
 }
 
+/* Shrink with bias = lambd (soft shrink), as C math writes it: the magnitude
+   shrunk by lambd and floored at 0 (fdim), the sign put back (copysign). */
+void onnx_softshrink(const tensor* x, double lambd, tensor* y) {
+  const int n = tensor_size(y);
+  for (int i = 0; i < n; ++i) y->data[i] = copysign(fdim(fabs(x->data[i]), lambd), x->data[i]);
+}
+
 void onnx_maxpool(const tensor* x, int k, int s, tensor* y) {
   const int N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
   const int OH = y->dims[2], OW = y->dims[3];

@@ -31,6 +31,7 @@ void onnx_leakyrelu(const tensor* x, double alpha, tensor* y);
 /* y = c > 0 ? a : b */
 void onnx_where(const tensor* c, const tensor* a, const tensor* b, tensor* y);
 void onnx_clip(const tensor* x, double lo, double hi, tensor* y);
+void onnx_softshrink(const tensor* x, double lambd, tensor* y);
 /* NCHW max pooling, k x k window, stride s, no padding: a running maximum with fmax */
 void onnx_maxpool(const tensor* x, int k, int s, tensor* y);
 /* the same with the running maximum written as a comparison: if (v > m) m = v */

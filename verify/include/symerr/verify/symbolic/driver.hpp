@@ -156,7 +156,12 @@ struct DriverOptions {
   std::size_t max_branches = 4096;   // undecided comparisons on one path of one lane
   // Automatic subdivision: at most `max_boxes` leaf boxes (1: none) and, if
   // positive, `max_seconds` of subdivision; it stops early when every
-  // output's sup|err| is at most `target_err` (if positive).
+  // output's sup|err| is at most `target_err` (if positive). With lanes
+  // (below), each lane is subdivided on its own inputs, up to `max_boxes`
+  // leaves per lane, and one run evaluates a box of every lane side by side
+  // (each round halves every lane's worst leaf along its widest input: two
+  // runs); if the lanes statement fails in a run, the whole box is
+  // subdivided instead.
   std::size_t max_boxes = 1;
   double max_seconds = 0;
   double target_err = 0;
@@ -200,7 +205,8 @@ struct DriverReport {
   bool lanes_violated = false;        // the lanes statement was contradicted: ran with one lane
   std::size_t refined_operands = 0;   // operand tightenings applied
   std::size_t relational_pairs = 0;   // interval domains: unstable pairs bounded under both paths' conditions
-  std::size_t input_boxes = 1;        // leaf boxes whose hull is the result
+  std::size_t input_boxes = 1;        // leaf boxes whose hull is the result (by lane: the most of one lane)
+  bool lane_subdivision = false;      // subdivided lane by lane (lanes given; see DriverOptions::max_boxes)
   std::size_t box_explorations = 1;   // boxes explored (leaves, split boxes and tried halves)
   std::size_t vacuous_boxes = 0;      // halves with no value of some input's format (dropped)
   bool subdivision_budget_exhausted = false;  // box or time budget stopped the subdivision
