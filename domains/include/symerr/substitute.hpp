@@ -23,9 +23,11 @@
 //     (SymbolicError: the exact value 0, so calloc'd buffers hold zeros);
 //     free/memset/memcpy work on such buffers (memset(p, 0, n) writes zeros);
 //   * the C math functions of a replaced value are symerr's: sqrt, fabs,
-//     fmin, fmax (<symerr/symbolic/dropin.hpp>) and the elementary functions
-//     exp, expm1, log, log1p, tanh, erf, pow (<symerr/elementary.hpp>, under
-//     the thread's accuracy model), and their C99 float / long double names
+//     fmin, fmax, isnan, ... (<symerr/symbolic/dropin.hpp>), signbit,
+//     copysign, fdim, isnormal, fpclassify (sign_functions.hpp), rounding,
+//     fmod, fma, and the elementary functions exp, expm1, log, log1p, tanh,
+//     erf, erfc, pow, sin, ... (<symerr/elementary.hpp>, under the thread's
+//     accuracy model), and their C99 float / long double names
 //     (sqrtf, expf, fmaxf, powf, ..., <symerr/symbolic/c_names.hpp>) for a
 //     kernel written for float, all found by argument-dependent lookup;
 //   * `restrict` is GCC's __restrict; the kernel's functions get C++ linkage

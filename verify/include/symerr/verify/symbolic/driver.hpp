@@ -90,8 +90,10 @@
 // follows the r-th path of every lane, so runs = max over lanes of its paths.
 // Each value carries the lane of the inputs it depends on
 // (SymbolicDomainError::origin); an undecided comparison whose operands mix
-// lanes (or depend on no lane) violates the statement: the driver then starts
-// again with one lane and says so in the report.
+// lanes (or depend on no lane), or an output whose value carries another
+// lane's data, violates the statement: the driver then starts again with one
+// lane and says so in the report. A dependence by control flow alone (an
+// output of lane k branching on lane m's input) cannot be seen.
 //
 // Automatic subdivision (max_boxes > 1 or max_seconds > 0). The input box (the
 // real ranges of the inputs) is explored as above; then, while the budget
