@@ -163,6 +163,17 @@ TEST_CASE("floor, ceil, trunc, round, rint: tightness twins", "[core][integral]"
   CHECK(f.err.lower() == -1);
   CHECK(f.err.upper() == 1);
   CHECK(std::floor(1.0) - std::floor(1.0 - 0x1p-11) == 1);
+  // trunc across switch points with |e| < 1: the jump [-1, 1] as floor's (at 1:
+  // r just below, f on it; at −1: r on it, f just above), not [-2, 2]; and
+  // with e >= 0 only upward jumps (trunc is non-decreasing)
+  const S t = trunc(S::input(-1.5, 1.5, -0x1p-10, 0x1p-10, FP32));
+  CHECK(t.err.lower() == -1);
+  CHECK(t.err.upper() == 1);
+  CHECK(std::trunc(1.0) - std::trunc(1.0 - 0x1p-11) == 1);
+  CHECK(std::trunc(-1.0 + 0x1p-11) - std::trunc(-1.0) == 1);
+  const S tp = trunc(S::input(-1.5, 1.5, 0, 0x1p-10, FP32));
+  CHECK(tp.err.lower() == 0);
+  CHECK(tp.err.upper() == 1);
   // nearest: |g(r + e) − g(r)| <= 1 for |e| < 1/2 … and 0 where no tie is crossed
   const S n = nearbyint(S::input(0.6, 1.4, -0x1p-10, 0x1p-10, FP32));
   CHECK(n.err.lower() == 0);

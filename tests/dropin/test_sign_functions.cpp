@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <symerr/c_types.hpp>
 #include <symerr/verify/symbolic/driver.hpp>
 
 #include "dropin/sampling.hpp"
@@ -162,4 +163,27 @@ TEMPLATE_TEST_CASE("copysign and fdim through the driver: soft shrink and a sign
     CHECK(observed[0] > 0);
     CHECK(bound[0] <= (e > 0 ? 1.5 : 2.0) * observed[0]);  // e = 0: 1.83 (half an ulp of 0.8 bounds 2^-26 roundings)
   }
+}
+
+TEST_CASE("C_TYPES: copysign, fdim, frexp, modf and the classifications of CFloat and CDouble", "[dropin][sign]") {
+  const CDouble x(S::input(2.25, 2.75, FP64));
+  const CFloat y(S::input(-3, -2.5, FP32));
+  // the function's type decides the format: copysignf of a double is a float
+  const CFloat c = copysignf(x, y);
+  CHECK(c.format == Format(FP32));
+  CHECK(c.fp.upper() == -2.25);
+  const CDouble d = fdim(x, 2.5);
+  CHECK(d.format == Format(FP64));
+  CHECK((d.fp.lower() == 0 && d.fp.upper() == 0.25 && mag(d.err) == 0));
+  int k = 0;
+  const CFloat m = frexpf(x, &k);
+  CHECK(k == 2);
+  CHECK(m.format == Format(FP32));
+  CFloat i;
+  const CFloat f = modff(y, &i);
+  CHECK((i.fp.lower() == -3 && i.fp.upper() == -2));
+  CHECK((f.fp.lower() >= -1 && f.fp.upper() <= 0.5));
+  CHECK(bool(signbit(y)));
+  CHECK(fpclassify(x) == FP_NORMAL);
+  CHECK(bool(isnormal(y)));
 }

@@ -267,8 +267,8 @@ SYMERR_C_TYPES_UNARY(nearbyint)
 SYMERR_C_TYPES_UNARY(cbrt)
 #undef SYMERR_C_TYPES_UNARY
 
-// fmin, fmax, pow, fmod, hypot, atan2 (double) and fminf, fmaxf, powf, fmodf, hypotf, atan2f
-// (float): either argument a
+// fmin, fmax, pow, fmod, hypot, atan2, copysign, fdim (double) and fminf, fmaxf, powf, fmodf,
+// hypotf, atan2f, copysignf, fdimf (float): either argument a
 // CNumber, the other a CNumber or a number, both converted to the function's type.
 #define SYMERR_C_TYPES_BINARY(name)                                                              \
   template <class A, class B>                                                                    \
@@ -292,6 +292,8 @@ SYMERR_C_TYPES_BINARY(pow)
 SYMERR_C_TYPES_BINARY(fmod)
 SYMERR_C_TYPES_BINARY(hypot)
 SYMERR_C_TYPES_BINARY(atan2)
+SYMERR_C_TYPES_BINARY(copysign)
+SYMERR_C_TYPES_BINARY(fdim)
 #undef SYMERR_C_TYPES_BINARY
 
 // ldexp, scalbn (double) and ldexpf, scalbnf (float): x converted to the
@@ -310,6 +312,26 @@ SYMERR_C_TYPES_BINARY(atan2)
 SYMERR_C_TYPES_SCALE(ldexp)
 SYMERR_C_TYPES_SCALE(scalbn)
 #undef SYMERR_C_TYPES_SCALE
+
+// frexp, modf (double) and frexpf, modff (float): x converted to the
+// function's type; modf's integral part is of that type.
+#define SYMERR_C_TYPES_DECOMPOSE(suffix, K)                                                       \
+  template <RealDomain D, CType L>                                                                \
+  CNumber<D, CType::K> frexp##suffix(const CNumber<D, L>& x, int* e) {                            \
+    using R = CNumber<D, CType::K>;                                                               \
+    return R(frexp(c_types_detail::operand<R>(x), e));                                            \
+  }                                                                                               \
+  template <RealDomain D, CType L>                                                                \
+  CNumber<D, CType::K> modf##suffix(const CNumber<D, L>& x, CNumber<D, CType::K>* integral) {     \
+    using R = CNumber<D, CType::K>;                                                               \
+    typename R::Base i;                                                                           \
+    const R f(modf(c_types_detail::operand<R>(x), &i));                                           \
+    *integral = R(i);                                                                             \
+    return f;                                                                                     \
+  }
+SYMERR_C_TYPES_DECOMPOSE(, Double)
+SYMERR_C_TYPES_DECOMPOSE(f, Float)
+#undef SYMERR_C_TYPES_DECOMPOSE
 
 // fma (double) and fmaf (float): one rounding of a·b + c in the function's type.
 namespace c_types_detail {

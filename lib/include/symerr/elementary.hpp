@@ -12,6 +12,7 @@
 #include <symerr/symbolic/elementary/erf.hpp>
 #include <symerr/symbolic/elementary/exp.hpp>
 #include <symerr/symbolic/elementary/exp2.hpp>
+#include <symerr/symbolic/elementary/frexp_modf.hpp>
 #include <symerr/symbolic/elementary/hyperbolic.hpp>
 #include <symerr/symbolic/elementary/hypot_atan2.hpp>
 #include <symerr/symbolic/elementary/inverse_trig.hpp>

@@ -9,7 +9,12 @@
 //   floor, ceil:       g(r + e) − g(r) ∈ [floor(e), ceil(e)]
 //                      (floor(r + e) ∈ {floor(r) + floor(e), floor(r) + floor(e) + 1});
 //   nearest (any tie): |g(v) − v| <= 1/2, so g(r + e) − g(r) ∈ [ceil(e − 1), floor(e + 1)];
-//   trunc:             |g(v) − v| < 1, so g(r + e) − g(r) ∈ [floor(e) − 1, ceil(e) + 1];
+//   trunc:             non-decreasing, jumps of 1 at the nonzero integers (none
+//                      at 0): for e >= 0, g(r + e) − g(r) ∈ [max(0, floor(e) − 1),
+//                      ceil(e)] (trunc = floor + c, c ∈ {0, 1} being 1 on the
+//                      negative non-integers; c_b − c_a = 1 needs a integer and b
+//                      not, so floor(b) − a + 1 = ceil(e)), for e < 0 the mirror
+//                      [floor(e), min(0, ceil(e) + 1)];
 // each intersected with g(fp) − g(real) over the ranges (0 where both ranges
 // lie between the same two switch points), and e = 0 gives 0. The split
 // likewise: propagated g(pr) − g(r), introduced g(f) − g(pr).
@@ -61,7 +66,9 @@ D integral_difference(Integral k, const D& b_minus_a) {
   switch (k) {
     case Integral::Floor:
     case Integral::Ceil: return D::between(std::floor(lo), std::ceil(hi));
-    case Integral::Trunc: return D::between(std::floor(lo) - 1, std::ceil(hi) + 1);
+    case Integral::Trunc:
+      return D::between(lo < 0 ? std::floor(lo) : std::max(0.0, std::floor(lo) - 1),
+                        hi > 0 ? std::ceil(hi) : std::min(0.0, std::ceil(hi) + 1));
     case Integral::NearestEven:
     case Integral::NearestAway:
       return D::between(std::ceil(std::nextafter(lo - 1, -INFINITY)), std::floor(std::nextafter(hi + 1, INFINITY)));
