@@ -74,9 +74,7 @@ TEMPLATE_TEST_CASE("frexp and modf through the driver: sound against exact execu
                    "[dropin][frexp]", Interval, Affine) {
   using SD = SymbolicDomainError<TestType>;
   for (const double e : {0.0, 0x1p-20}) {
-    std::optional<AffineContext> ctx;
-    std::optional<AffineScope> scope;
-    if constexpr (std::is_same_v<TestType, Affine>) ctx.emplace(), scope.emplace(*ctx);
+    const test::DomainScope<TestType> domain;
     const std::vector<SD> in(1, SD::input(0.3, 5, -e, e, FP32));
     const auto res = verify::run_kernel<TestType>(
         [](std::span<SD> x, std::span<SD> y) {

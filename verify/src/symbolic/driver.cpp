@@ -1200,11 +1200,15 @@ BasicDriverResult<D> hull_of_leaves(const std::vector<Leaf<D>>& leaves, std::siz
   return res;
 }
 
+struct Stopwatch {
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+};
+
 template <class D>
 BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const SymbolicDomainError<D>> inputs,
                                std::size_t n_out, const DriverOptions& opt) {
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const Stopwatch clock;
   DriverReport rep;
   rep.box_explorations = 0;
   Subdivider<D> sub(kernel, inputs, n_out, opt, rep);
@@ -1215,7 +1219,7 @@ BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const S
   while (!open.empty()) {
     if (opt.target_err > 0 && open.top().score <= opt.target_err) break;
     const bool boxes_left = open.size() + done.size() < std::max<std::size_t>(opt.max_boxes, 1);
-    const bool time_left = opt.max_seconds <= 0 || elapsed() < opt.max_seconds;
+    const bool time_left = opt.max_seconds <= 0 || clock.seconds() < opt.max_seconds;
     if (!boxes_left || !time_left || rep.runs >= opt.max_runs) {
       rep.subdivision_budget_exhausted = open.top().score > 0;
       break;
@@ -1262,8 +1266,7 @@ template <class D>
 std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kernel,
                                                     std::span<const SymbolicDomainError<D>> inputs,
                                                     std::size_t n_out, const DriverOptions& opt) {
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const Stopwatch clock;
   DriverReport rep;
   rep.box_explorations = 0;
   Subdivider<D> sub(kernel, inputs, n_out, opt, rep);
@@ -1324,7 +1327,7 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
       any = true;
     }
     if (!any) break;
-    if (opt.max_seconds > 0 && elapsed() >= opt.max_seconds) {
+    if (opt.max_seconds > 0 && clock.seconds() >= opt.max_seconds) {
       rep.subdivision_budget_exhausted = true;
       break;
     }
@@ -1442,7 +1445,7 @@ template <class D>
 BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& kernel,
                                 std::type_identity_t<std::span<const SymbolicDomainError<D>>> inputs,
                                 std::size_t n_outputs, const DriverOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   check_options(options, inputs.size(), n_outputs);
   const auto literals = literal_format_for<D>(inputs, options);
   std::optional<ScopedLiteralFormat> literal_scope;
@@ -1459,7 +1462,7 @@ BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& ke
   } else {
     r = explore_box<D>(kernel, inputs, n_outputs, options, options.max_runs);
   }
-  r.report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.report.seconds = clock.seconds();
   return r;
 }
 
