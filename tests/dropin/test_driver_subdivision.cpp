@@ -243,6 +243,25 @@ TEST_CASE("subdivision lane by lane: 8 elementwise lanes as tight as one lane al
     for (const S& y : lanes.outputs) CHECK(mag(y.err) <= mag(single.outputs[0].err));
     CHECK(mag(lanes.outputs[0].err) <= 1.1 * observed);
     CHECK(mag(lanes.outputs[0].err) < 1e-11);
+    // out of runs during the subdivision: the leaves so far (complete, sound),
+    // reported as the subdivision's budget, not as unexplored lanes
+    verify::DriverOptions few = opt;
+    few.max_runs = 12;
+    const auto cut = verify::run_kernel(
+        [](std::span<S> x, std::span<S> y) {
+          for (std::size_t i = 0; i < n; ++i) y[i] = shrink(x[i]);
+        },
+        in, n, few);
+    INFO(cut.report.summary());
+    CHECK(cut.report.subdivision_budget_exhausted);
+    CHECK_FALSE(cut.report.budget_exhausted);
+    CHECK(mag(cut.outputs[0].err) > mag(lanes.outputs[0].err));  // fewer boxes, a wider bound
+    CHECK(mag(cut.outputs[0].err) <= 2 * (1 - 0.2) + 1e-9);      // at most the whole box's
+    for (std::size_t t = 0; t < trials() / 4; ++t) {
+      const symerr::test::Sample v = gen.next();
+      if (!encloses(cut.outputs[t % n], shrink_exact(v.real), shrink(v.computed))) ++bad;
+    }
+    CHECK(bad == 0);
   }
   // a kernel whose output i also reads x[i + 1]: the lanes statement is false
   // (the driver sees it in the output's lane), the driver subdivides the whole

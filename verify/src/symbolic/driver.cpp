@@ -1295,7 +1295,9 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
   std::vector<std::vector<LaneLeaf>> leaves(static_cast<std::size_t>(n_lanes));
   for (std::size_t L = 0; L < leaves.size(); ++L)
     leaves[L].push_back({root, first->outputs, lane_score(first->outputs, L), 0, !lane_in[L].empty()});
-  bool exhausted = first->budget_exhausted;
+  // the root's own exploration out of runs: its outputs are partial (unbounded where unexplored)
+  const bool root_exhausted = first->budget_exhausted;
+  bool exhausted = root_exhausted;
   while (!exhausted) {
     // each lane's worst open leaf, and its split dimension
     std::vector<std::optional<std::size_t>> pick(leaves.size()), dim(leaves.size());
@@ -1380,7 +1382,8 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
       }
     }
   }
-  if (exhausted) rep.budget_exhausted = true;
+  if (root_exhausted) rep.budget_exhausted = true;
+  else if (exhausted) rep.subdivision_budget_exhausted = true;  // the leaves so far are complete
   for (const auto& ls : leaves)
     for (const LaneLeaf& l : ls)
       if (l.open && l.score > 0 && ls.size() >= std::max<std::size_t>(opt.max_boxes, 1))
