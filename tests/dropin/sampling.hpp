@@ -6,14 +6,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <optional>
 #include <random>
-#include <type_traits>
 
 #include <gmpxx.h>
 
-#include <symerr/domains/affine.hpp>
 #include <symerr/domains/symbolic_interval.hpp>
+#include "domain_scope.hpp"  // DomainScope<D>: an Affine context for domain-templated tests
 #include "test_scale.hpp"
 
 namespace symerr::test {
@@ -56,17 +54,6 @@ class InputSampler {
   std::mt19937_64 rng_;
   FloatFormat F_;
   double e_;
-};
-
-// For a test templated on the domain: in the Affine domain, a context of its
-// own and its scope (current in this thread) for the object's lifetime.
-template <class D>
-struct DomainScope {
-  std::optional<AffineContext> context;
-  std::optional<AffineScope> scope;
-  DomainScope() {
-    if constexpr (std::is_same_v<D, Affine>) context.emplace(), scope.emplace(*context);
-  }
 };
 
 inline SymbolicError unit_box(const FloatFormat& F, double e) { return SymbolicError::input(-1, 1, -e, e, F); }

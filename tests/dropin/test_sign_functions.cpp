@@ -106,7 +106,7 @@ TEMPLATE_TEST_CASE("copysign and fdim through the driver: soft shrink and a sign
                    "[dropin][sign]", Interval, Affine) {
   using SD = SymbolicDomainError<TestType>;
   for (const double e : {0.0, 0x1p-20}) {
-    const test::DomainScope<TestType> domain;
+    [[maybe_unused]] const test::DomainScope<TestType> domain;
     // soft shrink of one input, subdivided: the band where copysign's two
     // programs take different signs shrinks to boxes where fdim is exactly 0
     verify::DriverOptions options;

@@ -220,7 +220,7 @@ TEMPLATE_TEST_CASE("lround of a driver input: sound against exact executions", "
                    Affine) {
   using SD = SymbolicDomainError<TestType>;
   const double e = 0x1p-20;
-  const test::DomainScope<TestType> domain;
+  [[maybe_unused]] const test::DomainScope<TestType> domain;
   const std::vector<SD> in(1, SD::input(-4, 4, -e, e, FP32));
   const auto res = verify::run_kernel<TestType>(
       [](std::span<SD> x, std::span<SD> y) { y[0] = SD(static_cast<double>(lroundf(x[0]))) * 0.5; }, in, 1, {});
@@ -256,7 +256,7 @@ TEMPLATE_TEST_CASE("(int)x under the driver: a truncating quantiser, sound again
                    "[dropin][int_conversion]", Interval, Affine) {
   using SD = SymbolicDomainError<TestType>;
   for (const double e : {0.0, 0x1p-20}) {
-    const test::DomainScope<TestType> domain;
+    [[maybe_unused]] const test::DomainScope<TestType> domain;
     const std::vector<SD> in(1, SD::input(-1, 1, -e, e, FP32));
     const auto res =
         verify::run_kernel<TestType>([](std::span<SD> x, std::span<SD> y) { y[0] = quantise(x[0]); }, in, 1, {});
