@@ -22,6 +22,7 @@
 #include <symerr/domains/symbolic_interval.hpp>
 #include <symerr/elementary.hpp>
 #include <symerr/symbolic.hpp>
+#include <symerr/symbolic/std_math.hpp>
 
 #include "core/symbolic_oracle.hpp"
 #include "domain_scope.hpp"
@@ -37,12 +38,26 @@ using Scope = DomainScope<D>;
 const FloatFormat kFormats[] = {FP16, BF16, FP32, FP64};
 
 mpq_class fmod_q(const mpq_class& x, const mpq_class& y) { return x - trunc_q(x / y) * y; }
+// IEEE remainder: n the integer nearest to x / y, ties to even
+mpq_class remainder_q(const mpq_class& x, const mpq_class& y) {
+  const mpq_class q = x / y, f = floor_q(q), d = q - f;
+  const bool odd = mpz_class(f.get_num() % 2) != 0;
+  const mpq_class n = d > mpq_class(1, 2) || (d == mpq_class(1, 2) && odd) ? mpq_class(f + 1) : f;
+  return x - n * y;
+}
+mpq_class modulo_q(const mpq_class& x, const mpq_class& y, bool nearest) {
+  return nearest ? remainder_q(x, y) : fmod_q(x, y);
+}
+template <class S>
+S modulo(const S& x, const S& y, bool nearest) {
+  return nearest ? remainder(x, y) : fmod(x, y);
+}
 
-Outcome fmod_outcome(const mpq_class& rx, const mpq_class& ry, double fx, double fy) {
+Outcome fmod_outcome(const mpq_class& rx, const mpq_class& ry, double fx, double fy, bool nearest) {
   Outcome o;
   o.real_defined = sgn(ry) != 0;
-  if (o.real_defined) o.r = fmod_q(rx, ry);
-  o.f = std::fmod(fx, fy);  // exact; a value of the operands' format
+  if (o.real_defined) o.r = modulo_q(rx, ry, nearest);
+  o.f = nearest ? std::remainder(fx, fy) : std::fmod(fx, fy);  // exact; a value of the operands' format
   o.t_finite = std::isfinite(o.f);
   if (o.t_finite) o.t = exact_value(o.f);
   return o;
@@ -89,9 +104,9 @@ bool make_inputs(std::initializer_list<std::pair<const Box*, S*>> inputs, const 
 }
 
 template <class D>
-long campaign(const FloatFormat& F, long count) {
+long campaign(const FloatFormat& F, long count, bool nearest = false) {
   using S = SymbolicDomainError<D>;
-  Generator gen(9300 + F.precision);
+  Generator gen(9300 + F.precision + (nearest ? 50 : 0));
   long executions = 0;
   for (long i = 0; i < count; ++i) {
     Box bx, by;
@@ -99,13 +114,13 @@ long campaign(const FloatFormat& F, long count) {
     [[maybe_unused]] Scope<D> scope;
     S x, y;
     if (!make_inputs<S>({{&bx, &x}, {&by, &y}}, F)) continue;
-    const S z = fmod(x, y);
-    INFO(F.name << " x " << describe(bx) << " y " << describe(by) << "\n z = " << z);
+    const S z = modulo(x, y, nearest);
+    INFO(F.name << (nearest ? " remainder" : " fmod") << " x " << describe(bx) << " y " << describe(by) << "\n z = " << z);
     for (int j = 0; j < 10; ++j) {
       const auto ex = gen.execution(bx, x.fp.lower(), x.fp.upper(), F, x.specials.may_be_neg_zero);
       const auto ey = gen.execution(by, y.fp.lower(), y.fp.upper(), F, y.specials.may_be_neg_zero);
       if (!ex || !ey) continue;
-      const Outcome o = fmod_outcome(ex->r, ey->r, ex->f, ey->f);
+      const Outcome o = fmod_outcome(ex->r, ey->r, ex->f, ey->f, nearest);
       const std::string defect = check_execution(z, o, F);
       INFO("x = " << hex(ex->f) << " y = " << hex(ey->f) << " f = " << hex(o.f));
       CHECK(defect == "");
@@ -118,9 +133,9 @@ long campaign(const FloatFormat& F, long count) {
 
 // fmod(a·b, c): the first operand is a result (introduced error nonzero).
 template <class D>
-long chained_campaign(const FloatFormat& F, long count) {
+long chained_campaign(const FloatFormat& F, long count, bool nearest = false) {
   using S = SymbolicDomainError<D>;
-  Generator gen(9400 + F.precision);
+  Generator gen(9400 + F.precision + (nearest ? 50 : 0));
   long executions = 0;
   for (long i = 0; i < count; ++i) {
     Box bx, by;
@@ -131,7 +146,7 @@ long chained_campaign(const FloatFormat& F, long count) {
     S a, b, c;
     if (!make_inputs<S>({{&bx, &a}, {&bb, &b}, {&by, &c}}, F)) continue;
     const S ab = a * b;
-    const S z = fmod(ab, c);
+    const S z = modulo(ab, c, nearest);
     INFO(F.name << " z = " << z);
     for (int j = 0; j < 8; ++j) {
       const auto ea = gen.execution(bx, a.fp.lower(), a.fp.upper(), F, false);
@@ -141,9 +156,9 @@ long chained_campaign(const FloatFormat& F, long count) {
       const mpq_class pr_ab = exact_value(ea->f) * exact_value(eb->f);  // the real product of the actual inputs
       const double f_ab = round_to(pr_ab, F, RoundingMode::NearestEven).value;
       if (!std::isfinite(f_ab)) continue;
-      const mpq_class r = fmod_q(ea->r * eb->r, ec->r);
-      const double f = std::fmod(f_ab, ec->f);
-      const mpq_class pr = fmod_q(pr_ab, exact_value(ec->f));
+      const mpq_class r = modulo_q(ea->r * eb->r, ec->r, nearest);
+      const double f = nearest ? std::remainder(f_ab, ec->f) : std::fmod(f_ab, ec->f);
+      const mpq_class pr = modulo_q(pr_ab, exact_value(ec->f), nearest);
       bool done = false;
       INFO("f = " << hex(f));
       CHECK(split_defect(z, f, r, pr, F, done) == "");
@@ -242,4 +257,61 @@ TEST_CASE("fmod in Affine: with one n the result is the form x - n y", "[core][f
   CHECK(d.real.upper() == 0);
   const auto xi = SymbolicError::input(5.25, 5.75, FP64), yi = SymbolicError::input(2, 2.125, FP64);
   CHECK(mag((fmod(xi, yi) - (xi - 2 * yi)).real) > 0.5);  // the interval domain: no relation
+}
+
+TEMPLATE_TEST_CASE("remainder: every enclosure holds exact executions", "[core][fmod][remainder]", Interval,
+                   MpfrInterval, RationalInterval, Affine) {
+  const long count = std::max(300L, static_cast<long>(1500 * test_scale()));
+  long total = 0, chained = 0;
+  for (const FloatFormat& F : kFormats) {
+    total += campaign<TestType>(F, count, true);
+    chained += chained_campaign<TestType>(F, count / 2, true);
+  }
+  INFO(total << " executions, " << chained << " chained");
+  CHECK(total >= count * 4 * 5);
+  CHECK(chained >= count * 2);
+}
+
+// Twins: one n (x/y in [1.76, 2.125]: n = 2), err = e_x − 2 e_y, bound 3e
+// attained at a corner; across the switch x/y = 2.5 (y = 2, x near 5: the
+// tie goes to n = 2, above it n = 3) the jump |y| = 2 in both directions.
+TEST_CASE("remainder tightness: one n gives e_x - n e_y, a switch gives the jump, both attained",
+          "[core][fmod][remainder]") {
+  const double e = 0x1p-30;
+  const auto x = SymbolicError::input(3.75, 4.25, -e, e, FP64), y = SymbolicError::input(2, 2.125, -e, e, FP64);
+  const auto z = remainder(x, y);
+  CHECK(mag(z.err) >= 3 * e);
+  CHECK(mag(z.err) <= 3 * e * (1 + 1e-12));
+  const double fx = 4 + e, fy = 2.0625 - e;
+  const mpq_class d = exact_value(std::remainder(fx, fy)) - remainder_q(exact_value(4.0), exact_value(2.0625));
+  CHECK(d.get_d() == 3 * e);
+  CHECK(contains(z.err, d));
+  CHECK(z.real.lower() >= -2.125 / 2);  // |z| <= |y|/2
+  const auto w = remainder(SymbolicError::input(5 - 0x1p-20, 5 + 0x1p-20, -e, e, FP64), SymbolicError::constant(2, FP64));
+  const mpq_class r = remainder_q(exact_value(5.0) - exact_value(0x1p-31), 2);  // n = 2: 1 − 2^-31
+  const mpq_class f = exact_value(std::remainder(5 + 0x1p-31, 2.0));           // n = 3: −1 + 2^-31
+  CHECK(mpq_class(f - r).get_d() == -2 + 0x1p-30);
+  CHECK(contains(w.err, mpq_class(f - r)));
+  CHECK(w.err.lower() >= -2 - 0x1p-19);
+  CHECK(w.err.upper() >= 2 - e);
+  CHECK(w.err.upper() <= 2 + 0x1p-19);
+  CHECK(std::remainder(5.0, 2.0) == 1.0);  // the tie: n = 2, even
+}
+
+TEST_CASE("remainder: C names, std::, literals, C_TYPES, Affine form", "[core][fmod][remainder]") {
+  const auto x = SymbolicError::input(3.75, 4.25, FP32);
+  CHECK(remainderf(x, 2.0f).fp.lower() == remainder(x, SymbolicError::constant(2, FP32)).fp.lower());
+  CHECK(std::remainder(x, 2.0).fp.upper() <= 1.0);
+  CHECK(remainder(7.0, SymbolicError::input(2, 2.5, FP64)).fp.upper() <= 1.25);
+  CHECK(std::remainder(7.0, 2.0) == -1.0);  // the standard function unchanged
+  const CFloat cx(SymbolicError::input(1, 3, FP32));
+  CHECK(format_name(remainder(cx, 0.5).format) == "FP64");
+  CHECK(format_name(remainderf(cx, 0.5f).format) == "FP32");
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  using SA = SymbolicDomainError<Affine>;
+  const SA a = SA::input(3.75, 4.25, FP64), b = SA::input(2, 2.125, FP64);
+  const SA d = remainder(a, b) - (a - 2 * b);
+  CHECK(d.real.lower() == 0);
+  CHECK(d.real.upper() == 0);
 }

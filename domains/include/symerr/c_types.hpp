@@ -267,8 +267,8 @@ SYMERR_C_TYPES_UNARY(nearbyint)
 SYMERR_C_TYPES_UNARY(cbrt)
 #undef SYMERR_C_TYPES_UNARY
 
-// fmin, fmax, pow, fmod, hypot, atan2, copysign, fdim (double) and fminf, fmaxf, powf, fmodf,
-// hypotf, atan2f, copysignf, fdimf (float): either argument a
+// fmin, fmax, pow, fmod, hypot, atan2, copysign, fdim, remainder (double) and fminf, fmaxf,
+// powf, fmodf, hypotf, atan2f, copysignf, fdimf, remainderf (float): either argument a
 // CNumber, the other a CNumber or a number, both converted to the function's type.
 #define SYMERR_C_TYPES_BINARY(name)                                                              \
   template <class A, class B>                                                                    \
@@ -294,6 +294,7 @@ SYMERR_C_TYPES_BINARY(hypot)
 SYMERR_C_TYPES_BINARY(atan2)
 SYMERR_C_TYPES_BINARY(copysign)
 SYMERR_C_TYPES_BINARY(fdim)
+SYMERR_C_TYPES_BINARY(remainder)
 #undef SYMERR_C_TYPES_BINARY
 
 // ldexp, scalbn (double) and ldexpf, scalbnf (float): x converted to the

@@ -25,7 +25,7 @@
 //   * the C math functions of a replaced value are symerr's: sqrt, fabs,
 //     fmin, fmax, isnan, ... (<symerr/symbolic/dropin.hpp>), signbit,
 //     copysign, fdim, isnormal, fpclassify (sign_functions.hpp), rounding,
-//     fmod, fma, and the elementary functions exp, expm1, log, log1p, tanh,
+//     fmod, remainder, fma, frexp, modf, and the elementary functions exp, expm1, log, log1p, tanh,
 //     erf, erfc, pow, sin, ... (<symerr/elementary.hpp>, under the thread's
 //     accuracy model), and their C99 float / long double names
 //     (sqrtf, expf, fmaxf, powf, ..., <symerr/symbolic/c_names.hpp>) for a

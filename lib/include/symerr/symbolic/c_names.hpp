@@ -2,7 +2,7 @@
 // names (sqrtf, fabsf, fminf, fmaxf, expf, expm1f, exp2f, logf, log1pf, log2f, log10f,
 // sinf, cosf, tanf, atanf, asinf, acosf, sinhf, coshf, asinhf, acoshf, atanhf,
 // tanhf, erff, erfcf, powf, floorf, ceilf, truncf, roundf, rintf, nearbyintf, fmaf, fmodf, cbrtf,
-// hypotf, atan2f, ldexpf, scalbnf, scalblnf, copysignf, fdimf) and
+// hypotf, atan2f, ldexpf, scalbnf, scalblnf, copysignf, fdimf, remainderf) and
 // the long double ones (sqrtl, ...). A C kernel
 // written for float calls sqrtf(x); with float replaced by a symbolic type
 // (<symerr/substitute.hpp>) x is symbolic, and these overloads, found by
@@ -147,6 +147,8 @@ SYMERR_C_NAME_BINARY(copysignf, copysign, detail::is_symbolic_v<A> || detail::is
 SYMERR_C_NAME_BINARY(copysignl, copysign, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fdimf, fdim, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fdiml, fdim, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(remainderf, remainder, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+SYMERR_C_NAME_BINARY(remainderl, remainder, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 #undef SYMERR_C_NAME_BINARY
 
 // fmaf/fmal: fma (rules/fma.hpp), any operand symbolic.

@@ -57,7 +57,7 @@ namespace symerr_std_math {
   X(sqrt) X(cbrt) X(fabs) X(abs) X(exp) X(expm1) X(exp2) X(log) X(log1p) X(log2) X(log10) X(sin) X(cos) \
   X(tan) X(atan) X(asin) X(acos) X(sinh) X(cosh) X(asinh) X(acosh) X(atanh) X(tanh) X(erf) X(erfc) X(floor)    \
   X(ceil) X(trunc) X(round) X(rint) X(nearbyint) X(isnan) X(isinf) X(isfinite) X(fmin) X(fmax) X(pow)  \
-  X(signbit) X(isnormal) X(fpclassify) X(copysign) X(fdim) X(copysignf) X(fdimf) X(frexp) X(modf) X(frexpf) X(modff) \
+  X(signbit) X(isnormal) X(fpclassify) X(copysign) X(fdim) X(copysignf) X(fdimf) X(frexp) X(modf) X(frexpf) X(modff) X(remainder) X(remainderf) \
   X(fmod) X(hypot) X(atan2) X(ldexp) X(scalbn) X(scalbln) X(fma) X(lrint) X(llrint) X(lround) X(llround) \
   X(sqrtf) X(cbrtf) X(fabsf) X(expf) X(expm1f) X(exp2f) X(logf) X(log1pf) X(log2f) X(log10f) X(sinf)    \
   X(cosf) X(tanf) X(atanf) X(asinf) X(acosf) X(sinhf) X(coshf) X(asinhf) X(acoshf) X(atanhf) X(tanhf)   \

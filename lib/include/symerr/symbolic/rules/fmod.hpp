@@ -1,5 +1,8 @@
 // Fmod: z = fmod(x, y) = x − n·y with n = trunc(x / y) (C99 fmod/fmodf/fmodl,
-// IEEE 754 has no such operation; ONNX Mod with fmod = 1). The result is
+// IEEE 754 has no such operation; ONNX Mod with fmod = 1). Remainder (IEEE 754
+// remainder, C remainder/remainderf/remainderl): the same with n = x / y
+// rounded to nearest, ties to even, and |z| <= |y|/2; everything below holds
+// for it with that n. The result is
 // exact: every value fmod(f_x, f_y) of two values of a format is a value of
 // that format (|z| < |y|, z between 0 and x), so the operation introduces
 // nothing; what moves is the error, because n jumps where x / y crosses an
@@ -39,13 +42,24 @@ struct FmodImage {
   double n = 0;
 };
 
-// {fmod(x, y) : x ∈ X, y ∈ Y}, Y ∌ 0, both finite.
+// The quotient's integer: trunc (fmod) or to nearest, ties to even (remainder).
+inline double quotient_integer(double q, bool nearest) {
+  if (!nearest || !std::isfinite(q)) return std::trunc(q);
+  const double f = std::floor(q), d = q - f;  // exact
+  return d > 0.5 || (d == 0.5 && std::fmod(f, 2.0) != 0) ? f + 1 : f;
+}
+
+// {fmod(x, y) : x ∈ X, y ∈ Y} (remainder: `nearest`), Y ∌ 0, both finite.
 template <RealDomain D>
-FmodImage<D> fmod_image(const D& X, const D& Y) {
+FmodImage<D> fmod_image(const D& X, const D& Y, bool nearest = false) {
   const double m = mag(Y), xl = X.lower(), xh = X.upper();
-  const D general = D::between(xl >= 0 ? 0.0 : std::max(xl, -m), xh <= 0 ? 0.0 : std::min(xh, m));
+  // fmod: between 0 and x, |z| < |y|; remainder: |z| <= min(|x|, |y|/2), either sign
+  const double half = m / 2 * 2 == m ? m / 2 : std::nextafter(m / 2, INFINITY), ax = mag(X);
+  const D general = nearest ? D::between(-std::min(ax, half), std::min(ax, half))
+                            : D::between(xl >= 0 ? 0.0 : std::max(xl, -m), xh <= 0 ? 0.0 : std::min(xh, m));
   const D q = X / Y;
-  const double nl = std::trunc(q.lower()), nh = std::trunc(q.upper());
+  // both quotient integers are non-decreasing in q: one integer at both ends is one on the range
+  const double nl = quotient_integer(q.lower(), nearest), nh = quotient_integer(q.upper(), nearest);
   if (nl != nh || !std::isfinite(nl)) return {general, false, 0};
   const double n = nl == 0 ? 0.0 : nl;  // trunc(−0.5) = −0
   return {meet(X - D::point(n) * Y, general), true, n};
@@ -62,12 +76,14 @@ D fmod_difference(const FmodImage<D>& a, const FmodImage<D>& b, const D& dx, con
 
 }  // namespace detail
 
+namespace detail {
+// fmod (nearest = false) and IEEE remainder (nearest = true): z = x − n·y.
 template <RealDomain D>
-SymbolicDomainError<D> fmod(const SymbolicDomainError<D>& x0, const SymbolicDomainError<D>& y0) {
+SymbolicDomainError<D> modulo(const SymbolicDomainError<D>& x0, const SymbolicDomainError<D>& y0, bool nearest) {
   using S = SymbolicDomainError<D>;
   using detail::meet;
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
-  const detail::MachineOperands<D> m = detail::machine_operands<D>("Fmod", {&x0, &y0});
+  const detail::MachineOperands<D> m = detail::machine_operands<D>(nearest ? "Remainder" : "Fmod", {&x0, &y0});
   const S &x = m.values[0], &y = m.values[1];
   const std::int32_t origin = detail::merge_origin(x.origin, y.origin);
   if (!detail::plain_finite(x) || !detail::plain_finite(y) || contains(y.fp, 0.0) || contains(y.real, 0.0)) {
@@ -81,7 +97,8 @@ SymbolicDomainError<D> fmod(const SymbolicDomainError<D>& x0, const SymbolicDoma
   S z;
   z.format = m.format;
   z.mode = m.mode;
-  const detail::FmodImage<D> real = detail::fmod_image(x.real, y.real), fp = detail::fmod_image(x.fp, y.fp);
+  const detail::FmodImage<D> real = detail::fmod_image(x.real, y.real, nearest),
+                            fp = detail::fmod_image(x.fp, y.fp, nearest);
   z.real = real.value;
   z.fp = fp.value;
   if (const auto* F = std::get_if<FloatFormat>(&m.format)) z.fp = detail::snap_to_format(z.fp, *F);
@@ -95,7 +112,7 @@ SymbolicDomainError<D> fmod(const SymbolicDomainError<D>& x0, const SymbolicDoma
     if (contains(pry, 0.0)) {
       z.propagated = z.introduced = D::whole();
     } else {
-      const detail::FmodImage<D> pr = detail::fmod_image(prx, pry);
+      const detail::FmodImage<D> pr = detail::fmod_image(prx, pry, nearest);
       z.propagated = detail::fmod_difference(pr, real, x.propagated, y.propagated);
       z.introduced = detail::fmod_difference(fp, pr, x.introduced, y.introduced);
     }
@@ -111,6 +128,18 @@ SymbolicDomainError<D> fmod(const SymbolicDomainError<D>& x0, const SymbolicDoma
   z.origin = origin;
   return z;
 }
+}  // namespace detail
+
+template <RealDomain D>
+SymbolicDomainError<D> fmod(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
+  return detail::modulo(x, y, false);
+}
+// IEEE 754 remainder (C remainder): x − n·y with n the integer nearest to
+// x / y, ties to even; exact, |z| <= |y|/2, a zero result with x's sign.
+template <RealDomain D>
+SymbolicDomainError<D> remainder(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
+  return detail::modulo(x, y, true);
+}
 
 // A number next to a symbolic value: an exact real constant, rounded into
 // the symbolic operand's format (fmod(x, 2.0), fmod(1.0, x)).
@@ -121,6 +150,14 @@ template <class A, class B>
 auto fmod(const A& a, const B& b) {
   using S = std::conditional_t<detail::is_symbolic_type<A>, A, B>;
   return fmod(detail::as_symbolic<S>(a), detail::as_symbolic<S>(b));
+}
+template <class A, class B>
+  requires((detail::is_symbolic_type<A> || detail::is_symbolic_type<B>) &&
+           !(detail::is_symbolic_type<A> && detail::is_symbolic_type<B>) &&
+           (detail::is_symbolic_type<A> || DropInNumber<A>) && (detail::is_symbolic_type<B> || DropInNumber<B>))
+auto remainder(const A& a, const B& b) {
+  using S = std::conditional_t<detail::is_symbolic_type<A>, A, B>;
+  return remainder(detail::as_symbolic<S>(a), detail::as_symbolic<S>(b));
 }
 
 }  // namespace symerr
