@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include <symerr/symbolic/rules/fma.hpp>
 
@@ -142,21 +143,25 @@ SymbolicDomainError<D> remainder(const SymbolicDomainError<D>& x, const Symbolic
 }
 
 // A number next to a symbolic value: an exact real constant, rounded into
-// the symbolic operand's format (fmod(x, 2.0), fmod(1.0, x)).
+// the symbolic operand's format (fmod(x, 2.0), fmod(1.0, x), remainder(x, 2.0)).
+namespace detail {
 template <class A, class B>
-  requires((detail::is_symbolic_type<A> || detail::is_symbolic_type<B>) &&
-           !(detail::is_symbolic_type<A> && detail::is_symbolic_type<B>) &&
-           (detail::is_symbolic_type<A> || DropInNumber<A>) && (detail::is_symbolic_type<B> || DropInNumber<B>))
+concept SymbolicAndNumber = (is_symbolic_type<A> || is_symbolic_type<B>) &&
+                            !(is_symbolic_type<A> && is_symbolic_type<B>) &&
+                            (is_symbolic_type<A> || DropInNumber<A>) && (is_symbolic_type<B> || DropInNumber<B>);
+template <class A, class B>
+using SymbolicOf = std::conditional_t<is_symbolic_type<A>, A, B>;
+}  // namespace detail
+template <class A, class B>
+  requires detail::SymbolicAndNumber<A, B>
 auto fmod(const A& a, const B& b) {
-  using S = std::conditional_t<detail::is_symbolic_type<A>, A, B>;
+  using S = detail::SymbolicOf<A, B>;
   return fmod(detail::as_symbolic<S>(a), detail::as_symbolic<S>(b));
 }
 template <class A, class B>
-  requires((detail::is_symbolic_type<A> || detail::is_symbolic_type<B>) &&
-           !(detail::is_symbolic_type<A> && detail::is_symbolic_type<B>) &&
-           (detail::is_symbolic_type<A> || DropInNumber<A>) && (detail::is_symbolic_type<B> || DropInNumber<B>))
+  requires detail::SymbolicAndNumber<A, B>
 auto remainder(const A& a, const B& b) {
-  using S = std::conditional_t<detail::is_symbolic_type<A>, A, B>;
+  using S = detail::SymbolicOf<A, B>;
   return remainder(detail::as_symbolic<S>(a), detail::as_symbolic<S>(b));
 }
 
