@@ -212,4 +212,20 @@ void check_libm_case(const LibmCase<T>& w) {
   CHECK(contains(z.fp, r.y));
 }
 
+// Affine inputs of the "f(x) − f(x) is exactly 0" checks (FP32, error ±1e-6)
+// in a context of their own: a in [0.25, 0.75], c in [−1, 2].
+struct AffineSelfDifference {
+  using SA = SymbolicDomainError<Affine>;
+  AffineContext ctx;
+  AffineScope scope{ctx};
+  const SA a = SA::input(0.25, 0.75, -1e-6, 1e-6, FP32), c = SA::input(-1, 2, -1e-6, 1e-6, FP32);
+  // each difference f(x) − f(x) of one form: err exactly 0
+  static void check_zero(std::initializer_list<SA> differences) {
+    for (const SA& d : differences) {
+      CHECK(d.err.lower() == 0);
+      CHECK(d.err.upper() == 0);
+    }
+  }
+};
+
 }  // namespace symerr::test
