@@ -59,6 +59,11 @@
 #include <type_traits>
 
 #include <symerr/domains/symbolic_interval.hpp>
+// every domain, so that `WITH ::symerr::SymbolicDomainError<::symerr::Affine>`
+// (or RationalInterval, MpfrInterval) needs no include of its own
+#include <symerr/domains/affine.hpp>
+#include <symerr/domains/mpfr_interval.hpp>
+#include <symerr/domains/rational_interval.hpp>
 #include <symerr/elementary.hpp>  // exp, log, tanh, ... of a replaced value, found by ADL (as sqrt)
 #include <symerr/c_types.hpp>     // CFloat, CDouble: C_TYPES substitution
 

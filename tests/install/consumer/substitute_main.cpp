@@ -1,6 +1,6 @@
 // The installed symerr_add_substituted_kernel(): scale.c compiled on
-// SymbolicError, and with C_TYPES (double -> CDouble), run through the branch
-// driver.
+// SymbolicError, with C_TYPES (double -> CDouble) and on the Affine domain, run
+// through the branch driver.
 #include <cstdio>
 #include <vector>
 
@@ -20,6 +20,14 @@ namespace kernel_c {
 double* scale_relu(const double* x, int n, double alpha, double beta);
 void release(double* p);
 }  // namespace kernel_c
+#include <symerr/substitute_end.hpp>
+#include <symerr/substitute.hpp>
+#undef double
+#define double ::symerr::SymbolicDomainError<::symerr::Affine>
+namespace kernel_aff {  // the Affine domain: no include of its own (substitute.hpp has it)
+double* scale_relu(const double* x, int n, double alpha, double beta);
+void release(double* p);
+}  // namespace kernel_aff
 #include <symerr/substitute_end.hpp>
 
 int main() {
@@ -45,8 +53,20 @@ int main() {
       },
       in, 8, opt);
   std::printf("C_TYPES scale_relu: err bound %g (%s)\n", mag(c.outputs[0].err), c.report.summary().c_str());
+  using SA = symerr::SymbolicDomainError<symerr::Affine>;
+  symerr::AffineContext ctx;
+  symerr::AffineScope scope(ctx);
+  const std::vector<SA> ina(8, SA::input(-1, 1, -1e-12, 1e-12, symerr::FP64));
+  const auto a = symerr::verify::run_kernel<symerr::Affine>(
+      [](std::span<SA> x, std::span<SA> y) {
+        SA* out = kernel_aff::scale_relu(x.data(), 8, 0.5, 0.25);
+        for (int i = 0; i < 8; ++i) y[i] = out[i];
+        kernel_aff::release(out);
+      },
+      ina, 8, opt);
+  std::printf("Affine scale_relu: err bound %g (%s)\n", mag(a.outputs[0].err), a.report.summary().c_str());
   return !r.report.budget_exhausted && mag(r.outputs[0].err) < 1e-11 && !c.report.budget_exhausted &&
-                 mag(c.outputs[0].err) < 1e-11
+                 mag(c.outputs[0].err) < 1e-11 && !a.report.budget_exhausted && mag(a.outputs[0].err) < 1e-11
              ? 0
              : 1;
 }
