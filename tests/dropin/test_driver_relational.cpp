@@ -280,3 +280,72 @@ TEST_CASE("unstable pairs in the Affine domain: sorting network, a jump, nested 
     }
   }
 }
+
+namespace {
+// The element chosen by comparisons, as C writes an argmax and a gather.
+template <class T>
+T gather_argmax(const T* x, std::size_t n) {
+  std::size_t best = 0;
+  for (std::size_t j = 1; j < n; ++j)
+    if (x[j] > x[best]) best = j;
+  return x[best];
+}
+}  // namespace
+
+// Inputs of different ranges: the driver narrows a compared operand's range
+// on each path. In the Affine domain it keeps the operand's form (meet: same
+// symbols, narrower range); until session 16 it made a fresh form of the
+// narrowed range, which lost the relation between the chosen element's real
+// value, its error and the other comparisons: err [-1, 1] against e.
+TEMPLATE_TEST_CASE("argmax and gather on inputs of different ranges: the narrowed operands keep their relations",
+                   "[dropin][driver][relational]", Affine, Interval) {
+  using S = SymbolicDomainError<TestType>;
+  constexpr std::size_t n = 4;
+  const double range[n][2] = {{-1, 0.25}, {-0.5, 1}, {0, 1}, {-1, 1}};
+  // e a power of two: with e = 1e-12 (and 1e-6 on ranges touching at one
+  // point) one side of the bound is still 1, in both domains (not solved in
+  // session 16: README, "not supported yet")
+  for (const auto& c : {std::pair{FP32, 0x1p-20}, std::pair{FP64, 0x1p-40}}) {
+    const FloatFormat& F = c.first;
+    const double e = c.second;
+    for (const std::size_t boxes : {std::size_t{1}, std::size_t{16}}) {
+      [[maybe_unused]] const test::DomainScope<TestType> domain;
+      std::vector<S> in;
+      for (const auto& r : range) in.push_back(S::input(r[0], r[1], -e, e, F));
+      verify::DriverOptions opt;
+      opt.max_boxes = boxes;
+      const auto res = verify::run_kernel<TestType>(
+          [](std::span<S> x, std::span<S> y) { y[0] = gather_argmax(x.data(), n); }, in, 1, opt);
+      INFO(F.name << " e = " << e << ", " << boxes << " boxes: " << res.report.summary() << "\n" << res.outputs[0]);
+      CHECK_FALSE(res.report.budget_exhausted);
+      symerr::test::InputSampler gen(43, F, e);
+      std::size_t bad = 0;
+      double observed = 0;
+      for (std::size_t t = 0; t < symerr::test::scaled(20000, 2000); ++t) {
+        mpq_class r[n];
+        double f[n];
+        for (std::size_t j = 0; j < n; ++j) {
+          symerr::test::Sample s = gen.next();
+          while (s.real < range[j][0] || s.real > range[j][1]) s = gen.next();
+          r[j] = s.real, f[j] = s.computed;
+        }
+        if (t % 2) {  // ties of the computed values, reals up to e apart: unstable
+          const double tie = f[3] >= 0 ? f[3] : -f[3];  // in [0, 1]
+          for (std::size_t j = 1; j < n; ++j) {
+            f[j] = tie;
+            r[j] = exact_value(tie) - exact_value(e) * mpq_class(gen.pick(-4, 4), 4);
+            if (r[j] > range[j][1] || r[j] < range[j][0]) r[j] = exact_value(tie);
+          }
+        }
+        const mpq_class real = gather_argmax<mpq_class>(r, n);
+        const double fp = gather_argmax<double>(f, n);
+        observed = std::max(observed, std::fabs(mpq_class(exact_value(fp) - real).get_d()));
+        bad += !encloses(res.outputs[0], real, fp);
+      }
+      CHECK(bad == 0);
+      CHECK(observed >= 0.99 * e);
+      // the twin: the true maximum e (the chosen element's own error, or a tie's)
+      CHECK(mag(res.outputs[0].err) <= e * (1 + 1e-9));
+    }
+  }
+}

@@ -318,15 +318,23 @@ I to_integer(const SymbolicDomainError<D>& x, ToInteger k) {
     refuse("it spans more than 4096 integers (one path of the branch driver each)");
   if (std::max(std::fabs(lo), std::fabs(hi)) >= 0x1p52)
     refuse("it may exceed 2^52 in magnitude with more than one integer possible");
-  // "the integer is > n", one comparison of x with n's switch point
+  // "the integer is > n", one comparison of x with n's switch point. The
+  // comparisons are of a modifiable copy of x: under the driver each one
+  // narrows the copy's real range (ideal outcome) and computed range
+  // (computed outcome), and reduce() keeps them within x's err of each other
+  // (fp ⊆ real + err), so a later comparison is decided on those ranges and an
+  // ideal integer n is paired only with computed integers that err allows
+  // (with the fixed x, nearbyint(x / s) of an FP32 x in [-1, 1], s = 2/255,
+  // paired integers 4 apart on a 64-box subdivision).
+  SymbolicDomainError<D> v = x;
   const auto above = [&](double n) -> bool {
     switch (k) {
-      case ToInteger::Trunc: return n >= 0 ? static_cast<bool>(x >= n + 1) : static_cast<bool>(x > n);
-      case ToInteger::Floor: return static_cast<bool>(x >= n + 1);
-      case ToInteger::Ceil: return static_cast<bool>(x > n);
-      case ToInteger::NearestAway: return n >= 0 ? static_cast<bool>(x >= n + 0.5) : static_cast<bool>(x > n + 0.5);
+      case ToInteger::Trunc: return n >= 0 ? static_cast<bool>(v >= n + 1) : static_cast<bool>(v > n);
+      case ToInteger::Floor: return static_cast<bool>(v >= n + 1);
+      case ToInteger::Ceil: return static_cast<bool>(v > n);
+      case ToInteger::NearestAway: return n >= 0 ? static_cast<bool>(v >= n + 0.5) : static_cast<bool>(v > n + 0.5);
       case ToInteger::NearestEven:  // a tie n + 1/2 goes to the even one of n, n + 1
-        return std::fmod(n + 1, 2.0) == 0 ? static_cast<bool>(x >= n + 0.5) : static_cast<bool>(x > n + 0.5);
+        return std::fmod(n + 1, 2.0) == 0 ? static_cast<bool>(v >= n + 0.5) : static_cast<bool>(v > n + 0.5);
     }
     return false;
   };
@@ -553,17 +561,20 @@ bool refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is
     }
   }
   auto holds = [](Relation rel, bool outcome) { return outcome ? rel : negated(rel); };
+  // v's range narrowed, by meet: in the Affine domain the same form (its
+  // symbols, so its relation to the operand's other fields and to the other
+  // values of the kernel) with a narrower range; before session 16 a fresh
+  // form D::between(...), which lost that relation (a value chosen by
+  // comparisons, y = x[argmax], had err [-1, 1] on a box whose inputs'
+  // ranges differ, against e).
   auto tighten = [](const D& v, Relation rel, const double (&o)[2]) {
     switch (rel) {
       case Relation::Lt:
       case Relation::Le:  // v <= other's upper bound (an empty result: the path is infeasible, keep v)
-        return v.upper() > o[1] && o[1] >= v.lower() ? D::between(v.lower(), o[1]) : v;
+        return v.upper() > o[1] && o[1] >= v.lower() ? meet(v, D::between(v.lower(), o[1])) : v;
       case Relation::Gt:
-      case Relation::Ge: return v.lower() < o[0] && o[0] <= v.upper() ? D::between(o[0], v.upper()) : v;
-      case Relation::Eq: {
-        const auto m = intersect(v, D::between(o[0], o[1]));
-        return m ? *m : v;
-      }
+      case Relation::Ge: return v.lower() < o[0] && o[0] <= v.upper() ? meet(v, D::between(o[0], v.upper())) : v;
+      case Relation::Eq: return intersect(v, D::between(o[0], o[1])) ? meet(v, D::between(o[0], o[1])) : v;
       default: return v;
     }
   };
