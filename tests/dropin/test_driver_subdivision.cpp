@@ -290,3 +290,48 @@ TEST_CASE("subdivision lane by lane: 8 elementwise lanes as tight as one lane al
   }
   CHECK(bad == 0);
 }
+
+// A split never widens a bound: each half's result is met with its parent's
+// (both enclose the half's executions). The witness: Affine inputs that are
+// one quantity (the caller passes the same value twice). The whole box keeps
+// the correlation (x0 − x1 = 0), a sub-box re-creates its inputs as
+// independent ones (README, "Affine contexts"); until session 16 the hull
+// over the halves was the subdivided result: x0 − x1 = ±(box width).
+TEST_CASE("subdivision never widens the whole box's bound: correlated Affine inputs stay exact",
+          "[dropin][driver][subdivision]") {
+  using SA = SymbolicDomainError<Affine>;
+  const double e = 0x1p-20;
+  for (const bool lanes : {false, true}) {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const SA a = SA::input(-1, 1, -e, e, FP32);
+    const std::vector<SA> in = {a, a};
+    verify::DriverOptions opt;
+    opt.max_boxes = 16;
+    if (lanes) opt.input_lanes = {0, 0}, opt.output_lanes = {0, 0};
+    const auto res = verify::run_kernel<Affine>(
+        [](std::span<SA> x, std::span<SA> y) {
+          y[0] = x[0] - x[1];
+          y[1] = x[0] * x[1] + x[0];  // subdivision tightens it: the halves are used
+        },
+        in, 2, opt);
+    INFO((lanes ? "lanes: " : "") << res.report.summary() << "\n" << res.outputs[0] << "\n" << res.outputs[1]);
+    CHECK(res.report.input_boxes > 1);
+    // the twin: exactly 0, as on the whole box (the halves alone: ±2)
+    CHECK(res.outputs[0].err.lower() == 0);
+    CHECK(res.outputs[0].err.upper() == 0);
+    CHECK(res.outputs[0].real.lower() == 0);
+    CHECK(res.outputs[0].real.upper() == 0);
+    // sound: executions of the one quantity
+    symerr::test::InputSampler gen(71, FP32, e);
+    std::size_t bad = 0;
+    for (std::size_t t = 0; t < symerr::test::scaled(20000, 2000); ++t) {
+      const symerr::test::Sample s = gen.next();
+      const float f = static_cast<float>(s.computed);
+      const float p = f * f;  // FP32, as the kernel computes
+      bad += !encloses(res.outputs[0], mpq_class(0), 0.0);
+      bad += !encloses(res.outputs[1], s.real * s.real + s.real, static_cast<double>(p + f));
+    }
+    CHECK(bad == 0);
+  }
+}

@@ -1021,6 +1021,48 @@ double score_of(const std::vector<V>& outputs) {
   return s;
 }
 
+// child ∩ parent, field by field (real, fp, err, rel_err, propagated,
+// introduced; the special-state flags by "and"): sound for a child box inside
+// the parent box, since every execution of the child is one of the parent's
+// and both results enclose it. So a split never widens a bound (a half whose
+// own exploration is looser, e.g. a relation the smaller box no longer
+// decides, keeps the parent's). A field whose two enclosures are disjoint
+// means that no execution lies in the child (e.g. Affine inputs that are one
+// quantity, on a box where their ranges differ) if the child's executions are
+// all finite and defined: false, and the caller drops the child. Flags that
+// would admit no execution keep the child's.
+template <class V>
+bool narrow_to_parent(std::vector<V>& child, const std::vector<V>& parent) {
+  bool some = true;
+  for (std::size_t j = 0; j < child.size() && j < parent.size(); ++j) {
+    V& c = child[j];
+    const V& p = parent[j];
+    // the fields describe the finite, defined executions: disjoint ones rule
+    // out the child only where it has no other kind (else it is kept as is)
+    const bool plain = !symerr::detail::maybe_special(c);
+    auto meet = [&some, plain](auto& a, const auto& b) {
+      if (auto m = intersect(a, b)) a = *m;
+      else if (plain) some = false;
+    };
+    meet(c.real, p.real), meet(c.fp, p.fp), meet(c.err, p.err), meet(c.rel_err, p.rel_err);
+    meet(c.propagated, p.propagated), meet(c.introduced, p.introduced);
+    SpecialStates s = c.specials;
+    const SpecialStates& q = p.specials;
+    s.may_be_finite = s.may_be_finite && q.may_be_finite;
+    s.may_be_pos_inf = s.may_be_pos_inf && q.may_be_pos_inf;
+    s.may_be_neg_inf = s.may_be_neg_inf && q.may_be_neg_inf;
+    s.may_be_nan = s.may_be_nan && q.may_be_nan;
+    s.may_be_pos_zero = s.may_be_pos_zero && q.may_be_pos_zero;
+    s.may_be_neg_zero = s.may_be_neg_zero && q.may_be_neg_zero;
+    s.may_be_defined = s.may_be_defined && q.may_be_defined;
+    s.may_be_undefined = s.may_be_undefined && q.may_be_undefined;
+    s.may_overflow = s.may_overflow && q.may_overflow;
+    const bool some_value = s.may_be_finite || s.may_be_pos_inf || s.may_be_neg_inf || s.may_be_nan;
+    if (some_value && (s.may_be_defined || s.may_be_undefined)) c.specials = s;
+  }
+  return some;
+}
+
 template <class D>
 struct Leaf {
   std::vector<Range> box;
@@ -1048,6 +1090,7 @@ class Subdivider {
   }
 
   const std::vector<Range>& root() const { return root_; }
+  DriverReport& report() { return rep_; }
 
   // Explores one box; nullopt when no execution lies in it (some input's
   // sub-range has no value of its format).
@@ -1078,6 +1121,23 @@ class Subdivider {
     return leaf;
   }
 
+  // The whole box. In the Affine domain without an input error model it runs
+  // on the caller's inputs in the caller's context, so that correlations
+  // between them (the same value passed twice, inputs computed from shared
+  // symbols) hold there; every split is then met with it
+  // (narrow_to_parent). Other boxes re-create their inputs (explore).
+  std::optional<Leaf<D>> explore_root() {
+    if constexpr (context_bound<D>) {
+      if (!opt_.input_error && AffineContext::current_or_null()) {
+        const std::size_t left = opt_.max_runs > rep_.runs ? opt_.max_runs - rep_.runs : 0;
+        if (left == 0) return Leaf<D>{root_, {}, INFINITY, true, 0};
+        ++rep_.box_explorations;
+        return finish(root_, explore_box<D>(kernel_, inputs_, n_out_, opt_, left));
+      }
+    }
+    return explore(root_);
+  }
+
   // The inputs of `box` as fresh inputs (in the current context): real range
   // of the box, the input error of the model or of the original input.
   // False when some input has no value of its format there (vacuous box).
@@ -1094,6 +1154,18 @@ class Subdivider {
         return false;
       }
       in.back().int_division = b.int_division;
+    }
+    return true;
+  }
+
+  // Whether the executions of `child` (a sub-box of `parent`) are executions
+  // of `parent`: always, except under an input error model whose error range
+  // on the child is not inside its range on the parent.
+  bool nested(const std::vector<Range>& child, const std::vector<Range>& parent) const {
+    if (!opt_.input_error) return true;
+    for (std::size_t i = 0; i < child.size(); ++i) {
+      const auto c = opt_.input_error(i, child[i].lo, child[i].hi), p = opt_.input_error(i, parent[i].lo, parent[i].hi);
+      if (c.first < p.first || c.second > p.second) return false;
     }
     return true;
   }
@@ -1163,14 +1235,23 @@ std::optional<std::vector<Leaf<D>>> best_split(Subdivider<D>& sub, const Leaf<D>
     const double mid = a[d].lo / 2 + a[d].hi / 2;
     a[d].hi = mid;
     b[d].lo = mid;
-    std::vector<Leaf<D>> halves;
+    std::vector<Leaf<D>> halves, unnarrowed;
     bool complete = true;
     for (const auto& box : {a, b}) {
       if (auto l = sub.explore(box)) {
         complete = complete && !l->budget_exhausted;
+        unnarrowed.push_back(*l);
+        if (!l->budget_exhausted && sub.nested(box, leaf.box)) {
+          if (!narrow_to_parent(l->outputs, leaf.outputs)) {  // no execution in this half
+            ++sub.report().vacuous_boxes;
+            continue;
+          }
+          l->score = score_of(l->outputs);
+        }
         halves.push_back(std::move(*l));
       }
     }
+    if (halves.empty()) halves = std::move(unnarrowed);  // cannot happen for sound results: keep both
     if (!complete) break;  // the run budget is spent: keep what was decided
     double s = 0;
     for (const Leaf<D>& h : halves) s = std::max(s, h.score);
@@ -1215,7 +1296,7 @@ BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const S
   auto worse = [](const Leaf<D>& a, const Leaf<D>& b) { return a.score < b.score; };
   std::priority_queue<Leaf<D>, std::vector<Leaf<D>>, decltype(worse)> open(worse);
   std::vector<Leaf<D>> done;  // leaves that cannot be split
-  if (auto root = sub.explore(sub.root())) open.push(std::move(*root));
+  if (auto root = sub.explore_root()) open.push(std::move(*root));
   while (!open.empty()) {
     if (opt.target_err > 0 && open.top().score <= opt.target_err) break;
     const bool boxes_left = open.size() + done.size() < std::max<std::size_t>(opt.max_boxes, 1);
@@ -1290,7 +1371,7 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
     for (std::size_t j : lane_out[L]) mine.push_back(out[j]);
     return score_of(mine);
   };
-  std::optional<Leaf<D>> first = sub.explore(root);
+  std::optional<Leaf<D>> first = sub.explore_root();
   if (!first || rep.lanes_violated) return std::nullopt;
   std::vector<std::vector<LaneLeaf>> leaves(static_cast<std::size_t>(n_lanes));
   for (std::size_t L = 0; L < leaves.size(); ++L)
@@ -1365,13 +1446,26 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
       if (!pick[L]) continue;
       const LaneLeaf parent = leaves[L][*pick[L]];
       leaves[L].erase(leaves[L].begin() + static_cast<std::ptrdiff_t>(*pick[L]));
-      std::vector<LaneLeaf> parts;
+      std::vector<LaneLeaf> parts, unnarrowed;
       for (int h = 0; h < 2; ++h)
         if (has[h][L]) {
           std::vector<Range> b = parent.box;
           for (std::size_t i : lane_in[L]) b[i] = boxes[h][i];
-          parts.push_back({std::move(b), run[h]->outputs, lane_score(run[h]->outputs, L), 0, true});
+          std::vector<Stored<D>> out = run[h]->outputs;
+          unnarrowed.push_back({b, out, lane_score(out, L), 0, true});
+          if (sub.nested(b, parent.box)) {  // the lane's outputs within the parent leaf's
+            std::vector<Stored<D>> mine, theirs;
+            for (std::size_t j : lane_out[L]) mine.push_back(out[j]), theirs.push_back(parent.outputs[j]);
+            if (!narrow_to_parent(mine, theirs)) {  // no execution of the lane in this half
+              ++rep.vacuous_boxes;
+              continue;
+            }
+            for (std::size_t k = 0; k < lane_out[L].size(); ++k) out[lane_out[L][k]] = mine[k];
+          }
+          const double score = lane_score(out, L);
+          parts.push_back({std::move(b), std::move(out), score, 0, true});
         }
+      if (parts.empty()) parts = std::move(unnarrowed);  // cannot happen for sound results: keep both
       double split_score = 0;
       for (const LaneLeaf& p : parts) split_score = std::max(split_score, p.score);
       const unsigned stalls = split_score < parent.score * (1 - opt.min_gain) ? 0 : parent.stalls + 1;
