@@ -196,14 +196,26 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
     basis[i] = c[i] < 0 ? m + n + i : m + i;
   }
   // thresholds: a reduced cost counts below −1e-20 (error coefficients are
-  // tiny: 1e-12 input errors), a pivot above 1e-13 (stability)
+  // tiny: 1e-12 input errors) and below the rounding error of its own sum
+  // (n + 1 terms: at most (n + 1)·2^-53 of their magnitudes, taken 4 times);
+  // a pivot above 1e-13 (stability). Without the second test, two conditions
+  // that differ only in error terms (x1 ≥ x0 on the real and on the computed
+  // values) made each other's reduced cost −5e-17 by rounding alone, and
+  // Bland's rule cycled between them until the iteration cap, never trying
+  // the condition that bounds the pair (session 16: an argmax and gather with
+  // e = 1e-12 had the bound 1 instead of e).
   constexpr double tiny_cost = 1e-20, tiny_pivot = 1e-13;
+  const double rounding = 4.0 * static_cast<double>(n + 1) * 0x1p-53;
   for (int iteration = 0; iteration < 400; ++iteration) {
     std::size_t enter = cols;
     for (std::size_t k = 0; k < cols && enter == cols; ++k) {
-      double reduced = cost[k];
-      for (std::size_t i = 0; i < n; ++i) reduced -= cost[basis[i]] * T[i][k];
-      if (reduced < -tiny_cost) enter = k;
+      double reduced = cost[k], magnitude = std::fabs(cost[k]);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double t = cost[basis[i]] * T[i][k];
+        reduced -= t;
+        magnitude += std::fabs(t);
+      }
+      if (reduced < -tiny_cost && reduced < -rounding * magnitude) enter = k;
     }
     if (enter == cols) break;  // optimal
     std::size_t leave = n;
@@ -530,7 +542,9 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
           return std::nullopt;
         std::vector<const Lin*> h;
         for (const auto* side : {&real_h[ri], &computed_h[ci]})
-          for (const Lin& x : *side) h.push_back(&x);
+          for (const Lin& x : *side)
+            if (std::none_of(h.begin(), h.end(), [&x](const Lin* y) { return y->c0 == x.c0 && y->terms == x.terms; }))
+              h.push_back(&x);
         double pair_lo = -INFINITY, pair_hi = INFINITY;
         auto bound = [&](const Lin& err) {
           pair_hi = std::min(pair_hi, certified_max(err, h, 1));
