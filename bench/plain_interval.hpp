@@ -54,6 +54,17 @@ inline bool operator>=(const PlainInterval& a, const PlainInterval& b) { return 
 inline PlainInterval fma(const PlainInterval& a, const PlainInterval& b, const PlainInterval& c) { return a * b + c; }
 inline PlainInterval fmax(const PlainInterval& a, const PlainInterval& b) { return PlainInterval(boost::numeric::max(a.v, b.v)); }
 inline PlainInterval fmin(const PlainInterval& a, const PlainInterval& b) { return PlainInterval(boost::numeric::min(a.v, b.v)); }
+inline PlainInterval fabs(const PlainInterval& a) { return PlainInterval(boost::numeric::abs(a.v)); }
+inline PlainInterval fdim(const PlainInterval& a, const PlainInterval& b) {
+  return PlainInterval(boost::numeric::max(a.v - b.v, BI(0.0)));
+}
+// copysign branches on y's sign: decided only where y's sign is known.
+inline PlainInterval copysign(const PlainInterval& x, const PlainInterval& y) {
+  const BI m = boost::numeric::abs(x.v);
+  if (y.v.lower() >= 0) return PlainInterval(m);
+  if (y.v.upper() < 0) return PlainInterval(-m);
+  throw std::logic_error("PlainInterval: undecided sign in copysign");
+}
 inline PlainInterval widened(double lo, double hi) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   return PlainInterval(BI(std::nextafter(lo, -inf), std::nextafter(hi, inf)));
