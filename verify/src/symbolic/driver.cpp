@@ -84,9 +84,11 @@ struct Cond {
   double value[2] = {0, 0};          // or (input −1) the exact constant value[o]
   bool computed = false;
   bool flip = false;
+  bool by_input = false;  // Affine domain: stated by input tags and constants (input, value), not by form
   bool operator==(const Cond& o) const {
     return same_handle(form, o.form) && input[0] == o.input[0] && input[1] == o.input[1] &&
-           value[0] == o.value[0] && value[1] == o.value[1] && computed == o.computed && flip == o.flip;
+           value[0] == o.value[0] && value[1] == o.value[1] && computed == o.computed && flip == o.flip &&
+           by_input == o.by_input;
   }
 };
 
@@ -116,6 +118,11 @@ struct LaneState {
   std::vector<std::optional<S>> joint;   // per lane output: hull over joint paths
   bool branched = false;                 // the driver decided a comparison of this lane
   std::vector<Cond> conditions;          // the current run's path condition (see record)
+  // Affine domain: the same outcomes stated by the operands' input tags
+  // (Cond::by_input), for outcome_feasible only: a form may be replaced by
+  // another one of the same quantity (a narrowed input's fp, met with a
+  // narrower fresh range, takes that range's symbol), a tag never is.
+  std::vector<Cond> tag_conditions;
   std::vector<GroupState<D>> groups;
 };
 
@@ -375,6 +382,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       L.occurrence = 0;
       L.infeasible = false;
       L.conditions.clear();
+      L.tag_conditions.clear();
       if (!L.pending.empty()) {
         L.current = std::move(L.pending.back());
         L.pending.pop_back();
@@ -584,7 +592,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   // A recorded condition as a Lin (nullopt: an operand has none).
   std::optional<Lin> condition_lin(const Cond& cond) const {
     std::optional<Lin> d;
-    if constexpr (std::is_same_v<D, Affine>) {
+    if (std::is_same_v<D, Affine> && !cond.by_input) {
       d = lin_of(cond.form);
     } else {
       std::optional<Lin> v[2];
@@ -631,8 +639,11 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       if (mpq_class(h) < half) h = std::nextafter(h, INFINITY);
       if (h != 0) l.terms.emplace_back(symbol, h);
     };
-    add(in.real, static_cast<std::uint32_t>(2 * i));
-    if (computed) add(in.err, static_cast<std::uint32_t>(2 * i + 1));
+    // (in the Affine domain numbered apart from the context's symbols: the
+    // two kinds of conditions meet in outcome_feasible's programs)
+    const std::uint32_t first = std::is_same_v<D, Affine> ? 0xC0000000u : 0u;
+    add(in.real, first + static_cast<std::uint32_t>(2 * i));
+    if (computed) add(in.err, first + static_cast<std::uint32_t>(2 * i + 1));
     return l;
   }
   std::optional<Lin> value_lin(const S& x, bool computed) const {
@@ -664,11 +675,11 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       L.overflow = true;
       return false;
     }
-    if (k >= it.script.size()) extend(L, it, t);
+    S* targets[2] = {nullptr, nullptr};
+    if (info) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);  // once, for all uses
+    if (k >= it.script.size()) extend(L, it, t, targets);
     const Step step = it.script[k];
     const bool both = it.role == Role::Joint || k <= it.diverge;
-    S* targets[2] = {nullptr, nullptr};
-    if (info) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);  // once, for both uses
     record(L, info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed);
     if (!refine(info, targets, step, both || it.role == Role::Real, both || it.role == Role::Computed))
       L.infeasible = true;
@@ -724,7 +735,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
 
   // A comparison met for the first time on this path: the path follows the
   // first possible outcome; the others become pending paths.
-  void extend(Lane& L, Item& it, const Truth& t) {
+  void extend(Lane& L, Item& it, const Truth& t, S* const (&targets)[2]) {
     ++report_.undecided_branches;
     bool iv[2], cv[2];
     int ni = 0, nc = 0;
@@ -738,6 +749,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       for (int a = 0; a < ni; ++a)
         for (int b = 0; b < nc; ++b)
           if (iv[a] != cv[b] && unstable_feasible(t.info(), iv[a])) options.push_back({iv[a], cv[b]});
+      std::erase_if(options, [&](Step o) { return !outcome_feasible(L, t.info(), targets, o, true, true); });
       const std::size_t k = it.script.size();
       if (options.empty()) {  // no outcome is feasible: no execution reaches this comparison
         L.infeasible = true;
@@ -759,8 +771,18 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       return;
     }
     // After the divergence only one side's outcome matters.
-    const bool* v = it.role == Role::Real ? iv : cv;
-    const int n = it.role == Role::Real ? ni : nc;
+    const bool real = it.role == Role::Real;
+    bool v[2];
+    int n = 0;
+    for (int a = 0; a < (real ? ni : nc); ++a) {
+      const bool o = real ? iv[a] : cv[a];
+      if (outcome_feasible(L, t.info(), targets, {o, o}, real, !real)) v[n++] = o;
+    }
+    if (n == 0) {  // no outcome is feasible: no execution reaches this comparison
+      L.infeasible = true;
+      it.script.push_back({real ? iv[0] : cv[0], real ? iv[0] : cv[0]});
+      return;
+    }
     if (n == 2) {
       Item alt = it;
       alt.script.push_back({v[1], v[1]});
@@ -861,48 +883,135 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   // special are skipped (a comparison with NaN is false whatever the forms).
   void record(Lane& L, const ComparisonInfo* info, S* const (&ops)[2], Step step, bool ideal_side,
               bool computed_side) {
-    if (!info || info->relation == Relation::Other) return;
-    for (const S* x : ops)
-      if (x && symerr::detail::maybe_special(*x)) return;
     for (int side = 0; side < 2; ++side) {  // 0: real / ideal outcome, 1: fp / computed outcome
       if (side == 0 ? !ideal_side : !computed_side) continue;
-      const int sign = outcome_sign(info->relation, side == 0 ? step.ideal : step.computed);
-      if (sign == 0) continue;
-      Cond cond;
-      cond.computed = side == 1;
-      if constexpr (std::is_same_v<D, Affine>) {
-        std::optional<Affine> v[2];
-        for (int o = 0; o < 2; ++o) {
-          const double* r = side == 0 ? info->real[o] : info->fp[o];
-          if (ops[o]) v[o] = side == 0 ? ops[o]->real : ops[o]->fp;
-          else if (info->has_forms) v[o] = std::bit_cast<Affine>(info->forms[o][side]);  // a temporary's form
-          else if (r[0] == r[1] && std::isfinite(r[0])) v[o] = Affine::point(r[0]);
-        }
-        if (!v[0] || !v[1]) continue;
-        cond.form = *v[0] - *v[1];
-      } else {
-        bool known = true;
-        for (int o = 0; o < 2; ++o) {
-          const double* r = side == 0 ? info->real[o] : info->fp[o];
-          if (const std::optional<std::size_t> i = ops[o] ? input_of(*ops[o]) : input_of(info->source[o]))
-            cond.input[o] = static_cast<std::int32_t>(*i);
-          else if (r[0] == r[1] && std::isfinite(r[0]))
-            cond.value[o] = r[0];
-          else
-            known = false;
-        }
-        if (!known) continue;
-      }
-      if (sign != 1) add_condition(L, cond);  // a − b <= 0
-      if (sign != -1) {                       // a − b >= 0
-        cond.flip = true;
-        add_condition(L, cond);
+      for (const SideCondition& c : side_conditions(info, ops, side, side == 0 ? step.ideal : step.computed)) {
+        std::vector<Cond>& list = c.cond.by_input ? L.tag_conditions : L.conditions;
+        if (std::find(list.begin(), list.end(), c.cond) == list.end()) list.push_back(c.cond);
       }
     }
   }
 
-  static void add_condition(Lane& L, const Cond& h) {
-    if (std::find(L.conditions.begin(), L.conditions.end(), h) == L.conditions.end()) L.conditions.push_back(h);
+  // The conditions h <= 0 that outcome `outcome` of the comparison puts on
+  // one side (0: the ideal outcome, on the real values; 1: the computed one,
+  // on the fp values); `strict` where the outcome also excludes h = 0
+  // (a < b true, a <= b false). Empty where the outcome says nothing linear.
+  struct SideCondition {
+    Cond cond;
+    bool strict = false;
+  };
+  std::vector<SideCondition> side_conditions(const ComparisonInfo* info, S* const (&ops)[2], int side,
+                                             bool outcome) const {
+    std::vector<SideCondition> out;
+    if (!info || info->relation == Relation::Other) return out;
+    for (const S* x : ops)
+      if (x && symerr::detail::maybe_special(*x)) return out;
+    const int sign = outcome_sign(info->relation, outcome);
+    if (sign == 0) return out;
+    const Relation taken = outcome ? info->relation : negated(info->relation);
+    const bool strict = taken == Relation::Lt || taken == Relation::Gt;
+    auto push = [&out, sign, strict](Cond cond) {
+      if (sign != 1) out.push_back({cond, strict});  // a − b <= 0 (< 0)
+      if (sign != -1) {                                // a − b >= 0 (> 0)
+        cond.flip = true;
+        out.push_back({cond, strict});
+      }
+    };
+    Cond cond;
+    cond.computed = side == 1;
+    if constexpr (std::is_same_v<D, Affine>) {
+      std::optional<Affine> v[2];
+      for (int o = 0; o < 2; ++o) {
+        const double* r = side == 0 ? info->real[o] : info->fp[o];
+        if (ops[o]) v[o] = side == 0 ? ops[o]->real : ops[o]->fp;
+        else if (info->has_forms) v[o] = std::bit_cast<Affine>(info->forms[o][side]);  // a temporary's form
+        else if (r[0] == r[1] && std::isfinite(r[0])) v[o] = Affine::point(r[0]);
+      }
+      if (v[0] && v[1]) {
+        Cond f = cond;
+        f.form = *v[0] - *v[1];
+        push(f);
+      }
+      cond.by_input = true;  // and by the operands' input tags, where both have one (or are constants)
+    }
+    for (int o = 0; o < 2; ++o) {
+      const double* r = side == 0 ? info->real[o] : info->fp[o];
+      if (const std::optional<std::size_t> i = ops[o] ? input_of(*ops[o]) : input_of(info->source[o]))
+        cond.input[o] = static_cast<std::int32_t>(*i);
+      else if (r[0] == r[1] && std::isfinite(r[0]))
+        cond.value[o] = r[0];
+      else
+        return out;
+    }
+    if (cond.input[0] >= 0 || cond.input[1] >= 0 || !std::is_same_v<D, Affine>) push(cond);
+    return out;
+  }
+
+  // Whether the outcome `step` of a comparison met for the first time on the
+  // current path can still hold, given the path's condition so far: false
+  // when the conditions it adds contradict the recorded ones (certified
+  // exactly: certified_max, the strict outcomes included: a < b after a >= b
+  // on the same operands). A path that contradicts itself has no execution,
+  // and running the kernel along it could make it misbehave: std::sort's
+  // unguarded insertion trusts that `val < *first` stays false once it was,
+  // and walked off the front of its buffer when the driver answered the two
+  // comparisons independently (heap corruption). Only conditions sharing a
+  // symbol, transitively, with the new ones take part.
+  bool outcome_feasible(const Lane& L, const ComparisonInfo* info, S* const (&ops)[2], Step step, bool ideal_side,
+                        bool computed_side) const {
+    if (L.conditions.empty() && L.tag_conditions.empty()) return true;
+    std::vector<std::pair<Lin, bool>> fresh;  // the new conditions, strict or not
+    for (int side = 0; side < 2; ++side) {
+      if (side == 0 ? !ideal_side : !computed_side) continue;
+      for (const SideCondition& c : side_conditions(info, ops, side, side == 0 ? step.ideal : step.computed))
+        if (std::optional<Lin> l = condition_lin(c.cond)) fresh.emplace_back(std::move(*l), c.strict);
+    }
+    if (fresh.empty()) return true;
+    std::vector<Lin> pool;
+    for (const std::vector<Cond>* list : {&L.conditions, &L.tag_conditions})
+      for (const Cond& c : *list)
+        if (std::optional<Lin> l = condition_lin(c))
+          if (std::none_of(pool.begin(), pool.end(),
+                           [&l](const Lin& y) { return y.c0 == l->c0 && y.terms == l->terms; }))
+            pool.push_back(std::move(*l));
+    for (std::size_t k = 0; k < fresh.size(); ++k) {
+      std::vector<const Lin*> others;
+      for (std::size_t j = 0; j < fresh.size(); ++j)
+        if (j != k) others.push_back(&fresh[j].first);
+      for (const Lin& y : pool) others.push_back(&y);
+      const std::vector<const Lin*> h = connected(fresh[k].first, others);
+      if (h.empty()) continue;
+      // h_k <= 0 (< 0) has no execution iff max(−h_k) under the others is < 0 (<= 0)
+      Lin neg = fresh[k].first;
+      neg.c0 = -neg.c0;
+      for (auto& t : neg.terms) t.second = -t.second;
+      const double m = certified_max(neg, h, 1);
+      if (fresh[k].second ? m <= 0 : m < 0) return false;
+    }
+    return true;
+  }
+
+  // The conditions of `pool` linked to `seed` by shared symbols, transitively.
+  static std::vector<const Lin*> connected(const Lin& seed, const std::vector<const Lin*>& pool) {
+    std::vector<std::uint32_t> symbols;
+    for (const auto& t : seed.terms) symbols.push_back(t.first);
+    std::vector<const Lin*> out;
+    std::vector<bool> taken(pool.size(), false);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (std::size_t j = 0; j < pool.size(); ++j) {
+        if (taken[j]) continue;
+        const bool linked = std::any_of(pool[j]->terms.begin(), pool[j]->terms.end(), [&symbols](const auto& t) {
+          return std::find(symbols.begin(), symbols.end(), t.first) != symbols.end();
+        });
+        if (!linked) continue;
+        taken[j] = grew = true;
+        out.push_back(pool[j]);
+        for (const auto& t : pool[j]->terms)
+          if (std::find(symbols.begin(), symbols.end(), t.first) == symbols.end()) symbols.push_back(t.first);
+      }
+    }
+    return out;
   }
 
   const DriverOptions& opt_;
@@ -917,10 +1026,10 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   const std::int32_t generation_ = next_generation();  // of this exploration's tags
 
  public:
-  // The tag of input i in this exploration's runs (the Affine domain's forms
-  // need none: -1).
+  // The tag of input i in this exploration's runs (also in the Affine
+  // domain, whose conditions are also stated by tags: see tag_conditions).
   std::int32_t tag(std::size_t i) const {
-    if (std::is_same_v<D, Affine> || i >= kTaggedInputs) return -1;
+    if (i >= kTaggedInputs) return -1;
     return static_cast<std::int32_t>((static_cast<std::uint32_t>(generation_) << 16) | static_cast<std::uint32_t>(i));
   }
 };
