@@ -92,9 +92,27 @@ struct Cond {
   }
 };
 
+// A computed value the driver named at a comparison: the
+// operand o of the lane's k-th undecided comparison, a modifiable object
+// without a tag, gets the tag of quantity n_inputs + slot (slot = 2k + o),
+// and its real and err ranges at that moment parametrise it as an input's
+// are (input_lin). Runs that agree on the outcomes before step k reach step k
+// in the same state, so the name denotes one quantity in all of them: the
+// real and the computed run of an unstable group share the names of steps up
+// to their divergence, and only those (Names::max_step).
+struct Named {
+  std::uint32_t slot;
+  double real_lo, real_hi, err_lo, err_hi;
+};
+struct Names {
+  const std::vector<Named>* table = nullptr;
+  std::size_t max_step = static_cast<std::size_t>(-1);
+};
+
 template <class D>
 struct GroupState {
   using S = SymbolicDomainError<D>;
+  std::size_t diverge = 0;  // the step at which the group's real and computed outcomes first differ
   // per lane output: hull of the real-path / computed-path results
   std::vector<std::optional<S>> real_side;
   std::vector<std::optional<S>> computed_side;
@@ -102,6 +120,7 @@ struct GroupState {
   struct Run {
     std::vector<S> outputs;       // per lane output
     std::vector<Cond> conditions;  // h with h(ε*) <= 0 on every execution of the path
+    std::vector<Named> named;      // the computed values named on the path
   };
   std::vector<Run> real_runs, computed_runs;
 };
@@ -123,6 +142,7 @@ struct LaneState {
   // another one of the same quantity (a narrowed input's fp, met with a
   // narrower fresh range, takes that range's symbol), a tag never is.
   std::vector<Cond> tag_conditions;
+  std::vector<Named> named;              // the current run's named computed values
   std::vector<GroupState<D>> groups;
 };
 
@@ -262,7 +282,9 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
 // exactly (GMP) and rounded up. y = 0 gives the form's plain range.
 // Conditions that hold for no ε give −inf when certified (Farkas: a w >= 0
 // with Σ_j w_j h_j > 0 on the whole box); otherwise the bound stays finite.
-double certified_max(const Lin& f, const std::vector<const Lin*>& h, int s) {
+// `rescaled`: also search with the symbols' rows scaled (see below; twice the
+// cost where the symbols' scales differ by more than 10^6).
+double certified_max(const Lin& f, const std::vector<const Lin*>& h, int s, bool rescaled = true) {
   struct Dense {
     double c0 = 0;  // for the search only
     mpq_class q0;   // exact
@@ -303,12 +325,11 @@ double certified_max(const Lin& f, const std::vector<const Lin*>& h, int s) {
     h_active[j].c0 = H[j].c0;
     for (std::size_t i : active) h_active[j].c.push_back(H[j].c[i]);
   }
-  std::vector<double> ray;
-  const std::vector<double> y = dual_multipliers(c_active, h_active, m, active.size(), ray);
   // Infeasible conditions, certified exactly: min over the box of Σ_j w_j h_j
   // = Σ_j w_j h_j0 − Σ_i |Σ_j w_j h_ji| > 0 contradicts every h_j <= 0, so no
   // ε satisfies them (the pair has no execution): −inf.
-  if (!ray.empty()) {
+  auto contradictory = [&](const std::vector<double>& ray) {
+    if (ray.empty()) return false;
     mpq_class low;
     for (std::size_t j = 0; j < m; ++j)
       if (ray[j] != 0) low += mpq_class(ray[j]) * H[j].q0;
@@ -318,16 +339,51 @@ double certified_max(const Lin& f, const std::vector<const Lin*>& h, int s) {
         if (ray[j] != 0 && H[j].c[i] != 0) wi += mpq_class(ray[j]) * mpq_class(H[j].c[i]);
       low -= abs(wi);
     }
-    if (low > 0) return -INFINITY;
-  }
-  mpq_class bound = obj.q0;
-  for (std::size_t j = 0; j < m; ++j)
-    if (y[j] != 0) bound -= mpq_class(y[j]) * H[j].q0;
-  for (std::size_t i = 0; i < n; ++i) {
-    mpq_class ri(obj.c[i]);
+    return low > 0;
+  };
+  auto evaluate = [&](const std::vector<double>& y) {
+    mpq_class bound = obj.q0;
     for (std::size_t j = 0; j < m; ++j)
-      if (y[j] != 0 && H[j].c[i] != 0) ri -= mpq_class(y[j]) * mpq_class(H[j].c[i]);
-    bound += abs(ri);
+      if (y[j] != 0) bound -= mpq_class(y[j]) * H[j].q0;
+    for (std::size_t i = 0; i < n; ++i) {
+      mpq_class ri(obj.c[i]);
+      for (std::size_t j = 0; j < m; ++j)
+        if (y[j] != 0 && H[j].c[i] != 0) ri -= mpq_class(y[j]) * mpq_class(H[j].c[i]);
+      bound += abs(ri);
+    }
+    return bound;
+  };
+  std::vector<double> ray;
+  const std::vector<double> y = dual_multipliers(c_active, h_active, m, active.size(), ray);
+  if (contradictory(ray)) return -INFINITY;
+  mpq_class bound = evaluate(y);
+  // Symbols of very different scales (a rounding error of 1e-16 next to a
+  // real value of 1: a rounded FP64 product compared without input error)
+  // leave the reduced costs of the small ones below the simplex's rounding
+  // threshold, so it stops before the multipliers that cancel them: the bound
+  // of std::sort of x[i] · 1.5 in FP64 was the whole range 3, not 3e-16. A
+  // second candidate is searched with every symbol's row scaled to magnitude
+  // 1 (the same LP with the residuals weighted by 1 / scale: any y is still
+  // certified exactly by the true objective), and the lower bound is kept.
+  double smallest = INFINITY, largest = 0;
+  std::vector<double> scale(active.size(), 0.0);
+  for (std::size_t a = 0; a < active.size(); ++a) {
+    double s = std::fabs(c_active[a]);
+    for (std::size_t j = 0; j < m; ++j) s = std::max(s, std::fabs(h_active[j].c[a]));
+    scale[a] = s;
+    smallest = std::min(smallest, s), largest = std::max(largest, s);
+  }
+  if (rescaled && largest > 0 && smallest > 0 && smallest < largest * 1e-6) {
+    std::vector<double> c_scaled = c_active;
+    std::vector<Dense> h_scaled = h_active;
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      c_scaled[a] /= scale[a];
+      for (Dense& d : h_scaled) d.c[a] /= scale[a];
+    }
+    const std::vector<double> y2 = dual_multipliers(c_scaled, h_scaled, m, active.size(), ray);
+    if (contradictory(ray)) return -INFINITY;
+    mpq_class b2 = evaluate(y2);
+    if (b2 < bound) bound = b2;
   }
   double d = bound.get_d();
   if (mpq_class(d) < bound) d = std::nextafter(d, INFINITY);
@@ -383,6 +439,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       L.infeasible = false;
       L.conditions.clear();
       L.tag_conditions.clear();
+      L.named.clear();
       if (!L.pending.empty()) {
         L.current = std::move(L.pending.back());
         L.pending.pop_back();
@@ -422,7 +479,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       }
       if (it.role != Role::Joint) {
         Group& g = L.groups[it.group];
-        typename Group::Run run{{}, L.conditions};
+        typename Group::Run run{{}, L.conditions, L.named};
         for (std::size_t j : L.outputs) run.outputs.push_back(out[j]);
         (it.role == Role::Real ? g.real_runs : g.computed_runs).push_back(std::move(run));
       }
@@ -505,9 +562,10 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     if constexpr (!std::is_same_v<D, Affine>) {
       // every output a copy of an input or a constant, checked before any
       // condition is converted (softmax's exp(x − m) leaves at once)
-      auto related = [this, k](const auto& runs, bool computed) {
-        return std::all_of(runs.begin(), runs.end(),
-                           [&](const auto& run) { return value_lin(run.outputs[k], computed).has_value(); });
+      auto related = [this, k, &g](const auto& runs, bool computed) {
+        return std::all_of(runs.begin(), runs.end(), [&](const auto& run) {
+          return value_lin(run.outputs[k], computed, Names{&run.named, g.diverge}).has_value();
+        });
       };
       if (!related(g.real_runs, false) || !related(g.computed_runs, true)) return std::nullopt;
     }
@@ -518,7 +576,8 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       // such a pair may still be contradictory, which only the program shows.)
       for (const auto& r : g.real_runs)
         for (const auto& c : g.computed_runs) {
-          const std::optional<std::size_t> p = input_of(r.outputs[k]), q = input_of(c.outputs[k]);
+          const std::optional<std::size_t> p = quantity_of(r.outputs[k].source),
+                                           q = quantity_of(c.outputs[k].source);
           auto names = [&](const Cond& cond) {
             for (std::int32_t i : cond.input)
               if (i >= 0 && ((p && *p == static_cast<std::size_t>(i)) || (q && *q == static_cast<std::size_t>(i))))
@@ -531,11 +590,15 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
             return std::nullopt;
         }
     }
-    auto lins = [this](const std::vector<typename Group::Run>& runs) {
+    // (a condition naming a computed value named after the divergence is
+    // left out: in the other run that name may stand for another quantity;
+    // leaving a condition out only widens the bound)
+    auto lins = [this, &g](const std::vector<typename Group::Run>& runs) {
       std::vector<std::vector<Lin>> out(runs.size());
       for (std::size_t i = 0; i < runs.size(); ++i)
         for (const Cond& cond : runs[i].conditions)
-          if (std::optional<Lin> l = condition_lin(cond)) out[i].push_back(std::move(*l));
+          if (std::optional<Lin> l = condition_lin(cond, Names{&runs[i].named, g.diverge}))
+            out[i].push_back(std::move(*l));
       return out;
     };
     const std::vector<std::vector<Lin>> real_h = lins(g.real_runs), computed_h = lins(g.computed_runs);
@@ -575,7 +638,8 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
           if (p && q && *p == *q) {  // one input on both sides: err = its error
             pair_lo = inputs_[*p].err.lower(), pair_hi = inputs_[*p].err.upper();
           } else {
-            const std::optional<Lin> real_a = value_lin(a, false), fp_b = value_lin(b, true);
+            const std::optional<Lin> real_a = value_lin(a, false, Names{&g.real_runs[ri].named, g.diverge}),
+                                     fp_b = value_lin(b, true, Names{&g.computed_runs[ci].named, g.diverge});
             if (!real_a || !fp_b) return std::nullopt;
             const std::optional<Lin> err = difference(*fp_b, *real_a);
             if (!err) return std::nullopt;
@@ -590,7 +654,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   }
 
   // A recorded condition as a Lin (nullopt: an operand has none).
-  std::optional<Lin> condition_lin(const Cond& cond) const {
+  std::optional<Lin> condition_lin(const Cond& cond, const Names& names) const {
     std::optional<Lin> d;
     if (std::is_same_v<D, Affine> && !cond.by_input) {
       d = lin_of(cond.form);
@@ -598,7 +662,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       std::optional<Lin> v[2];
       for (int o = 0; o < 2; ++o) {
         if (cond.input[o] < 0) v[o] = Lin{mpq_class(cond.value[o]), {}};
-        else v[o] = input_lin(static_cast<std::size_t>(cond.input[o]), cond.computed);
+        else v[o] = quantity_lin(static_cast<std::size_t>(cond.input[o]), cond.computed, names);
       }
       if (!v[0] || !v[1]) return std::nullopt;
       d = difference(*v[0], *v[1]);
@@ -615,10 +679,26 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   std::optional<std::size_t> input_of(const S& x) const { return input_of(x.source); }
   // … of a tag (a comparison's copy of an operand's: ComparisonInfo::source)
   std::optional<std::size_t> input_of(std::int32_t source) const {
-    if (source < 0 || (source >> 16) != generation_) return std::nullopt;
-    const auto i = static_cast<std::size_t>(source & 0xFFFF);
-    if (i >= inputs_.size()) return std::nullopt;
+    const std::optional<std::size_t> i = quantity_of(source);
+    if (!i || *i >= inputs_.size()) return std::nullopt;
     return i;
+  }
+  // … or the named computed value (an index >= inputs_.size(): see Named)
+  std::optional<std::size_t> quantity_of(std::int32_t source) const {
+    if (source < 0 || (source >> 16) != generation_) return std::nullopt;
+    return static_cast<std::size_t>(source & 0xFFFF);
+  }
+
+  // Quantity q (an input, or a computed value named in
+  // `names` at a step <= names.max_step) as a Lin, like input_lin.
+  std::optional<Lin> quantity_lin(std::size_t q, bool computed, const Names& names) const {
+    if (q < inputs_.size()) return input_lin(q, computed);
+    if (!names.table) return std::nullopt;
+    const std::size_t slot = q - inputs_.size();
+    if ((slot >> 1) > names.max_step) return std::nullopt;
+    for (const Named& n : *names.table)
+      if (n.slot == slot) return range_lin(n.real_lo, n.real_hi, n.err_lo, n.err_hi, q, computed);
+    return std::nullopt;
   }
 
   // Interval domains: the real (computed = false) or computed value of x as a
@@ -630,9 +710,13 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   std::optional<Lin> input_lin(std::size_t i, bool computed) const {
     const S& in = inputs_[i];
     if (symerr::detail::maybe_special(in) || !is_bounded(in.real) || !is_bounded(in.err)) return std::nullopt;
+    return range_lin(in.real.lower(), in.real.upper(), in.err.lower(), in.err.upper(), i, computed);
+  }
+  // Quantity q with real value in [rlo, rhi] and error in [elo, ehi] (finite).
+  static Lin range_lin(double rlo, double rhi, double elo, double ehi, std::size_t q, bool computed) {
     Lin l;
-    auto add = [&l](const D& range, std::uint32_t symbol) {
-      const mpq_class lo(range.lower()), hi(range.upper());
+    auto add = [&l](double range_lo, double range_hi, std::uint32_t symbol) {
+      const mpq_class lo(range_lo), hi(range_hi);
       const mpq_class half = (hi - lo) / 2;
       l.c0 += (lo + hi) / 2;
       double h = half.get_d();
@@ -642,14 +726,14 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     // (in the Affine domain numbered apart from the context's symbols: the
     // two kinds of conditions meet in outcome_feasible's programs)
     const std::uint32_t first = std::is_same_v<D, Affine> ? 0xC0000000u : 0u;
-    add(in.real, first + static_cast<std::uint32_t>(2 * i));
-    if (computed) add(in.err, first + static_cast<std::uint32_t>(2 * i + 1));
+    add(rlo, rhi, first + static_cast<std::uint32_t>(2 * q));
+    if (computed) add(elo, ehi, first + static_cast<std::uint32_t>(2 * q + 1));
     return l;
   }
-  std::optional<Lin> value_lin(const S& x, bool computed) const {
+  std::optional<Lin> value_lin(const S& x, bool computed, const Names& names) const {
     const D& v = computed ? x.fp : x.real;
     if (symerr::detail::maybe_special(x)) return std::nullopt;
-    if (const std::optional<std::size_t> i = input_of(x)) return input_lin(*i, computed);
+    if (const std::optional<std::size_t> q = quantity_of(x.source)) return quantity_lin(*q, computed, names);
     if (x.real.lower() == x.real.upper() && x.fp.lower() == x.fp.upper() && x.real.lower() == x.fp.lower() &&
         std::isfinite(v.lower()))
       return Lin{mpq_class(v.lower()), {}};
@@ -677,6 +761,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     }
     S* targets[2] = {nullptr, nullptr};
     if (info) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);  // once, for all uses
+    name_operands(L, targets, k);
     if (k >= it.script.size()) extend(L, it, t, targets);
     const Step step = it.script[k];
     const bool both = it.role == Role::Joint || k <= it.diverge;
@@ -723,6 +808,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     ++report_.unstable_branches;
     base.group = L.groups.size();
     L.groups.emplace_back();
+    L.groups.back().diverge = k;
     base.diverge = k;
     for (Role role : {Role::Computed, Role::Real}) {
       if (runs_now && role == Role::Real) continue;
@@ -936,7 +1022,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     }
     for (int o = 0; o < 2; ++o) {
       const double* r = side == 0 ? info->real[o] : info->fp[o];
-      if (const std::optional<std::size_t> i = ops[o] ? input_of(*ops[o]) : input_of(info->source[o]))
+      if (const std::optional<std::size_t> i = quantity_of(ops[o] ? ops[o]->source : info->source[o]))
         cond.input[o] = static_cast<std::int32_t>(*i);
       else if (r[0] == r[1] && std::isfinite(r[0]))
         cond.value[o] = r[0];
@@ -945,6 +1031,31 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     }
     if (cond.input[0] >= 0 || cond.input[1] >= 0 || !std::is_same_v<D, Affine>) push(cond);
     return out;
+  }
+
+  // Names the compared operands that are modifiable objects holding a
+  // computed value without a tag (see Named), so that this and later
+  // comparisons of the value — and, in the interval domains, outputs that
+  // are copies of it — are related by the path conditions and the
+  // unstable-pair bound as copies of inputs are: std::sort of computed values
+  // (`v[i] = x[i] * s`) ran contradictory paths (see outcome_feasible), in
+  // the Affine domain too on sub-boxes, where a tightened value's form can be
+  // replaced (its tag conditions then still relate it), and a running
+  // maximum of two computed values had err = the whole range in the interval
+  // domains.
+  void name_operands(Lane& L, S* const (&targets)[2], std::size_t k) {
+    for (int o = 0; o < 2; ++o) {
+      S* x = targets[o];
+      if (!x || quantity_of(x->source) || symerr::detail::maybe_special(*x) || !is_bounded(x->real) ||
+          !is_bounded(x->err))
+        continue;
+      const std::size_t slot = 2 * k + static_cast<std::size_t>(o), q = inputs_.size() + slot;
+      if (q >= kTaggedInputs) continue;
+      x->source = static_cast<std::int32_t>((static_cast<std::uint32_t>(generation_) << 16) |
+                                            static_cast<std::uint32_t>(q));
+      L.named.push_back({static_cast<std::uint32_t>(slot), x->real.lower(), x->real.upper(), x->err.lower(),
+                         x->err.upper()});
+    }
   }
 
   // Whether the outcome `step` of a comparison met for the first time on the
@@ -960,33 +1071,48 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   bool outcome_feasible(const Lane& L, const ComparisonInfo* info, S* const (&ops)[2], Step step, bool ideal_side,
                         bool computed_side) const {
     if (L.conditions.empty() && L.tag_conditions.empty()) return true;
-    std::vector<std::pair<Lin, bool>> fresh;  // the new conditions, strict or not
+    struct Fresh {
+      Lin h;
+      bool strict, computed;
+    };
+    std::vector<Fresh> fresh;  // the new conditions
     for (int side = 0; side < 2; ++side) {
       if (side == 0 ? !ideal_side : !computed_side) continue;
       for (const SideCondition& c : side_conditions(info, ops, side, side == 0 ? step.ideal : step.computed))
-        if (std::optional<Lin> l = condition_lin(c.cond)) fresh.emplace_back(std::move(*l), c.strict);
+        if (std::optional<Lin> l = condition_lin(c.cond, Names{&L.named}))
+          fresh.push_back({std::move(*l), c.strict, c.cond.computed});
     }
     if (fresh.empty()) return true;
-    std::vector<Lin> pool;
+    std::vector<std::pair<Lin, bool>> pool;  // with the side (computed) it states
     for (const std::vector<Cond>* list : {&L.conditions, &L.tag_conditions})
       for (const Cond& c : *list)
-        if (std::optional<Lin> l = condition_lin(c))
-          if (std::none_of(pool.begin(), pool.end(),
-                           [&l](const Lin& y) { return y.c0 == l->c0 && y.terms == l->terms; }))
-            pool.push_back(std::move(*l));
+        if (std::optional<Lin> l = condition_lin(c, Names{&L.named}))
+          if (std::none_of(pool.begin(), pool.end(), [&l](const auto& y) {
+                return y.first.c0 == l->c0 && y.first.terms == l->terms;
+              }))
+            pool.emplace_back(std::move(*l), c.computed);
     for (std::size_t k = 0; k < fresh.size(); ++k) {
-      std::vector<const Lin*> others;
-      for (std::size_t j = 0; j < fresh.size(); ++j)
-        if (j != k) others.push_back(&fresh[j].first);
-      for (const Lin& y : pool) others.push_back(&y);
-      const std::vector<const Lin*> h = connected(fresh[k].first, others);
-      if (h.empty()) continue;
       // h_k <= 0 (< 0) has no execution iff max(−h_k) under the others is < 0 (<= 0)
-      Lin neg = fresh[k].first;
+      Lin neg = fresh[k].h;
       neg.c0 = -neg.c0;
       for (auto& t : neg.terms) t.second = -t.second;
-      const double m = certified_max(neg, h, 1);
-      if (fresh[k].second ? m <= 0 : m < 0) return false;
+      // First with the conditions on the same side only, then with all: a
+      // subset of the conditions bounds the maximum from above as well, and
+      // the simplex search in double can miss a contradiction among the real
+      // conditions when computed ones take part (their error terms, 1e-16
+      // for a rounded FP64 product, are below its rounding threshold: the
+      // insertion sort of x[i] · 1.5 in FP64 ran 19 contradictory paths).
+      for (bool same_side : {true, false}) {
+        std::vector<const Lin*> others;
+        for (std::size_t j = 0; j < fresh.size(); ++j)
+          if (j != k && (!same_side || fresh[j].computed == fresh[k].computed)) others.push_back(&fresh[j].h);
+        for (const auto& [y, computed] : pool)
+          if (!same_side || computed == fresh[k].computed) others.push_back(&y);
+        const std::vector<const Lin*> h = connected(fresh[k].h, others);
+        if (h.empty()) continue;
+        const double m = certified_max(neg, h, 1, false);
+        if (fresh[k].strict ? m <= 0 : m < 0) return false;
+      }
     }
     return true;
   }
