@@ -4,10 +4,11 @@
 // keeps err ∈ hull(err of the operands) — in the Affine domain through its
 // forms, in the Interval domain through the driver's input tags (the outputs
 // are copies of inputs), and since session 17 also for computed values held
-// in locals (x · 1 in `T v`: the driver names a compared modifiable object).
+// in locals (x · 1 in `T v`: the driver numbers the results of operations).
 // Checked against exact executions; the twin compares temporaries
-// (`if (x[j] * 1 > m) m = x[j] * 1;`), which nothing names, so the interval
-// domain cannot relate that pair of paths.
+// (`if (x[j] * 1 > m) m = x[j] * 1;`): the compared and the assigned values
+// are two evaluations, two quantities, so the interval domain cannot relate
+// that pair of paths.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -115,14 +116,17 @@ TEST_CASE("max with `if` on locals: tight in the Affine and Interval domains for
         CHECK(mpfr.outputs[0].err.upper() <= c.e * (1 + 1e-9));
         CHECK(mpfr.outputs[0].err.lower() >= -c.e * (1 + 1e-9));
         CHECK(max_err >= 0.99 * c.e);
-        // computed values in locals: named at their first comparison. A name
-        // relates the two runs of an unstable pair only if it was given
-        // before they diverged: for two values it is (bound e, as for
-        // inputs); for four, x[2]·1 is first compared after the first fork,
-        // and the pair of paths that diverge there stays loose (sound: above)
+        // computed values in locals: each result is numbered when made, and
+        // a number relates the two runs of an unstable pair when it was given
+        // before they diverged: for two values both are made before the one
+        // comparison (bound e, as for inputs); for four, x[2] · 1 is made in
+        // the loop after the first fork, and the pairs of paths that diverge
+        // there stay loose (sound: above)
         CHECK(named.report.relational_pairs > 0);
         if (n == 2) CHECK(mag(named.outputs[0].err) <= c.e * (1 + 1e-9));
-        // twin: temporaries have no name, the interval pair of paths is loose
+        // twin: `if (x[j] * 1 > m) m = x[j] * 1;` compares one quantity and
+        // assigns another (a second evaluation); no condition relates the
+        // assigned one, and the interval pair of paths is loose
         CHECK(untagged.report.relational_pairs == 0);
         CHECK(mag(untagged.outputs[0].err) >= 1.0);
       }
@@ -227,10 +231,14 @@ TEST_CASE("unstable pairs in the Affine domain: sorting network, a jump, nested 
       const std::vector<SymbolicError> box(3, SymbolicError::input(-1, 1, -c.e, c.e, c.F));
       const auto i = verify::run_kernel<Interval>(
           [k](std::span<SymbolicError> x, std::span<SymbolicError> y) { run(k, x.data(), y.data()); }, box, n_out);
-      // the twin: the same values as results of an operation (x · 1), which carry no input tag
+      // the twin: the same values with their number taken away (source = -1,
+      // as results made beyond the numbering's 2^16 quantities have none):
+      // then each is numbered at its first comparison only, and the ones
+      // first compared after an unstable pair's divergence are not shared
       const auto u = verify::run_kernel<Interval>(
           [k](std::span<SymbolicError> x, std::span<SymbolicError> y) {
             SymbolicError v[3] = {x[0] * 1.0, x[1] * 1.0, x[2] * 1.0};
+            for (SymbolicError& a : v) a.source = -1;
             run(k, v, y.data());
           },
           box, n_out);
@@ -292,7 +300,7 @@ TEST_CASE("unstable pairs in the Affine domain: sorting network, a jump, nested 
       // the sorting network's outputs are copies of inputs: the Interval
       // domain's pairs are bounded under both paths' conditions too, err = e
       if (k == Kernel::Sort3) CHECK(tagged <= std::max(c.e * (1 + 1e-9), 1.05 * max_err));
-      if (k == Kernel::Sort3 && c.e > 0) CHECK(loose >= 1.0);   // twin: without tags the interval pair is loose
+      if (k == Kernel::Sort3 && c.e > 0) CHECK(loose >= 1.0);   // twin: without numbers the interval pair is loose
       if (k == Kernel::Jump && c.e > 0) CHECK(max_err >= 0.5);  // the jump is met
     }
   }

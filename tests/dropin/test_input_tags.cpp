@@ -6,6 +6,7 @@
 // those whose result is the operand itself (a copy, unary +, max(x, x)).
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -107,4 +108,36 @@ TEST_CASE("input tags: every operation's result is untagged, copies keep the tag
   CHECK(res.outputs[0].source == -1);
   CHECK(res.report.relational_pairs > 0);
   CHECK(mag(res.outputs[0].err) <= 1e-12 * (1 + 1e-9));
+}
+
+TEST_CASE("input tags: inside a driver run, results of operations on inputs are numbered when made",
+          "[dropin][driver][tags]") {
+  const std::vector<S> in = {S::input(-1, 1, -1e-12, 1e-12, FP64), S::input(-1, 1, -1e-12, 1e-12, FP64)};
+  std::vector<std::int32_t> seen;
+  const auto res = verify::run_kernel(
+      [&seen](std::span<S> a, std::span<S> out) {
+        const S t = a[0] * 1.5, t2 = a[0] * 1.5, s = a[0] + a[1];
+        const S c = S::constant(2.0, FP64) * S::constant(3.0, FP64);  // no driver input: no number
+        seen = {a[0].source, a[1].source, t.source, t2.source, s.source, c.source};
+        const S u = t;  // a copy: the same quantity, so t * u is a square
+        out[0] = t * u;
+        out[1] = t * t2;  // two quantities (equal, but made separately): not recognised
+      },
+      in, 2);
+  REQUIRE(seen.size() == 6);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(seen[i] >= 0x10000);
+  CHECK(seen[5] == -1);
+  // one generation, numbers in the order the results were made, after the inputs
+  CHECK((seen[2] >> 16) == (seen[0] >> 16));
+  CHECK((seen[2] & 0xFFFF) == 2);
+  CHECK((seen[3] & 0xFFFF) == 3);
+  CHECK((seen[4] & 0xFFFF) == 4);
+  CHECK(res.outputs[0].real.lower() >= 0);  // soundness twin: the real square is >= 0 ...
+  CHECK(res.outputs[0].real.upper() >= 2.25);  // ... and reaches 2.25
+  CHECK(res.outputs[1].real.lower() <= -2.25);  // t * t2 stays the plain product
+  CHECK(res.outputs[0].source == -1);  // the numbers stay inside the run
+  CHECK(res.outputs[1].source == -1);
+  // outside a run, nothing is numbered
+  const S z = in[0] * 1.5;
+  CHECK(z.source == -1);
 }

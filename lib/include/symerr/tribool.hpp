@@ -98,6 +98,31 @@ inline unsigned long& comparison_serial() noexcept {
   static thread_local unsigned long serial = 0;
   return serial;
 }
+
+// A branch driver's numbering of the quantities of its current run on this
+// thread (SymbolicDomainError::source: generation << 16 | number): while
+// `generation` is set (>= 1), the result of an operation with an operand
+// tagged by that generation is a new quantity and takes the next number, so
+// that runs which execute the same operations in the same order (two paths
+// of one program up to their divergence) number the same quantities alike.
+// Outside a driver run, or once the 16-bit numbers are used up, results
+// have no tag (-1), as before.
+struct QuantityNumbering {
+  std::int32_t generation = 0;
+  std::uint32_t next = 0;
+};
+inline QuantityNumbering& quantity_numbering() noexcept {
+  static thread_local QuantityNumbering n;
+  return n;
+}
+// The tag of a new result of operands tagged a (and b), or -1.
+inline std::int32_t derived_source(std::int32_t a, std::int32_t b = -1) noexcept {
+  if (a < 0x10000 && b < 0x10000) return -1;  // neither operand is tagged: the common case
+  QuantityNumbering& n = quantity_numbering();
+  if (n.generation <= 0 || ((a >> 16) != n.generation && (b >> 16) != n.generation) || n.next >= 0xFFFFu)
+    return -1;
+  return static_cast<std::int32_t>((static_cast<std::uint32_t>(n.generation) << 16) | n.next++);
+}
 }  // namespace detail
 
 // Installs `hook` for the current thread for the scope's lifetime.

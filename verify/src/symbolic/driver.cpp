@@ -92,27 +92,31 @@ struct Cond {
   }
 };
 
-// A computed value the driver named at a comparison: the
-// operand o of the lane's k-th undecided comparison, a modifiable object
-// without a tag, gets the tag of quantity n_inputs + slot (slot = 2k + o),
-// and its real and err ranges at that moment parametrise it as an input's
-// are (input_lin). Runs that agree on the outcomes before step k reach step k
-// in the same state, so the name denotes one quantity in all of them: the
-// real and the computed run of an unstable group share the names of steps up
-// to their divergence, and only those (Names::max_step).
+// A computed quantity met in a comparison: its number (>= the number of
+// inputs; see symerr::detail::quantity_numbering) and its real and err ranges
+// at its first comparison on the run, which parametrise it as an input's do
+// (input_lin). A result of an operation on tagged operands is numbered when
+// it is made, in the order of the run's operations; an untagged compared
+// object is numbered at the comparison. Runs that execute the same
+// operations and outcomes up to a point number the quantities made before
+// that point alike, and a quantity's range at its first comparison is the
+// range it was made with (only a comparison tightens a value, and the first
+// one records it before tightening): the real and the computed run of an
+// unstable group share the quantities numbered before their divergence, and
+// only those (Names::limit).
 struct Named {
-  std::uint32_t slot;
+  std::uint32_t quantity;
   double real_lo, real_hi, err_lo, err_hi;
 };
 struct Names {
   const std::vector<Named>* table = nullptr;
-  std::size_t max_step = static_cast<std::size_t>(-1);
+  std::uint32_t limit = 0xFFFFFFFFu;  // quantities numbered from here on are not shared
 };
 
 template <class D>
 struct GroupState {
   using S = SymbolicDomainError<D>;
-  std::size_t diverge = 0;  // the step at which the group's real and computed outcomes first differ
+  std::uint32_t shared = 0;  // the quantities numbered before the divergence: below this
   // per lane output: hull of the real-path / computed-path results
   std::vector<std::optional<S>> real_side;
   std::vector<std::optional<S>> computed_side;
@@ -564,7 +568,8 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       // condition is converted (softmax's exp(x − m) leaves at once)
       auto related = [this, k, &g](const auto& runs, bool computed) {
         return std::all_of(runs.begin(), runs.end(), [&](const auto& run) {
-          return value_lin(run.outputs[k], computed, Names{&run.named, g.diverge}).has_value();
+          return shared_quantity(run.outputs[k], g).has_value() ||
+                 value_lin(run.outputs[k], computed, Names{&run.named, g.shared}).has_value();
         });
       };
       if (!related(g.real_runs, false) || !related(g.computed_runs, true)) return std::nullopt;
@@ -597,7 +602,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       std::vector<std::vector<Lin>> out(runs.size());
       for (std::size_t i = 0; i < runs.size(); ++i)
         for (const Cond& cond : runs[i].conditions)
-          if (std::optional<Lin> l = condition_lin(cond, Names{&runs[i].named, g.diverge}))
+          if (std::optional<Lin> l = condition_lin(cond, Names{&runs[i].named, g.shared}))
             out[i].push_back(std::move(*l));
       return out;
     };
@@ -634,12 +639,16 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
             bound(lin_of(err));
           }
         } else {
-          const std::optional<std::size_t> p = input_of(a), q = input_of(b);
-          if (p && q && *p == *q) {  // one input on both sides: err = its error
-            pair_lo = inputs_[*p].err.lower(), pair_hi = inputs_[*p].err.upper();
+          const std::optional<std::size_t> p = shared_quantity(a, g), q = shared_quantity(b, g);
+          if (p && q && *p == *q) {  // one quantity on both sides: err = its error
+            if (*p < inputs_.size()) {
+              pair_lo = inputs_[*p].err.lower(), pair_hi = inputs_[*p].err.upper();
+            } else {  // (each side's copy encloses it on executions of its path; both, their hull)
+              pair_lo = std::min(a.err.lower(), b.err.lower()), pair_hi = std::max(a.err.upper(), b.err.upper());
+            }
           } else {
-            const std::optional<Lin> real_a = value_lin(a, false, Names{&g.real_runs[ri].named, g.diverge}),
-                                     fp_b = value_lin(b, true, Names{&g.computed_runs[ci].named, g.diverge});
+            const std::optional<Lin> real_a = value_lin(a, false, Names{&g.real_runs[ri].named, g.shared}),
+                                     fp_b = value_lin(b, true, Names{&g.computed_runs[ci].named, g.shared});
             if (!real_a || !fp_b) return std::nullopt;
             const std::optional<Lin> err = difference(*fp_b, *real_a);
             if (!err) return std::nullopt;
@@ -651,6 +660,14 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
         lo = std::min(lo, pair_lo);
       }
     return std::pair{lo, hi};  // lo > hi: every pair's conditions are contradictory (no execution)
+  }
+
+  // The quantity x is a copy of, if it is one of both runs of group g: an
+  // input, or a computed value numbered before the divergence (Named).
+  std::optional<std::size_t> shared_quantity(const S& x, const Group& g) const {
+    const std::optional<std::size_t> q = quantity_of(x.source);
+    if (!q || (*q >= inputs_.size() && *q >= g.shared)) return std::nullopt;
+    return q;
   }
 
   // A recorded condition as a Lin (nullopt: an operand has none).
@@ -690,14 +707,12 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   }
 
   // Quantity q (an input, or a computed value named in
-  // `names` at a step <= names.max_step) as a Lin, like input_lin.
+  // `names` and numbered below names.limit) as a Lin, like input_lin.
   std::optional<Lin> quantity_lin(std::size_t q, bool computed, const Names& names) const {
     if (q < inputs_.size()) return input_lin(q, computed);
-    if (!names.table) return std::nullopt;
-    const std::size_t slot = q - inputs_.size();
-    if ((slot >> 1) > names.max_step) return std::nullopt;
+    if (!names.table || q >= names.limit) return std::nullopt;
     for (const Named& n : *names.table)
-      if (n.slot == slot) return range_lin(n.real_lo, n.real_hi, n.err_lo, n.err_hi, q, computed);
+      if (n.quantity == q) return range_lin(n.real_lo, n.real_hi, n.err_lo, n.err_hi, q, computed);
     return std::nullopt;
   }
 
@@ -761,7 +776,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     }
     S* targets[2] = {nullptr, nullptr};
     if (info) targets[0] = target_of(*info, 0), targets[1] = target_of(*info, 1);  // once, for all uses
-    name_operands(L, targets, k);
+    name_operands(L, info, targets);
     if (k >= it.script.size()) extend(L, it, t, targets);
     const Step step = it.script[k];
     const bool both = it.role == Role::Joint || k <= it.diverge;
@@ -808,7 +823,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     ++report_.unstable_branches;
     base.group = L.groups.size();
     L.groups.emplace_back();
-    L.groups.back().diverge = k;
+    L.groups.back().shared = symerr::detail::quantity_numbering().next;
     base.diverge = k;
     for (Role role : {Role::Computed, Role::Real}) {
       if (runs_now && role == Role::Real) continue;
@@ -1033,28 +1048,40 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     return out;
   }
 
-  // Names the compared operands that are modifiable objects holding a
-  // computed value without a tag (see Named), so that this and later
-  // comparisons of the value — and, in the interval domains, outputs that
-  // are copies of it — are related by the path conditions and the
-  // unstable-pair bound as copies of inputs are: std::sort of computed values
-  // (`v[i] = x[i] * s`) ran contradictory paths (see outcome_feasible), in
-  // the Affine domain too on sub-boxes, where a tightened value's form can be
-  // replaced (its tag conditions then still relate it), and a running
-  // maximum of two computed values had err = the whole range in the interval
-  // domains.
-  void name_operands(Lane& L, S* const (&targets)[2], std::size_t k) {
+  // Records the compared quantities met for the first time on the run (see
+  // Named), and numbers the compared modifiable objects that hold an untagged
+  // computed value, so that this and later comparisons of the value — and,
+  // in the interval domains, outputs that are copies of it — are related by
+  // the path conditions and the unstable-pair bound as copies of inputs are:
+  // std::sort of computed values (`v[i] = x[i] * s`) ran contradictory paths
+  // (see outcome_feasible), in the Affine domain too on sub-boxes, where a
+  // tightened value's form can be replaced (its tag conditions then still
+  // relate it), and a running maximum of computed values had err = the whole
+  // range in the interval domains.
+  void name_operands(Lane& L, const ComparisonInfo* info, S* const (&targets)[2]) {
+    if (!info) return;
     for (int o = 0; o < 2; ++o) {
       S* x = targets[o];
-      if (!x || quantity_of(x->source) || symerr::detail::maybe_special(*x) || !is_bounded(x->real) ||
-          !is_bounded(x->err))
+      std::optional<std::size_t> q = quantity_of(x ? x->source : info->source[o]);
+      if (q && *q < inputs_.size()) continue;  // an input
+      if (q && std::any_of(L.named.begin(), L.named.end(), [&q](const Named& n) { return n.quantity == *q; }))
+        continue;  // recorded
+      double rl = info->real[o][0], rh = info->real[o][1], el = info->err[o][0], eh = info->err[o][1];
+      if (x) {
+        if (symerr::detail::maybe_special(*x) || !is_bounded(x->real) || !is_bounded(x->err)) continue;
+        rl = x->real.lower(), rh = x->real.upper(), el = x->err.lower(), eh = x->err.upper();
+      } else if (!std::isfinite(rl) || !std::isfinite(rh) || !std::isfinite(el) || !std::isfinite(eh)) {
         continue;
-      const std::size_t slot = 2 * k + static_cast<std::size_t>(o), q = inputs_.size() + slot;
-      if (q >= kTaggedInputs) continue;
-      x->source = static_cast<std::int32_t>((static_cast<std::uint32_t>(generation_) << 16) |
-                                            static_cast<std::uint32_t>(q));
-      L.named.push_back({static_cast<std::uint32_t>(slot), x->real.lower(), x->real.upper(), x->err.lower(),
-                         x->err.upper()});
+      }
+      if (!q) {  // an untagged object: numbered now
+        if (!x) continue;
+        symerr::detail::QuantityNumbering& n = symerr::detail::quantity_numbering();
+        if (n.generation != generation_ || n.next >= 0xFFFFu) continue;
+        q = n.next++;
+        x->source = static_cast<std::int32_t>((static_cast<std::uint32_t>(generation_) << 16) |
+                                              static_cast<std::uint32_t>(*q));
+      }
+      L.named.push_back({static_cast<std::uint32_t>(*q), rl, rh, el, eh});
     }
   }
 
@@ -1152,6 +1179,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   const std::int32_t generation_ = next_generation();  // of this exploration's tags
 
  public:
+  std::int32_t generation() const { return generation_; }
   // The tag of input i in this exploration's runs (also in the Affine
   // domain, whose conditions are also stated by tags: see tag_conditions).
   std::int32_t tag(std::size_t i) const {
@@ -1173,6 +1201,11 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
   std::vector<S> in(inputs.begin(), inputs.end());
   std::vector<S> out(n_outputs), shape;
   BranchHookScope scope(&ex);
+  // the numbering of the caller's run, if any, is restored on the way out
+  struct RestoreNumbering {
+    symerr::detail::QuantityNumbering saved = symerr::detail::quantity_numbering();
+    ~RestoreNumbering() { symerr::detail::quantity_numbering() = saved; }
+  } restore_numbering;
   while (true) {
     if (rep.runs == max_runs && ex.lanes_pending()) {
       rep.budget_exhausted = true;
@@ -1187,6 +1220,8 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
     }
     std::fill(out.begin(), out.end(), S{});
     ex.set_buffers(in, out);
+    // the run's results are numbered after the inputs (Named)
+    symerr::detail::quantity_numbering() = {ex.generation(), static_cast<std::uint32_t>(std::min(in.size(), kTaggedInputs))};
     kernel(in, out);
     // an output that depends on another lane's inputs by data (its value's
     // lane): the statement is false (a dependence by control flow alone, a

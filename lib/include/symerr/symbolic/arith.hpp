@@ -382,7 +382,7 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
     }
   }();
   z.origin = detail::merge_origin(x.origin, y.origin);
-  z.source = -1;  // a new quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::derived_source(x.source, y.source);  // a new quantity (SymbolicDomainError::source)
   if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
   return z;
 }

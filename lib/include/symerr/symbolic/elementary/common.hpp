@@ -189,7 +189,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
     throw std::invalid_argument(std::string(elementary_name(p.fn)) + ": not defined on integer format " +
                                 format_name(x.format));
   SymbolicDomainError<D> z = x;
-  z.source = -1;  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
   SpecialStates& s = z.specials;
   const SpecialStates& in = x.specials;
   s = SpecialStates{};

@@ -29,7 +29,7 @@ template <RealDomain D>
 SymbolicDomainError<D> abs(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = -1;  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
   z.real = abs(x.real);
   z.fp = abs(x.fp);
   const D pr = detail::actual_real(x);

@@ -92,7 +92,7 @@ SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to
                                RoundingMode mode = RoundingMode::NearestEven) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = -1;  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
   z.format = to;
   z.mode = mode;
   D rounding = D::point(0);

@@ -92,7 +92,7 @@ SymbolicDomainError<D> integral(const SymbolicDomainError<D>& x, Integral k, con
     throw std::invalid_argument(std::string(name) + ": not defined on integer format " + format_name(x.format));
   [[maybe_unused]] const FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = -1;  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
   z.real = integral_image(k, x.real);
   z.fp = integral_image(k, x.fp);
   const D pr = actual_real(x), g_pr = integral_image(k, pr);

@@ -15,7 +15,7 @@ template <RealDomain D>
 SymbolicDomainError<D> operator-(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = -1;  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
   z.real = -x.real;
   z.fp = -x.fp;
   z.err = -x.err;

@@ -21,7 +21,7 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   using detail::meet;
   SymbolicDomainError<D> z = x;
-  z.source = -1;  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
   SpecialStates& s = z.specials;
   s.may_be_undefined = x.specials.may_be_undefined || x.real.lower() < 0;
   s.may_be_defined = x.specials.may_be_defined && x.real.upper() >= 0;
