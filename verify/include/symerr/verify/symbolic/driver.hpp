@@ -224,7 +224,11 @@ struct BasicDriverResult {
 
 // The kernel reads `in` (the driver's copy of the inputs, fresh for every run;
 // it may also write it) and writes every element of `out`. It must be
-// deterministic.
+// deterministic and keep no symbolic value from one run to the next (a static
+// local, captured state): the results of a run's operations are numbered in
+// the order they are made (symerr::detail::quantity_numbering), and a value
+// of an earlier run would be taken for the current run's quantity of the
+// same number.
 template <class D>
 using BasicKernelFn =
     std::function<void(std::span<SymbolicDomainError<D>> in, std::span<SymbolicDomainError<D>> out)>;
