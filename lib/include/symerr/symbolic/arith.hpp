@@ -33,7 +33,12 @@
 // and masked traps for its duration (FpEnvironmentGuard; a domain's fast path,
 // FastArithmetic<D>, holds the same environment its own way: Interval's
 // clears FTZ/DAZ in the same MXCSR write that sets its upward scope).
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_ARITH_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_ARITH_HPP_INCLUDED
 
 #include <symerr/symbolic/detail.hpp>
 #include <symerr/symbolic/fast_arithmetic.hpp>
@@ -414,3 +419,5 @@ SymbolicDomainError<D> divide(const SymbolicDomainError<D>& x, const SymbolicDom
 }  // namespace symerr
 
 #include <symerr/symbolic/unary.hpp>
+
+#endif  // SYMERR_SYMBOLIC_ARITH_HPP_INCLUDED

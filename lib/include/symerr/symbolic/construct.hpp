@@ -1,5 +1,10 @@
 // Symbolic initialization, queries and the reduction step of SymbolicDomainError.
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_CONSTRUCT_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_CONSTRUCT_HPP_INCLUDED
 
 #include <symerr/symbolic/detail.hpp>
 
@@ -242,3 +247,5 @@ void SymbolicDomainError<D>::reduce() {
 }
 
 }  // namespace symerr
+
+#endif  // SYMERR_SYMBOLIC_CONSTRUCT_HPP_INCLUDED

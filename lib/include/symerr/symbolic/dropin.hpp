@@ -18,7 +18,12 @@
 // min/max/fmin/fmax/clamp/select are exact on the symbolic level (no branch):
 // max(f_a, f_b) − max(r_a, r_b) lies between min(e_a, e_b) and max(e_a, e_b)
 // because max is monotone and commutes with adding a constant (same for min).
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_DROPIN_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_DROPIN_HPP_INCLUDED
 
 #include <cmath>
 #include <limits>
@@ -600,3 +605,5 @@ bool refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is
 }  // namespace detail
 
 }  // namespace symerr
+
+#endif  // SYMERR_SYMBOLIC_DROPIN_HPP_INCLUDED

@@ -14,7 +14,12 @@
 // are then the real-format ±inf / NaN, which take the format of the operand
 // they meet. The members that are constants of one format (digits,
 // max_exponent, …) are not declared: using one does not compile.
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_NUMERIC_LIMITS_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_NUMERIC_LIMITS_HPP_INCLUDED
 
 #include <cmath>
 #include <limits>
@@ -88,3 +93,5 @@ struct numeric_limits<symerr::SymbolicDomainError<D>> {
 };
 
 }  // namespace std
+
+#endif  // SYMERR_SYMBOLIC_NUMERIC_LIMITS_HPP_INCLUDED

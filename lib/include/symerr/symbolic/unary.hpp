@@ -1,6 +1,11 @@
 // Comparisons, ulp enclosures and printing of SymbolicDomainError; the unary
 // operators are one rule each: rules/{neg,abs,sqrt,convert,integral}.hpp.
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_UNARY_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_UNARY_HPP_INCLUDED
 
 #include <bit>
 
@@ -194,3 +199,5 @@ std::ostream& operator<<(std::ostream& os, const SymbolicDomainError<D>& x) {
 }
 
 }  // namespace symerr
+
+#endif  // SYMERR_SYMBOLIC_UNARY_HPP_INCLUDED

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <symerr/symbolic.hpp>  // SymbolicDomainError
 #include <symerr/symbolic/accuracy.hpp>
 #include <symerr/symbolic/detail.hpp>
 #include <symerr/symbolic/elementary/enclosure.hpp>

@@ -4,7 +4,12 @@
 //   err_z = e_x + e_y + (round(t) − t)
 // the same on the split (pr = real + propagated): propagated_z = p_x + p_y,
 // introduced_z = i_x + i_y + (round(t) − t).
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_RULES_ADD_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_RULES_ADD_HPP_INCLUDED
 
 #include <symerr/symbolic/rules/binary_rule.hpp>
 
@@ -74,3 +79,5 @@ struct AddRule : BinaryRuleDefaults<AddRule> {
 };
 
 }  // namespace symerr::detail
+
+#endif  // SYMERR_SYMBOLIC_RULES_ADD_HPP_INCLUDED

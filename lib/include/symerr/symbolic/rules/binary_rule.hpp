@@ -14,7 +14,12 @@
 // and optionally (defaults in BinaryRuleDefaults) the divisor's nonzero part,
 // the computed value of the finite path, the definedness of the real value,
 // a tighter rounding bound under nearest, and the integer quotient.
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_RULES_BINARY_RULE_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_RULES_BINARY_RULE_HPP_INCLUDED
 
 #include <array>
 #include <optional>
@@ -88,3 +93,5 @@ struct BinaryRuleDefaults {
 };
 
 }  // namespace symerr::detail
+
+#endif  // SYMERR_SYMBOLIC_RULES_BINARY_RULE_HPP_INCLUDED

@@ -13,7 +13,12 @@
 // A domain keeping correlations (Affine) also evaluates
 // e_x / fp_y − (real_z / fp_y)·e_y: their correlation survives.
 // The real quotient is undefined where real_y = 0; an integer quotient where fp_y = 0.
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_RULES_DIV_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_RULES_DIV_HPP_INCLUDED
 
 #include <cmath>
 
@@ -143,3 +148,5 @@ struct DivRule : BinaryRuleDefaults<DivRule> {
 };
 
 }  // namespace symerr::detail
+
+#endif  // SYMERR_SYMBOLIC_RULES_DIV_HPP_INCLUDED

@@ -23,14 +23,17 @@
 // every mode but roundTowardNegative; a nonzero t below half the smallest
 // subnormal rounds to the zero of its own sign). No exactness case is used
 // (the rounding bound is the mode's, intersected with fp − t).
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_RULES_FMA_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_RULES_FMA_HPP_INCLUDED
 
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <symerr/symbolic.hpp>
 
 namespace symerr {
 
@@ -231,3 +234,5 @@ auto fma(const A& a, const B& b, const C& c) {
 }
 
 }  // namespace symerr
+
+#endif  // SYMERR_SYMBOLIC_RULES_FMA_HPP_INCLUDED

@@ -6,7 +6,12 @@
 // the same on the split (pr = real + propagated):
 //   propagated_z = real_x·p_y + p_x·pr_y  (= real_y·p_x + p_y·pr_x),
 //   introduced_z = pr_x·i_y + i_x·fp_y (= pr_y·i_x + i_y·fp_x) + (round(t) − t).
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_RULES_MUL_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_RULES_MUL_HPP_INCLUDED
 
 #include <symerr/symbolic/rules/binary_rule.hpp>
 
@@ -61,3 +66,5 @@ struct MulRule : BinaryRuleDefaults<MulRule> {
 };
 
 }  // namespace symerr::detail
+
+#endif  // SYMERR_SYMBOLIC_RULES_MUL_HPP_INCLUDED

@@ -6,7 +6,12 @@
 // introduced_z = i_x − i_y + (round(t) − t).
 // x − y is x + (−y) in IEEE 754: the exactness conditions, the nearest bound
 // and the zero signs are Add's with y negated.
-#pragma once
+// This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
+// it after the class: included on its own, it includes symbolic.hpp, which
+// includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic.hpp>
+#ifndef SYMERR_SYMBOLIC_RULES_SUB_HPP_INCLUDED
+#define SYMERR_SYMBOLIC_RULES_SUB_HPP_INCLUDED
 
 #include <symerr/symbolic/rules/add.hpp>
 
@@ -55,3 +60,5 @@ struct SubRule : BinaryRuleDefaults<SubRule> {
 };
 
 }  // namespace symerr::detail
+
+#endif  // SYMERR_SYMBOLIC_RULES_SUB_HPP_INCLUDED
