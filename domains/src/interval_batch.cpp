@@ -174,8 +174,8 @@ class UpwardScope {
 ScopedInterval scoped(const Interval& a) noexcept { return ScopedInterval::make(a.lower(), a.upper()); }
 Interval unscoped(const ScopedInterval& a) noexcept { return detail::IntervalAccess::make(a.lower(), a.upper()); }
 
-// An operand of arithmetic(), every field carried over (rel_err is never
-// read by arithmetic()).
+// An operand of arithmetic(), every field carried over (rel_err feeds the
+// relative identities).
 SymbolicDomainError<ScopedInterval> operand(const SymbolicDomainError<Interval>& x) {
   return map_enclosures<ScopedInterval>(x, [](const Interval& a) { return scoped(a); });
 }
@@ -268,6 +268,14 @@ bool hot_path(const SymbolicDomainError<Interval>& x, const SymbolicDomainError<
     err = meet(total + rounding, propagated + introduced);
   }
 
+  // rel_err by the rule's relative identity (arithmetic_same_format)
+  SI rel = SI::whole();
+  if (is_bounded(err)) {
+    const SI rel_t = Rule::relative_of_operands(xr, fx, scoped(x.rel_err), yr, fy, scoped(y.rel_err));
+    if (is_bounded(rel_t))
+      rel = detail::compose_relative(rel_t, detail::relative_rounding(t, rounding, &F, RoundingMode::NearestEven));
+  }
+
   SpecialStates s{};
   s.may_be_pos_zero = false;
   if (contains(fp, 0.0)) nearest_zero_signs<Rule>(x.categories(), y.categories(), s);
@@ -278,7 +286,12 @@ bool hot_path(const SymbolicDomainError<Interval>& x, const SymbolicDomainError<
   fp = meet(fp, r + err);
   r = meet(r, fp - err);
   fp = detail::snap_to_format(fp, F);
-  const SI rel_err = certainly(cmp_ne(r, SI::point(0))) ? meet(SI::whole(), err / r) : SI::whole();
+  SI rel_err = SI::whole();
+  if (certainly(cmp_ne(r, SI::point(0)))) {
+    const bool rel_unbounded = rel.lower() == -inf && rel.upper() == inf;
+    rel_err = meet(rel, err / r);
+    if (!rel_unbounded) err = meet(err, rel_err * r);
+  }
 
   out.real = unscoped(r);
   out.fp = unscoped(fp);

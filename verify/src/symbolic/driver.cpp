@@ -1305,6 +1305,21 @@ double score_of(const std::vector<V>& outputs) {
   return s;
 }
 
+// The box's score is set by an output whose err is (within 0.1%) the
+// product of its rel_err and real ranges: a relative bound (relative.hpp),
+// constant under splitting until the absolute one, which shrinks with the
+// box, falls below it — a split there is no stall (softmax: the relative
+// bound of a corner box stays while its absolute bound converges).
+template <class V>
+bool relative_limited(const std::vector<V>& outputs, double score) {
+  for (const V& v : outputs) {
+    if (symerr::detail::maybe_special(v) || !(mag(v.err) >= score) || !is_bounded(v.rel_err) || !is_bounded(v.real))
+      continue;
+    if (mag(v.err) >= 0.999 * (mag(v.rel_err) * mag(v.real))) return true;
+  }
+  return false;
+}
+
 // child ∩ parent, field by field (real, fp, err, rel_err, propagated,
 // introduced; the special-state flags by "and"): sound for a child box inside
 // the parent box, since every execution of the child is one of the parent's
@@ -1600,9 +1615,12 @@ BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const S
     // A split that does not lower the box's score by min_gain (relative) is a
     // stall (an unstable jump that no split removes, the rounding floor);
     // after max_stalls consecutive ones the halves are kept, not split again.
+    // (a split whose worst half is limited by its relative bound is none).
     double split_score = 0;
     for (const Leaf<D>& p : *parts) split_score = std::max(split_score, p.score);
-    const unsigned stalls = split_score < worst.score * (1 - opt.min_gain) ? 0 : worst.stalls + 1;
+    bool limited = false;
+    for (const Leaf<D>& p : *parts) limited = limited || (p.score >= split_score && relative_limited(p.outputs, p.score));
+    const unsigned stalls = split_score < worst.score * (1 - opt.min_gain) || limited ? 0 : worst.stalls + 1;
     for (Leaf<D>& p : *parts) {
       p.stalls = stalls;
       if (stalls > opt.max_stalls) done.push_back(std::move(p));
@@ -1752,7 +1770,14 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
       if (parts.empty()) parts = std::move(unnarrowed);  // cannot happen for sound results: keep both
       double split_score = 0;
       for (const LaneLeaf& p : parts) split_score = std::max(split_score, p.score);
-      const unsigned stalls = split_score < parent.score * (1 - opt.min_gain) ? 0 : parent.stalls + 1;
+      bool limited = false;  // as in subdivide()
+      for (const LaneLeaf& p : parts) {
+        if (p.score < split_score) continue;
+        std::vector<Stored<D>> mine;
+        for (std::size_t j : lane_out[L]) mine.push_back(p.outputs[j]);
+        limited = limited || relative_limited(mine, p.score);
+      }
+      const unsigned stalls = split_score < parent.score * (1 - opt.min_gain) || limited ? 0 : parent.stalls + 1;
       for (LaneLeaf& p : parts) {
         p.stalls = stalls;
         p.open = stalls <= opt.max_stalls;

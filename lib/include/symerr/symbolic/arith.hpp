@@ -243,6 +243,7 @@ SymbolicDomainError<D> arithmetic_same_format(const SymbolicDomainError<D>& x, c
   const double gap = F ? min_subnormal(*F) : (I ? 1.0 : 0.0);
   const std::optional<D> y_finite = Rule::finite_operand(y.fp, gap);
   D t = D::whole();
+  D rel = D::whole();  // rel_err by the rule's relative identity (relative.hpp)
   if (x.specials.may_be_finite && y.specials.may_be_finite && y_finite) {
     t = Rule::finite_value(x.fp, *y_finite, gap);
     D rounding = D::point(0);  // round(t) − t
@@ -255,6 +256,10 @@ SymbolicDomainError<D> arithmetic_same_format(const SymbolicDomainError<D>& x, c
       z.fp = t;
     }
     set_error_split<Rule>(x, y, t, *y_finite, rounding, z);
+    if (!I) {
+      const D rel_t = Rule::relative_of_operands(x.real, x.fp, x.rel_err, y.real, y.fp, y.rel_err);
+      if (is_bounded(rel_t)) rel = compose_relative(rel_t, relative_rounding(t, rounding, F, z.mode));
+    }
   } else {
     z.fp = z.err = z.propagated = z.introduced = D::whole();
   }
@@ -270,7 +275,9 @@ SymbolicDomainError<D> arithmetic_same_format(const SymbolicDomainError<D>& x, c
     if (F) Rule::zero_signs(cx, cy, special, t, *F, z);
     else s.may_be_pos_zero = true;
   }
-  z.rel_err = D::whole();
+  // a finite result of a non-finite operand or a saturated overflow has an
+  // unbounded error (set above): no relative identity holds for it
+  z.rel_err = is_bounded(z.err) ? rel : D::whole();
   z.reduce();
   z.origin = merge_origin(x.origin, y.origin);
   z.source = -1;

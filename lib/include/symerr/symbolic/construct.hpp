@@ -7,6 +7,7 @@
 #define SYMERR_SYMBOLIC_CONSTRUCT_HPP_INCLUDED
 
 #include <symerr/symbolic/detail.hpp>
+#include <symerr/symbolic/relative.hpp>
 
 namespace symerr {
 
@@ -235,12 +236,20 @@ void SymbolicDomainError<D>::reduce() {
   if (auto* F = std::get_if<FloatFormat>(&format)) fp = detail::snap_to_format(fp, *F);
   if (auto* I = std::get_if<IntFormat>(&format)) fp = detail::snap_to_integers(fp, *I);
   if (certainly(cmp_ne(real, D::point(0)))) {
-    // With rel_err unbounded on entry (as after every arithmetic operation),
-    // rel_err becomes err / real, and (err / real) · real ⊇ err: the second
-    // intersection cannot tighten, so it is skipped.
+    // With rel_err unbounded on entry (an operation without a relative
+    // identity), rel_err becomes err / real, and (err / real) · real ⊇ err:
+    // the second intersection cannot tighten, so it is skipped. A bounded
+    // rel_err on entry comes from the relative identities (relative.hpp). A
+    // domain that keeps correlations keeps err's form and intersects its
+    // range with that of rel_err · real.
     const bool rel_unbounded = rel_err.lower() == -INFINITY && rel_err.upper() == INFINITY;
-    rel_err = meet(rel_err, err / real);
-    if (!rel_unbounded) err = meet(err, rel_err * real);
+    if constexpr (requires { requires D::keeps_correlations; }) {
+      if (!rel_unbounded && is_bounded(rel_err) && is_bounded(real)) err = meet(err, detail::range_product(rel_err, real));
+      rel_err = meet(rel_err, err / real);
+    } else {
+      rel_err = meet(rel_err, err / real);
+      if (!rel_unbounded) err = meet(err, rel_err * real);
+    }
   } else {
     rel_err = D::whole();
   }

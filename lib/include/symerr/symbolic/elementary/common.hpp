@@ -66,6 +66,8 @@ struct UnaryParts {
   bool has_real = false;    // some defined real input gives a defined f(r)
   D real = D::point(0);
   D propagated = D::whole();
+  // f(t)/f(r) − 1 for every execution (relative.hpp; exp: expm1(t − r)), or whole
+  D rel_propagated = D::whole();
   bool undefined_real = false;  // some real input is outside f's domain (or at a pole)
   bool nan_from_finite = false;     // some finite computed input gives NaN
   bool neg_inf_from_finite = false; // … −inf (pole: log(±0), log1p(−1))
@@ -162,8 +164,22 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
   double slack = b.ulps * u;
   if (slack / u != b.ulps) slack = std::ceil(b.ulps) * u;  // k·u not exact (deep subnormal)
   // one rounding of a double operation is off by less than one ulp in any mode
-  const double lo = std::nextafter(image.lower() - slack, -INFINITY);
-  const double hi = std::nextafter(image.upper() + slack, INFINITY);
+  double lo = std::nextafter(image.lower() - slack, -INFINITY);
+  double hi = std::nextafter(image.upper() + slack, INFINITY);
+  // k·ulp(f(t)) <= max(k·2^(1−p)·|f(t)|, k·s) (s: the spacing below the normal
+  // range), so at an end of one sign impl(t) is within that of the end itself:
+  // exp over [−20, 20] keeps fp > 0 (the slack of its largest value,
+  // k·ulp(e^20), would reach below 0)
+  if (std::isfinite(slack) && is_bounded(image)) {
+    const double k = std::ceil(b.ulps);
+    const double rel = std::ldexp(k, 1 - F->precision), abs = k * detail::ulp_of(0.0, *F);
+    auto near = [&](double v, double dir) {  // v moved by max(rel·|v|, abs) towards dir, rounded outward
+      const double m = std::max(std::fabs(v) * rel, abs);
+      return std::nextafter(std::nextafter(v + dir * m, dir * INFINITY), dir * INFINITY);
+    };
+    if (image.lower() > 0) lo = std::max(lo, near(image.lower(), -1));
+    if (image.upper() < 0) hi = std::min(hi, near(image.upper(), 1));
+  }
   s.may_overflow = hi > max || lo < -max;
   s.may_be_pos_inf = s.may_be_pos_inf || hi > max;
   s.may_be_neg_inf = s.may_be_neg_inf || lo < -max;
@@ -179,6 +195,23 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
     // a clamped overflow is further from f(t) than k ulps
     z.introduced = pos_to_max || neg_to_max ? z.fp - image : detail::meet(z.fp - image, detail::symmetric<D>(slack));
   }
+}
+
+// impl(t)/f(t) − 1 for f(t) ∈ image, given impl(t) − f(t) ∈ introduced: under
+// a k-ulp model |impl(t) − f(t)| <= k·ulp(f(t)) <= k·2^(1−p)·|f(t)| for a normal
+// f(t) (relative.hpp for a correctly rounded f).
+template <RealDomain D>
+D relative_image_rounding(const D& image, const D& introduced, ElementaryFunction fn, const AccuracyModel& model,
+                          const FloatFormat* F, RoundingMode mode) {
+  if (!F || detail::is_exact_zero(introduced)) return detail::relative_rounding(image, introduced, F, mode);
+  const UlpBound b = model.bound(fn, *F, mode);
+  if (b.correctly_rounded) return detail::relative_rounding(image, introduced, F, mode);
+  if (!is_bounded(image) || !is_bounded(introduced) || !(image.lower() > 0 || image.upper() < 0)) return D::whole();
+  D q = introduced / image;
+  const double k = std::ldexp(std::ceil(b.ulps * 1024) / 1024, 1 - F->precision);  // k rounded up
+  if (std::isfinite(k) && mig(image) >= detail::min_normal(*F) && mag(image) <= detail::max_finite(*F))
+    q = detail::meet(q, detail::symmetric<D>(k));
+  return q;
 }
 
 // The result: flags, fields, the finite results at infinite inputs, reduce().
@@ -203,6 +236,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
   s.may_be_defined = in.may_be_defined && p.has_real;
   z.real = p.has_real ? p.real : D::whole();
   z.fp = z.err = z.propagated = z.introduced = D::whole();
+  D rel = D::whole();
   if (in.may_be_finite && p.has_inputs) {
     const bool pos_inf = s.may_be_pos_inf, neg_inf = s.may_be_neg_inf;
     round_image(z, p.image, p.fn, model, p.inputs, p.exponent);
@@ -212,6 +246,12 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
       relate_rounding(x, p, z);
       z.propagated = p.has_real ? detail::meet(p.propagated, p.image - z.real) : p.propagated;
       z.err = z.propagated + z.introduced;
+      // (1 + f(t)/f(r) − 1)(1 + ρ) − 1; an infinite input's finite result
+      // (exp(−inf) = 0) has no relative identity
+      if (is_bounded(p.rel_propagated) && is_bounded(z.err) && !in.may_be_pos_inf && !in.may_be_neg_inf)
+        rel = detail::compose_relative(
+            p.rel_propagated,
+            relative_image_rounding(p.image, z.introduced, p.fn, model, std::get_if<FloatFormat>(&z.format), z.mode));
     }
   }
   // IEEE f(±inf): a special result is a flag; a finite one c joins the sets
@@ -239,7 +279,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
     s.may_be_neg_zero = s.may_be_neg_zero || below;
     s.may_be_pos_zero = s.may_be_pos_zero || above;
   }
-  z.rel_err = D::whole();
+  z.rel_err = rel;
   z.reduce();
   return z;
 }

@@ -1,7 +1,8 @@
 // exp(x) and expm1(x) on SymbolicDomainError.
 //
 // Propagated error, exact identity (e = f − r):
-//   exp(f) − exp(r) = exp(r) · expm1(e),   expm1(f) − expm1(r) = exp(r) · expm1(e).
+//   exp(f) − exp(r) = exp(r) · expm1(e),   expm1(f) − expm1(r) = exp(r) · expm1(e);
+// relative: exp(f)/exp(r) − 1 = expm1(e) (relative.hpp).
 // Introduced error: impl(t) − exp(t) under the accuracy model.
 // IEEE 754 / C Annex F: exp(±0) = 1, exp(+inf) = +inf, exp(−inf) = +0;
 // overflow to +inf (flag), underflow through the subnormals to +0;
@@ -15,7 +16,8 @@ namespace symerr {
 template <RealDomain D>
 SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Exp, elementary::exp_d);
-  p.propagated = p.real * elementary::increasing_image<D>(elementary::expm1_d, x.err);
+  p.rel_propagated = elementary::increasing_image<D>(elementary::expm1_d, x.err);
+  p.propagated = p.real * p.rel_propagated;
   p.shape = &elementary::exp_shape;
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = 0.0;

@@ -48,7 +48,10 @@ SymbolicDomainError<D> abs(const SymbolicDomainError<D>& x) {
     z.specials.may_be_pos_zero = contains(z.fp, 0.0);
   }
   z.err = detail::meet(z.err, z.propagated + z.introduced);
-  z.rel_err = D::whole();
+  // |f|/|r| − 1 = |1 + rel| − 1 = rel where f and r have one sign (rel > −1);
+  // integers may wrap
+  const bool rel_kept = !x.is_integer() && is_bounded(x.rel_err) && x.rel_err.lower() > -1;
+  if (!rel_kept) z.rel_err = D::whole();
   z.reduce();
   return z;
 }

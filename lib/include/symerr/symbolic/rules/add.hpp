@@ -41,6 +41,12 @@ struct AddRule : BinaryRuleDefaults<AddRule> {
   template <RealDomain D>
   static D error(const ErrorTerms<D>& o, const D& direct) { return meet(direct, o.e_x + o.e_y); }
 
+  // No cancellation (operands of one sign): between the operands' relative errors.
+  template <RealDomain D>
+  static D relative(const D& xr, const D& yr, const D& rx, const D& ry) {
+    return relative_of_sum(xr, yr, rx, ry, false);
+  }
+
   // Exact when t needs no more than p bits of the operands' common quantum
   // (Sterbenz, subnormal sums: sum_is_exact).
   template <RealDomain D>

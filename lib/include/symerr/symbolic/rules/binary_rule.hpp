@@ -27,6 +27,7 @@
 
 #include <symerr/symbolic/detail.hpp>
 #include <symerr/symbolic/fast_arithmetic.hpp>
+#include <symerr/symbolic/relative.hpp>
 
 namespace symerr::detail {
 
@@ -82,6 +83,25 @@ struct BinaryRuleDefaults {
   // Executions whose real or computed value is undefined (none beyond the operands').
   template <RealDomain D>
   static void definedness(const SymbolicDomainError<D>& /*y*/, bool /*integer_format*/, SpecialStates& /*s*/) {}
+  // rel_err of t = fp_x ∘ fp_y against real_z from the operands' real
+  // values and bounded relative errors (relative.hpp); none by default.
+  template <RealDomain D>
+  static D relative(const D& /*real_x*/, const D& /*real_y*/, const D& /*r_x*/, const D& /*r_y*/) {
+    return D::whole();
+  }
+  // The relative identity applied to two operands (real, fp, rel_err each):
+  // a sum with an exact zero (real and computed value 0, as `sum = 0` before
+  // a loop of `sum += t`) has the other operand's relative error, whatever
+  // the zero's rel_err (it has none: its real value is 0).
+  template <RealDomain D>
+  static D relative_of_operands(const D& xr, const D& xf, const D& rx, const D& yr, const D& yf, const D& ry) {
+    if constexpr (Rule::op == ArithOp::Add || Rule::op == ArithOp::Sub) {
+      if (is_exact_zero(xr) && is_exact_zero(xf)) return ry;
+      if (is_exact_zero(yr) && is_exact_zero(yf)) return rx;
+    }
+    if (!is_bounded(rx) || !is_bounded(ry)) return D::whole();
+    return Rule::relative(xr, yr, rx, ry);
+  }
   // A tighter bound of the rounding under round-to-nearest (none).
   template <RealDomain D>
   static D nearest_rounding(const D& rounding, const D& /*fx*/, const D& /*fy*/) { return rounding; }

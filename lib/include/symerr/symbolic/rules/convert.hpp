@@ -107,7 +107,12 @@ SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to
     z.err = z.propagated = z.introduced = D::whole();
   }
   if (F) detail::replace_infinities(*F, z);
-  z.rel_err = D::whole();
+  // (1 + rel)(1 + ρ) − 1 into a float format (relative.hpp); an integer
+  // result may wrap
+  const bool keep_rel = !std::get_if<IntFormat>(&to) && z.specials.may_be_finite && x.specials.may_be_finite &&
+                        is_bounded(z.err) && is_bounded(x.rel_err);
+  z.rel_err = keep_rel ? detail::compose_relative(x.rel_err, detail::relative_rounding(x.fp, rounding, F, mode))
+                       : D::whole();
   z.reduce();
   return z;
 }

@@ -108,6 +108,14 @@ struct DivRule : BinaryRuleDefaults<DivRule> {
     return q;
   }
 
+  // (1 + r_x)/(1 + r_y) − 1 = (r_x − r_y)/(1 + r_y), fp_y ≠ 0 (1 + r_y > 0).
+  template <RealDomain D>
+  static D relative(const D&, const D&, const D& rx, const D& ry) {
+    const D d = D::point(1) + ry;
+    if (!(d.lower() > 0)) return D::whole();
+    return (rx - ry) / d;
+  }
+
   template <RealDomain D>
   static D error(const ErrorTerms<D>& o, const D& direct) {
     if (!certainly(cmp_ne(o.base_y, D::point(0))) || contains(o.value_y, 0.0)) return direct;

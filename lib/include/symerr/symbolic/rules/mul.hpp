@@ -40,6 +40,12 @@ struct MulRule : BinaryRuleDefaults<MulRule> {
   static mpq_class value(const mpq_class& a, const mpq_class& b) { return a * b; }
   static mpz_class integer_value(const mpz_class& a, const mpz_class& b, IntegerDivision) { return a * b; }
 
+  // (1 + r_x)(1 + r_y) − 1.
+  template <RealDomain D>
+  static D relative(const D&, const D&, const D& rx, const D& ry) {
+    return compose_relative(rx, ry);
+  }
+
   template <RealDomain D>
   static D error(const ErrorTerms<D>& o, const D& direct) {
     const D first = meet(direct, o.base_x * o.e_y + o.e_x * o.value_y);

@@ -30,6 +30,7 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
                  (x.specials.may_be_finite && x.fp.lower() < 0);
   s.may_be_neg_inf = false;
   s.may_be_finite = x.specials.may_be_finite && x.fp.upper() >= 0;
+  D rel = D::whole();
   if (s.may_be_finite) {
     const D t = sqrt(x.fp);
     const D spr = sqrt(detail::actual_real(x));
@@ -58,11 +59,15 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
     z.propagated = prop;
     z.introduced = intro + rounding;
     z.err = meet(total + rounding, z.propagated + z.introduced);
+    // √f/√r − 1 = √(1 + rel) − 1 = rel / (√(1 + rel) + 1), then the rounding (relative.hpp)
+    if (is_bounded(x.rel_err) && x.rel_err.lower() > -1 && is_bounded(z.err))
+      rel = detail::compose_relative(x.rel_err / (sqrt(D::point(1) + x.rel_err) + D::point(1)),
+                                     detail::relative_rounding(t, rounding, std::get_if<FloatFormat>(&x.format), x.mode));
     // sqrt(−0) = −0, sqrt(+0) = +0
   } else {
     z.fp = z.err = z.propagated = z.introduced = D::whole();
   }
-  z.rel_err = D::whole();
+  z.rel_err = rel;
   z.reduce();
   return z;
 }

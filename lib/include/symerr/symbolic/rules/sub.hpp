@@ -40,6 +40,13 @@ struct SubRule : BinaryRuleDefaults<SubRule> {
   static mpq_class value(const mpq_class& a, const mpq_class& b) { return a - b; }
   static mpz_class integer_value(const mpz_class& a, const mpz_class& b, IntegerDivision) { return a - b; }
 
+  // No cancellation (real_x and −real_y of one sign): between the operands'
+  // relative errors.
+  template <RealDomain D>
+  static D relative(const D& xr, const D& yr, const D& rx, const D& ry) {
+    return relative_of_sum(xr, yr, rx, ry, true);
+  }
+
   template <RealDomain D>
   static D error(const ErrorTerms<D>& o, const D& direct) { return meet(direct, o.e_x - o.e_y); }
 

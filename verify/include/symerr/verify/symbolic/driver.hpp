@@ -103,7 +103,10 @@
 // the whole box) is tried by exploring both halves, and the dimension whose
 // halves have the smallest larger score is kept (ties: the widest); after
 // max_stalls consecutive splits that lowered the score by less than min_gain
-// the halves are not split again (an unstable jump, the rounding floor). The same
+// the halves are not split again (an unstable jump, the rounding floor); a
+// split whose worst half's score is set by a relative-error bound
+// (err = rel_err · real, which subdivision does not lower until the absolute
+// bound, shrinking with the box, falls below it) is not counted as a stall. The same
 // rule drives the bisection for branches: an undecided comparison makes its
 // box's score large (the hull of the paths, or an unstable jump), and the
 // dimension its operands depend on is the one whose split lowers it. The
