@@ -359,3 +359,29 @@ TEMPLATE_TEST_CASE("whole-kernel split: a tiny introduced error is not taken for
   REQUIRE_ENCLOSES(n2, e2);
   REQUIRE_ENCLOSES(n3, binary(ArithOp::Div, e2, e0, FP64, FP64, up, IntegerDivision::Floor));
 }
+
+// Found by the [long] DAG fuzzer (session 19): x / 0 in an integer or the real
+// format is undefined, flagged ±inf by its table entry; converted into a float
+// format it looked like an exact infinity, and `y < y`, `y < 0` were answered
+// "certainly false" although the value is undefined.
+TEMPLATE_TEST_CASE("a converted x / 0 of an integer or real value is undefined: no certain comparison", "[issue11]",
+                   DOMAINS) {
+  using SDE = SymbolicDomainError<TestType>;
+  const SDE zero_i = SDE::constant(0, UINT32);
+  const SDE q_i = divide(SDE::constant(7, UINT32), zero_i, IntegerDivision::Truncate);
+  const SDE zero_r = SDE::constant(0.0, R);
+  const SDE q_r = SDE::constant(3.0, R) / zero_r;
+  const SDE ref = SDE::constant(1.0, FP16);
+  for (const SDE& q : {q_i, q_r}) {
+    const SDE y = convert(q, FP16);
+    INFO(y);
+    CHECK(y.specials.may_be_undefined);
+    CHECK(y.specials.may_be_nan);
+    CHECK((y < y).tri() == Tri::Unknown);
+    CHECK((y < ref).tri() == Tri::Unknown);
+    CHECK((ref >= y).tri() == Tri::Unknown);
+  }
+  // twin: a float infinity is an exact infinity, compared with certainty
+  const SDE inf = SDE::inf(+1, FP16);
+  CHECK((inf > ref).tri() == Tri::True);
+}

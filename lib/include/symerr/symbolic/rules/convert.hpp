@@ -107,6 +107,11 @@ SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to
     z.err = z.propagated = z.introduced = D::whole();
   }
   if (F) detail::replace_infinities(*F, z);
+  // An integer or real-format value flagged infinite is an undefined result
+  // (x / 0, whose table entry is ±inf; neither format has infinities):
+  // converted, it is still undefined — not the exact infinity a float ±inf
+  // flag alone would denote (comparisons would answer "certainly" on it)
+  if (!x.is_float() && (x.specials.may_be_pos_inf || x.specials.may_be_neg_inf)) z.specials.may_be_nan = true;
   // (1 + rel)(1 + ρ) − 1 into a float format (relative.hpp); an integer
   // result may wrap
   const bool keep_rel = !std::get_if<IntFormat>(&to) && z.specials.may_be_finite && x.specials.may_be_finite &&
