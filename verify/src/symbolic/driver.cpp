@@ -1486,6 +1486,8 @@ class Subdivider {
 
   // The dimensions worth trying on `box`: bounded, splittable, the widest
   // relative to the root box first.
+  const DriverOptions& options() const { return opt_; }
+
   std::vector<std::size_t> candidates(const std::vector<Range>& box) const {
     std::vector<std::pair<double, std::size_t>> c;
     for (std::size_t i = 0; i < box.size(); ++i) {
@@ -1554,7 +1556,12 @@ std::optional<std::vector<Leaf<D>>> best_split(Subdivider<D>& sub, const Leaf<D>
     if (!complete) break;  // the run budget is spent: keep what was decided
     double s = 0;
     for (const Leaf<D>& h : halves) s = std::max(s, h.score);
-    if (!best || s < best_score) best = std::move(halves), best_score = s;
+    // the candidates come widest first: a narrower dimension must beat the
+    // best so far by min_gain (an improvement below it is a tie, and ties
+    // go to the widest). A score held by a relative bound (rel_err · real)
+    // moves by tiny amounts when a narrow dimension is split, while the
+    // absolute bound beneath it shrinks only with the wide ones.
+    if (!best || s < best_score * (1 - sub.options().min_gain)) best = std::move(halves), best_score = s;
   }
   return best;
 }

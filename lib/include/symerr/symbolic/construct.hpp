@@ -244,7 +244,10 @@ void SymbolicDomainError<D>::reduce() {
     // range with that of rel_err · real.
     const bool rel_unbounded = rel_err.lower() == -INFINITY && rel_err.upper() == INFINITY;
     if constexpr (requires { requires D::keeps_correlations; }) {
-      if (!rel_unbounded && is_bounded(rel_err) && is_bounded(real)) err = meet(err, detail::range_product(rel_err, real));
+      if (!rel_unbounded && is_bounded(rel_err) && is_bounded(real)) {
+        const auto [lo, hi] = detail::range_product(rel_err, real);
+        err = detail::clip_range(err, lo, hi);
+      }
       rel_err = meet(rel_err, err / real);
     } else {
       rel_err = meet(rel_err, err / real);

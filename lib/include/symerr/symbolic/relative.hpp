@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
+#include <utility>
 
 #include <symerr/domain/concept.hpp>
 #include <symerr/format.hpp>
@@ -76,14 +78,23 @@ D relative_of_sum(const D& real_x, const D& real_y, const D& r_x, const D& r_y, 
 // The range {a·b : a ∈ A, b ∈ B} of two bounded values, widened outward by
 // one ulp (each product is rounded to nearest: off by at most half an ulp).
 template <RealDomain D>
-D range_product(const D& a, const D& b) {
+std::pair<double, double> range_product(const D& a, const D& b) {
   const double c[4] = {a.lower() * b.lower(), a.lower() * b.upper(), a.upper() * b.lower(), a.upper() * b.upper()};
   double lo = c[0], hi = c[0];
   for (double v : c) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
-  return D::between(std::nextafter(lo, -INFINITY), std::nextafter(hi, INFINITY));
+  return {std::nextafter(lo, -INFINITY), std::nextafter(hi, INFINITY)};
+}
+
+// a with its range intersected with [lo, hi], its form kept: clip() where the
+// domain has it (Affine: an intersection with a fresh interval may keep the
+// interval's form instead, and lose a's correlations), else the meet.
+template <RealDomain D>
+D clip_range(const D& a, double lo, double hi) {
+  if constexpr (requires { { clip(a, lo, hi) } -> std::same_as<D>; }) return clip(a, lo, hi);
+  else return meet(a, D::between(lo, hi));
 }
 
 }  // namespace symerr::detail

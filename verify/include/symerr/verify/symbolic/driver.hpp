@@ -101,7 +101,8 @@
 // is bisected: every candidate dimension (an input with a bounded real range
 // of positive width; at most split_candidates of them, the widest relative to
 // the whole box) is tried by exploring both halves, and the dimension whose
-// halves have the smallest larger score is kept (ties: the widest); after
+// halves have the smallest larger score is kept (ties, and improvements
+// below min_gain over a wider candidate: the widest); after
 // max_stalls consecutive splits that lowered the score by less than min_gain
 // the halves are not split again (an unstable jump, the rounding floor); a
 // split whose worst half's score is set by a relative-error bound
