@@ -44,15 +44,22 @@ inline double relative_rounding_bound(const FloatFormat& F, RoundingMode mode) {
   return std::ldexp(1.0, mode == RoundingMode::NearestEven ? -F.precision : 1 - F.precision);
 }
 
-// ρ = round(t)/t − 1 for t ∈ T, the finite results, given round(t) − t ∈ rounding.
+// ρ = v/t − 1 for t ∈ T, given v − t ∈ rounding, where |ρ| <= `bound` for a
+// normal t no larger than F's largest finite value (else only the quotient).
 // Whole if T may hold 0 (with F null, a real-format result: no rounding).
 template <RealDomain D>
-D relative_rounding(const D& t, const D& rounding, const FloatFormat* F, RoundingMode mode) {
+D relative_rounding(const D& t, const D& rounding, const FloatFormat* F, double bound) {
   if (is_exact_zero(rounding)) return D::point(0);
   if (!F || !is_bounded(t) || !is_bounded(rounding) || !(t.lower() > 0 || t.upper() < 0)) return D::whole();
   D q = rounding / t;
-  if (mig(t) >= min_normal(*F) && mag(t) <= max_finite(*F)) q = meet(q, symmetric<D>(relative_rounding_bound(*F, mode)));
+  if (std::isfinite(bound) && mig(t) >= min_normal(*F) && mag(t) <= max_finite(*F)) q = meet(q, symmetric<D>(bound));
   return q;
+}
+
+// ρ = round(t)/t − 1 of a rounding in F and `mode`.
+template <RealDomain D>
+D relative_rounding(const D& t, const D& rounding, const FloatFormat* F, RoundingMode mode) {
+  return relative_rounding(t, rounding, F, F ? relative_rounding_bound(*F, mode) : INFINITY);
 }
 
 // (1 + a)(1 + b) − 1: a relative error a followed by a relative error b.

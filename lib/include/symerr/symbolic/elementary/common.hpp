@@ -206,12 +206,8 @@ D relative_image_rounding(const D& image, const D& introduced, ElementaryFunctio
   if (!F || detail::is_exact_zero(introduced)) return detail::relative_rounding(image, introduced, F, mode);
   const UlpBound b = model.bound(fn, *F, mode);
   if (b.correctly_rounded) return detail::relative_rounding(image, introduced, F, mode);
-  if (!is_bounded(image) || !is_bounded(introduced) || !(image.lower() > 0 || image.upper() < 0)) return D::whole();
-  D q = introduced / image;
-  const double k = std::ldexp(std::ceil(b.ulps * 1024) / 1024, 1 - F->precision);  // k rounded up
-  if (std::isfinite(k) && mig(image) >= detail::min_normal(*F) && mag(image) <= detail::max_finite(*F))
-    q = detail::meet(q, detail::symmetric<D>(k));
-  return q;
+  // k·2^(1−p), k rounded up
+  return detail::relative_rounding(image, introduced, F, std::ldexp(std::ceil(b.ulps * 1024) / 1024, 1 - F->precision));
 }
 
 // The result: flags, fields, the finite results at infinite inputs, reduce().
