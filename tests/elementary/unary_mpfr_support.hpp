@@ -60,7 +60,8 @@ bool caught_by_execution(double lo, double hi, double ea, Fault&& fault) {
   return false;
 }
 
-// "" if z.err holds y − f(r) for every f(r) in [lo, hi] (MPFR bounds of f(r)).
+// "" if z.err holds y − f(r) and, where f(r) != 0, z.rel_err holds
+// (y − f(r))/f(r), for every f(r) in [lo, hi] (MPFR bounds of f(r)).
 template <RealDomain D>
 std::string err_holds(const SymbolicDomainError<D>& z, double y, mpfr_srcptr lo, mpfr_srcptr hi) {
   detail::MpfrNumber d(256);
@@ -68,6 +69,19 @@ std::string err_holds(const SymbolicDomainError<D>& z, double y, mpfr_srcptr lo,
   if (mpfr_cmp_d(d.v, z.err.lower()) < 0) return "err lower bound above y - f(r)";
   mpfr_d_sub(d.v, y, lo, MPFR_RNDU);  // >= y − f(r)
   if (mpfr_cmp_d(d.v, z.err.upper()) > 0) return "err upper bound below y - f(r)";
+  if (mpfr_sgn(lo) > 0 || mpfr_sgn(hi) < 0) {  // y/f(r) − 1, monotone in f(r) of one sign
+    detail::MpfrNumber q1(512), q2(512), qlo(512), qhi(512);
+    mpfr_d_div(q1.v, y, lo, MPFR_RNDD);
+    mpfr_d_div(q2.v, y, hi, MPFR_RNDD);
+    mpfr_min(qlo.v, q1.v, q2.v, MPFR_RNDD);
+    mpfr_d_div(q1.v, y, lo, MPFR_RNDU);
+    mpfr_d_div(q2.v, y, hi, MPFR_RNDU);
+    mpfr_max(qhi.v, q1.v, q2.v, MPFR_RNDU);
+    mpfr_sub_ui(qlo.v, qlo.v, 1, MPFR_RNDD);
+    mpfr_sub_ui(qhi.v, qhi.v, 1, MPFR_RNDU);
+    if (mpfr_cmp_d(qlo.v, z.rel_err.lower()) < 0) return "rel_err lower bound above (y - f(r))/f(r)";
+    if (mpfr_cmp_d(qhi.v, z.rel_err.upper()) > 0) return "rel_err upper bound below (y - f(r))/f(r)";
+  }
   return "";
 }
 

@@ -111,6 +111,8 @@ inline Enclosure tanh(const Enclosure& a) { return increasing<mpfr_tanh>(a); }
 inline Enclosure log(const Enclosure& a) { return increasing<mpfr_log>(a); }
 inline Enclosure log1p(const Enclosure& a) { return increasing<mpfr_log1p>(a); }
 inline Enclosure expm1(const Enclosure& a) { return increasing<mpfr_expm1>(a); }
+inline Enclosure exp2(const Enclosure& a) { return increasing<mpfr_exp2>(a); }
+inline Enclosure cbrt(const Enclosure& a) { return increasing<mpfr_cbrt>(a); }
 // a^c for a >= 0 and c > 0 (increasing in a)
 inline Enclosure pow(const Enclosure& a, double c) {
   if (mpfr_sgn(a.lower()) < 0 || !(c > 0)) throw std::logic_error("exact reference: pow needs a >= 0, c > 0");

@@ -2,7 +2,9 @@
 //
 // Propagated error (e = f − r):
 //   r and f of the same strict sign (f/r > 0), exact identity
-//     cbrt(f) − cbrt(r) = cbrt(r) · expm1(log1p(e / r) / 3);
+//     cbrt(f) − cbrt(r) = cbrt(r) · expm1(log1p(e / r) / 3),
+//   relative: cbrt(f)/cbrt(r) − 1 = expm1(log1p(rel) / 3) (rel: e / r met
+//   with the operand's carried relative error, relative.hpp);
 //   otherwise (the hull of r and f reaches 0, where cbrt' is unbounded):
 //     cbrt(f) − cbrt(r) has the sign of e and |·| <= 2^(2/3) · cbrt(|e|)
 //   (for a fixed difference d = a − b >= 0, cbrt(a) − cbrt(b) is largest at
@@ -27,7 +29,8 @@ SymbolicDomainError<D> cbrt(const SymbolicDomainError<D>& x, const AccuracyModel
   const D& FP = x.fp;
   const bool same_sign = (R.lower() > 0 && FP.lower() > 0) || (R.upper() < 0 && FP.upper() < 0);
   if (same_sign) {
-    p.propagated = p.real * el::increasing_image<D>(el::expm1_d, el::log1p_image(x.err / R) / D::point(3));
+    p.rel_propagated = el::relative_power_image(el::relative_of(x), D::point(1) / D::point(3));
+    p.propagated = p.real * p.rel_propagated;
   } else if (is_bounded(x.err)) {
     // 2^(2/3) = 1.5874010519681994…, rounded up
     constexpr double k = 0x1.965fea53d6e3dp+0;

@@ -57,6 +57,36 @@ D log1p_image(const D& a) {
   return D::between(lo, std::max(lo, hi));
 }
 
+// (f − r)/r of x for its executions, where x.real certainly excludes 0:
+// err / real met with the relative error x carries (relative.hpp), which is
+// tighter where x is a product, quotient or sum of one sign of values with
+// relative errors (err / real of two independent ranges forgets that).
+template <RealDomain D>
+D relative_of(const SymbolicDomainError<D>& x) {
+  const D q = x.err / x.real;
+  return is_bounded(x.rel_err) ? detail::meet(q, x.rel_err) : q;
+}
+
+// g(f)/g(r) − 1 for g odd, increasing and concave on [0, inf) (tanh, erf,
+// atan, asinh): with f = r(1 + q), q > −1 (real certainly excludes 0), it
+// lies between 0 and q — g(λr) <= λ·g(r) for λ >= 1 and >= λ·g(r) for
+// λ <= 1 (concavity and g(0) = 0), and g(λr) is on g(r)'s side by
+// monotonicity: such a function never amplifies a relative error. Whole
+// where the operand has no bounded relative error above −1.
+template <RealDomain D>
+D contracted_relative(const SymbolicDomainError<D>& x) {
+  if (!(x.real.lower() > 0 || x.real.upper() < 0)) return D::whole();
+  const D q = relative_of(x);
+  if (!is_bounded(q) || !(q.lower() > -1)) return D::whole();
+  return hull(D::point(0), q);
+}
+
+// {(1 + a)^c − 1 : a ∈ q} = expm1(c · log1p(q)), q > −1.
+template <RealDomain D>
+D relative_power_image(const D& q, const D& c) {
+  return increasing_image<D>(expm1_d, log1p_image(q) * c);
+}
+
 template <RealDomain D>
 struct UnaryParts {
   ElementaryFunction fn;

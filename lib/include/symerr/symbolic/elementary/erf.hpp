@@ -2,7 +2,8 @@
 //
 // Propagated error, mean value (no closed identity; e = f − r, ξ between r and f):
 //   erf(f) − erf(r) = erf'(ξ) · e,  erf'(ξ) = 2/√π · exp(−ξ²),  ξ ∈ hull(real, fp);
-//   erfc(f) − erfc(r) = −erf'(ξ) · e.
+//   erfc(f) − erfc(r) = −erf'(ξ) · e;
+// relative (erf): between 0 and the operand's (common.hpp, contracted_relative).
 // Introduced error: impl(t) − erf(t) (erfc(t)) under the accuracy model;
 // erfc underflows (FP64 beyond t ≈ 26.5, FP32 ≈ 10.05), where the model's
 // k ulps are those of the subnormal result.
@@ -18,6 +19,7 @@ template <RealDomain D>
 SymbolicDomainError<D> erf(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Erf, elementary::erf_d);
   p.propagated = elementary::erf_slope_image(hull(x.real, x.fp)) * x.err;
+  p.rel_propagated = elementary::contracted_relative(x);
   p.shape = &elementary::erf_shape;
   p.at_pos_inf = 1.0;
   p.at_neg_inf = -1.0;

@@ -64,6 +64,7 @@ SymbolicDomainError<D> asinh(const SymbolicDomainError<D>& x, const AccuracyMode
   namespace el = elementary;
   auto p = el::whole_line_parts(x, OpId::Asinh, el::directed_d<OpId::Asinh>);
   p.propagated = el::even_slope_image(el::shape_detail::asinh_slope, hull(x.real, x.fp), true) * x.err;
+  p.rel_propagated = el::contracted_relative(x);  // odd, concave on [0, inf)
   p.shape = &el::asinh_shape;
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = -INFINITY;

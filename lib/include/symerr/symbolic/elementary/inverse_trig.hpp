@@ -62,6 +62,7 @@ template <RealDomain D>
 SymbolicDomainError<D> atan(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, OpId::Atan, elementary::directed_d<OpId::Atan>);
   p.propagated = elementary::even_slope_image(elementary::shape_detail::atan_slope, hull(x.real, x.fp), true) * x.err;
+  p.rel_propagated = elementary::contracted_relative(x);  // odd, concave on [0, inf)
   p.shape = &elementary::atan_shape;
   if (x.specials.may_be_pos_inf)
     elementary::limit_under_model(OpId::Atan, INFINITY, x, model, p.at_pos_inf, p.at_pos_inf_hi);

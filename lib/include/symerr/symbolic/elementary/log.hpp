@@ -2,7 +2,10 @@
 //
 // Propagated error, exact identity (e = f − r, r > 0 and f > 0, resp. > −1):
 //   log(f) − log(r) = log1p(e / r),   log1p(f) − log1p(r) = log1p(e / (1 + r)),
-//   log2(f) − log2(r) = log1p(e / r) / ln 2,   log10: / ln 10.
+//   log2(f) − log2(r) = log1p(e / r) / ln 2,   log10: / ln 10,
+// where e / r, the operand's relative error, is met with the relative error
+// it carries (relative.hpp): log(Σ exp(x_i)) has the absolute error
+// log1p(rel) of a sum of positive terms, whatever the sum's range.
 // Introduced error: impl(t) − log(t) under the accuracy model.
 // IEEE 754 / C Annex F: log(±0) = −inf (pole), log(x < 0) = NaN, log(1) = +0
 // (the same for log2 and log10),
@@ -42,8 +45,8 @@ UnaryParts<D> log_parts(const SymbolicDomainError<D>& x, ElementaryFunction fn, 
     }
   }
   if (p.has_real && R.lower() > pole) {
-    const D shifted = a == 0 ? R : R + D::point(a);
-    p.propagated = log1p_image(x.err / shifted);
+    // log: e / r is the operand's relative error, met with the one it carries
+    p.propagated = log1p_image(a == 0 ? relative_of(x) : x.err / (R + D::point(a)));
   }
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = NAN;
@@ -58,7 +61,7 @@ SymbolicDomainError<D> log_base(const SymbolicDomainError<D>& x, OpId fn, const 
   auto p = log_parts(x, fn, fn == OpId::Log2 ? directed_d<OpId::Log2> : directed_d<OpId::Log10>, 0.0);
   if (p.has_real && x.real.lower() > 0) {
     const D ln_b = D::between(log_d(base, Dir::Down), log_d(base, Dir::Up));
-    p.propagated = log1p_image(x.err / x.real) / ln_b;
+    p.propagated = log1p_image(relative_of(x)) / ln_b;
   }
   p.shape = &shape;
   return finish(x, p, model);

@@ -3,7 +3,9 @@
 //
 // pow — propagated error, exact identity where r and f have the same strict
 // sign (f/r > 0; e = f − r):
-//   f^c − r^c = r^c · expm1(c · log1p(e / r));
+//   f^c − r^c = r^c · expm1(c · log1p(e / r)),
+// relative: f^c / r^c − 1 = expm1(c · log1p(rel)) with rel = e / r, met with
+// the relative error the operand carries (relative.hpp);
 // elsewhere, for c >= 1 (x^c is C¹ on the hull of r and f: any sign for an
 // integer c, x >= 0 otherwise), the mean value form c·ξ^(c−1)·e with ξ over
 // that hull; else the difference of the enclosures of f^c and r^c.
@@ -99,8 +101,10 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
   }
   const bool same_sign = (R.lower() > 0 && FP.lower() > 0) || (integer && R.upper() < 0 && FP.upper() < 0);
   if (same_sign && p.has_real) {
-    const D q = log1p_image(x.err / R) * D::point(c);
-    p.propagated = p.real * increasing_image<D>(expm1_d, q);
+    // f^c / r^c − 1 = (1 + rel)^c − 1 (relative.hpp: a power multiplies the
+    // relative error's logarithm by c)
+    p.rel_propagated = relative_power_image(relative_of(x), D::point(c));
+    p.propagated = p.real * p.rel_propagated;
   } else if (p.has_real && c >= 1 && (integer || (R.lower() >= 0 && FP.lower() >= 0))) {
     // mean value: f^c − r^c = c·ξ^(c−1)·e for some ξ between r and f, where
     // x^c is C¹ on the hull of real and fp (a polynomial for integer c; on

@@ -2,7 +2,9 @@
 // operator; no std counterpart).
 //
 // Propagated error, exact identity (sigmoid(x) = (1 + tanh(x/2)) / 2, e = f − r):
-//   sigmoid(f) − sigmoid(r) = sinh(e/2) / (2 · cosh(r/2) · cosh(f/2)).
+//   sigmoid(f) − sigmoid(r) = sinh(e/2) / (2 · cosh(r/2) · cosh(f/2));
+// relative (relative.hpp): with 1 + e^−r = 1 + e^−f · e^e,
+//   sigmoid(f) / sigmoid(r) − 1 = expm1(e) · e^−f / (1 + e^−f) = expm1(e) · sigmoid(−f).
 // Introduced error: impl(t) − sigmoid(t) under the accuracy model (libm has
 // no sigmoid: the glibc table has no entry, a model must be set explicitly).
 // Special values: sigmoid(+inf) = 1, sigmoid(−inf) = +0, sigmoid(±0) = ½;
@@ -20,6 +22,9 @@ SymbolicDomainError<D> sigmoid_operation(const SymbolicDomainError<D>& x, const 
   auto p = whole_line_parts(x, ElementaryFunction::Sigmoid, sigmoid_d);
   const D half = D::point(0.5);
   p.propagated = sinh_image(x.err * half) / (D::point(2) * cosh_image(x.real * half) * cosh_image(x.fp * half));
+  // sigmoid(f)/sigmoid(r) − 1 = expm1(e) · (1 − sigmoid(f)) = expm1(e) · sigmoid(−f)
+  const D tail = D::between(sigmoid_d(-x.fp.upper(), Dir::Down), sigmoid_d(-x.fp.lower(), Dir::Up));
+  p.rel_propagated = increasing_image<D>(expm1_d, x.err) * tail;
   p.shape = &sigmoid_shape;
   p.at_pos_inf = 1.0;
   p.at_neg_inf = 0.0;

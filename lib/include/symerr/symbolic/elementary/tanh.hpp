@@ -1,7 +1,8 @@
 // tanh(x) on SymbolicDomainError.
 //
 // Propagated error, exact identity (e = f − r):
-//   tanh(f) − tanh(r) = sinh(e) / (cosh(r) · cosh(f)).
+//   tanh(f) − tanh(r) = sinh(e) / (cosh(r) · cosh(f));
+// relative: between 0 and the operand's (common.hpp, contracted_relative).
 // Introduced error: impl(t) − tanh(t) under the accuracy model.
 // IEEE 754 / C Annex F: tanh(±0) = ±0, tanh(±inf) = ±1 (finite results: they
 // join fp and err).
@@ -15,6 +16,7 @@ template <RealDomain D>
 SymbolicDomainError<D> tanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Tanh, elementary::tanh_d);
   p.propagated = elementary::sinh_image(x.err) / (elementary::cosh_image(x.real) * elementary::cosh_image(x.fp));
+  p.rel_propagated = elementary::contracted_relative(x);
   p.shape = &elementary::tanh_shape;
   p.at_pos_inf = 1.0;
   p.at_neg_inf = -1.0;
