@@ -1305,17 +1305,20 @@ double score_of(const std::vector<V>& outputs) {
   return s;
 }
 
-// The box's score is set by an output whose err is (within 0.1%) the
-// product of its rel_err and real ranges: a relative bound (relative.hpp),
-// constant under splitting until the absolute one, which shrinks with the
-// box, falls below it — a split there is no stall (softmax: the relative
-// bound of a corner box stays while its absolute bound converges).
+// The box's score is set by an output whose err is at least half the
+// product of its rel_err and real ranges: a bound of the relative kind
+// (relative.hpp: rel_err · real itself, or the quotient identity
+// e_x / fp_y − real_z · r_y / (1 + r_y), a little below it), which moves
+// with the box's largest |real| only, so it stays under most splits until
+// the absolute one, which shrinks with the box, falls below it — a split
+// there is no stall (softmax: the relative bound of a corner box stays
+// while its absolute bound converges).
 template <class V>
 bool relative_limited(const std::vector<V>& outputs, double score) {
   for (const V& v : outputs) {
     if (symerr::detail::maybe_special(v) || !(mag(v.err) >= score) || !is_bounded(v.rel_err) || !is_bounded(v.real))
       continue;
-    if (mag(v.err) >= 0.999 * (mag(v.rel_err) * mag(v.real))) return true;
+    if (mag(v.err) >= 0.5 * (mag(v.rel_err) * mag(v.real))) return true;
   }
   return false;
 }

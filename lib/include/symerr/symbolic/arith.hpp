@@ -175,7 +175,10 @@ void replace_infinities(const FloatFormat& F, SymbolicDomainError<D>& z) {
 template <class Rule, RealDomain D>
 void set_error_split(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y, const D& t,
                      const D& y_fp_nonzero, const D& rounding, SymbolicDomainError<D>& z) {
-  const D total = Rule::error(ErrorTerms<D>{x.real, y.real, z.real, x.err, y.err, x.fp, y_fp_nonzero}, t - z.real);
+  D total = Rule::error(ErrorTerms<D>{x.real, y.real, z.real, x.err, y.err, x.fp, y_fp_nonzero}, t - z.real);
+  if constexpr (requires { Rule::error_relative_divisor(total, x.err, y_fp_nonzero, y.real, z.real, y.rel_err); })
+    if (!std::holds_alternative<IntFormat>(y.format))  // an integer wrap makes rel_err stale
+      total = Rule::error_relative_divisor(total, x.err, y_fp_nonzero, y.real, z.real, y.rel_err);
   if (is_zero_point(x.introduced) && is_zero_point(y.introduced)) {
     // Operands with introduced = {0} have pr = fp in every execution, so
     // pr_z = t: propagated = t − real_z (`total`), introduced = the rounding.
