@@ -18,6 +18,7 @@
 
 #include "core/symbolic_oracle.hpp"
 #include "domain_scope.hpp"
+#include "elementary/relative_range.hpp"
 
 namespace symerr::test {
 
@@ -332,15 +333,8 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
     }
   }
   if (mpfr_sgn(fr_lo.v) > 0 || mpfr_sgn(fr_hi.v) < 0) {  // f(r) != 0: (y − f(r))/f(r) = y/f(r) − 1, monotone in f(r)
-    Mp q1(512), q2(512), lo(512), hi(512);
-    mpfr_d_div(q1.v, y, fr_lo.v, MPFR_RNDD);
-    mpfr_d_div(q2.v, y, fr_hi.v, MPFR_RNDD);
-    mpfr_min(lo.v, q1.v, q2.v, MPFR_RNDD);
-    mpfr_d_div(q1.v, y, fr_lo.v, MPFR_RNDU);
-    mpfr_d_div(q2.v, y, fr_hi.v, MPFR_RNDU);
-    mpfr_max(hi.v, q1.v, q2.v, MPFR_RNDU);
-    mpfr_sub_ui(lo.v, lo.v, 1, MPFR_RNDD);
-    mpfr_sub_ui(hi.v, hi.v, 1, MPFR_RNDU);
+    Mp lo(512), hi(512);
+    relative_error_range(y, fr_lo.v, fr_hi.v, lo.v, hi.v);
     if (!encloses(z.rel_err, lo.v, hi.v)) return "(y - f(r))/f(r) not in rel_err";
   }
   return "";

@@ -18,6 +18,7 @@
 #include <symerr/mpfr_state.hpp>
 
 #include "domain_scope.hpp"
+#include "elementary/relative_range.hpp"
 #include <symerr/domains/symbolic_interval.hpp>
 
 namespace symerr::test {
@@ -70,15 +71,8 @@ std::string err_holds(const SymbolicDomainError<D>& z, double y, mpfr_srcptr lo,
   mpfr_d_sub(d.v, y, lo, MPFR_RNDU);  // >= y − f(r)
   if (mpfr_cmp_d(d.v, z.err.upper()) > 0) return "err upper bound below y - f(r)";
   if (mpfr_sgn(lo) > 0 || mpfr_sgn(hi) < 0) {  // y/f(r) − 1, monotone in f(r) of one sign
-    detail::MpfrNumber q1(512), q2(512), qlo(512), qhi(512);
-    mpfr_d_div(q1.v, y, lo, MPFR_RNDD);
-    mpfr_d_div(q2.v, y, hi, MPFR_RNDD);
-    mpfr_min(qlo.v, q1.v, q2.v, MPFR_RNDD);
-    mpfr_d_div(q1.v, y, lo, MPFR_RNDU);
-    mpfr_d_div(q2.v, y, hi, MPFR_RNDU);
-    mpfr_max(qhi.v, q1.v, q2.v, MPFR_RNDU);
-    mpfr_sub_ui(qlo.v, qlo.v, 1, MPFR_RNDD);
-    mpfr_sub_ui(qhi.v, qhi.v, 1, MPFR_RNDU);
+    detail::MpfrNumber qlo(512), qhi(512);
+    relative_error_range(y, lo, hi, qlo.v, qhi.v);
     if (mpfr_cmp_d(qlo.v, z.rel_err.lower()) < 0) return "rel_err lower bound above (y - f(r))/f(r)";
     if (mpfr_cmp_d(qhi.v, z.rel_err.upper()) > 0) return "rel_err upper bound below (y - f(r))/f(r)";
   }
