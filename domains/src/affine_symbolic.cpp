@@ -523,6 +523,7 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
   z.mode = zi.mode;
   z.int_division = zi.int_division;
   z.specials = zi.specials;
+  z.mixed = zi.mixed;  // the same quantity's (from the operands' own pairs)
   z.origin = detail::merge_origin(x.origin, y.origin);
   return z;
 }

@@ -281,17 +281,33 @@ bool hot_path(const SymbolicDomainError<Interval>& x, const SymbolicDomainError<
   if (contains(fp, 0.0)) nearest_zero_signs<Rule>(x.categories(), y.categories(), s);
 
   // reduce(): finite, defined, no special value
+  const bool rule_mixed = is_bounded(err);  // arithmetic_same_format's condition (the others hold here)
   SI r = real;
   err = meet(err, fp - r);
   fp = meet(fp, r + err);
   r = meet(r, fp - err);
   fp = detail::snap_to_format(fp, F);
+  // the mixed relative/absolute pair (arithmetic_same_format, reduce(true))
+  const MixedError rule = rule_mixed ? detail::mixed_of_operation<Rule::op>(xr, fx, x.mixed, yr, fy,
+                                                                                scoped(y.rel_err), y.mixed,
+                                                                                detail::mixed_rounding(&F, RoundingMode::NearestEven))
+                                          : MixedError{};
   SI rel_err = SI::whole();
-  if (certainly(cmp_ne(r, SI::point(0)))) {
-    const bool rel_unbounded = rel.lower() == -inf && rel.upper() == inf;
+  const bool real_nonzero = certainly(cmp_ne(r, SI::point(0)));
+  if (real_nonzero) {
+    bool rel_unbounded = rel.lower() == -inf && rel.upper() == inf;
+    if (const double rb = detail::mixed_relative_bound<SI>(rule, mig(r)); rb < mag(rel)) {
+      rel = meet(rel, SI::between(-rb, rb));
+      rel_unbounded = false;
+    }
     rel_err = meet(rel, err / r);
     if (!rel_unbounded) err = meet(err, rel_err * r);
+  } else if (const double eb = detail::mixed_error_bound<SI>(rule, mag(r)); eb < mag(err)) {
+    err = meet(err, SI::between(-eb, eb));
   }
+  out.mixed = detail::settle_mixed(rule, err.lower() == 0 && err.upper() == 0,
+                                   real_nonzero && is_bounded(rel_err) ? mag(rel_err) : inf,
+                                   is_bounded(err) ? mag(err) : inf);
 
   out.real = unscoped(r);
   out.fp = unscoped(fp);

@@ -3,6 +3,7 @@
 // rounding) of one operation.
 #pragma once
 
+#include "mixed_bound_check.hpp"
 #include <cmath>
 #include <optional>
 #include <random>
@@ -287,6 +288,7 @@ inline std::string check_execution(const SymbolicDomainError<D>& z, const Outcom
   if (!contains(z.err, e)) return "f - r not in err";
   if (o.t_finite && !contains(z.propagated, o.t - o.r)) return "t - r not in propagated";
   if (sgn(o.r) != 0 && !contains(z.rel_err, mpq_class(e / o.r))) return "(f - r)/r not in rel_err";
+  if (!mixed_holds(z.mixed, e, o.r)) return "|f - r| above mixed.rel |r| + mixed.abs";
   return "";
 }
 

@@ -163,8 +163,32 @@ T swish(const std::vector<T>& x) {
   return x[0] / (T(1) + exp(-x[0]));
 }
 
+// Σ x_i² / 4 + 2^-17 over [−1, 1]: every square may be 0 or underflow, so
+// no term has a relative error; the mixed relative/absolute pair
+// (mixed_error.hpp) carries one through the sum to the value ≥ 2^-17
+template <class T>
+T mean_square_eps(const std::vector<T>& x) {
+  T s = 0;
+  for (const T& v : x) s += v * v;
+  return s / T(4) + T(0x1p-17);
+}
+
+// RMS normalisation x0 / √(Σ x_i² / 4 + 2^-17) over [−1, 1]
+template <class T>
+T rms_norm(const std::vector<T>& x) {
+  using std::sqrt;
+  return x[0] / sqrt(mean_square_eps(x));
+}
+
+// √(x0² + x1²) over [−1, 1]: the root of a value that reaches 0 (½-Hölder)
+template <class T>
+T l2_norm(const std::vector<T>& x) {
+  using std::sqrt;
+  return sqrt(x[0] * x[0] + x[1] * x[1]);
+}
+
 enum class Kernel { RatioOfSums, ProductChain, GeoArith, ExpHarmonic, Softmax, LogSumExp, Exp2Harmonic, RmsScale,
-                    CbrtMean, SigmoidHarmonic, TanhOverErf, Swish };
+                    CbrtMean, SigmoidHarmonic, TanhOverErf, Swish, MeanSquareEps, RmsNorm, L2Norm };
 
 template <class T>
 T run(Kernel k, const std::vector<T>& x) {
@@ -181,6 +205,9 @@ T run(Kernel k, const std::vector<T>& x) {
     case Kernel::SigmoidHarmonic: return sigmoid_harmonic(x);
     case Kernel::TanhOverErf: return tanh_over_erf(x);
     case Kernel::Swish: return swish(x);
+    case Kernel::MeanSquareEps: return mean_square_eps(x);
+    case Kernel::RmsNorm: return rms_norm(x);
+    case Kernel::L2Norm: return l2_norm(x);
   }
   return x[0];
 }
@@ -293,6 +320,17 @@ const std::vector<Case>& cases() {
       // (session 20; before: (e_x − real_z·e_y) / fp_y, e_y over the divisor's smallest value)
       {"swish x / (1 + exp(-x)), FP32 [-20, 20]", Kernel::Swish, 1, -20, 20, FP32, 0, false, 9, 40.0001, INFINITY},
       {"swish x / (1 + exp(-x)), FP32 [-20, 20], e = 2^-20", Kernel::Swish, 1, -20, 20, FP32, 0x1p-20, false, 28, 40.0001, INFINITY},
+      // the mixed relative/absolute pair through values that may be 0, and the ½-Hölder
+      // bound of √ (session 21; before: no relative error where the real range holds 0)
+      {"sum of 4 squares / 4 + 2^-17, FP32 [-1, 1] (relative)", Kernel::MeanSquareEps, 4, -1, 1, FP32, 0, true, 5.5, 1.937e-7, 0.02539},
+      {"sum of 4 squares / 4 + 2^-17, FP64 [-1, 1] (relative)", Kernel::MeanSquareEps, 4, -1, 1, FP64, 0, true, 5.5, 3.608e-16, 4.729e-11},
+      {"sum of 4 squares / 4 + 2^-17, FP32 [-2^-70, 2^-70] (relative)", Kernel::MeanSquareEps, 4, -0x1p-70, 0x1p-70, FP32, 0, true, 2.5, 7.189e-43, INFINITY},
+      {"x0 / sqrt(sum of 4 squares / 4 + 2^-17), FP32 [-1, 1]", Kernel::RmsNorm, 4, -1, 1, FP32, 0, false, 1400, 4.604, INFINITY},
+      {"x0 / sqrt(sum of 4 squares / 4 + 2^-17), FP64 [-1, 1]", Kernel::RmsNorm, 4, -1, 1, FP64, 0, false, 1300, 8.561e-9, INFINITY},
+      {"x0 / sqrt(sum of 4 squares / 4 + 2^-17), FP32 [-2^-70, 2^-70]", Kernel::RmsNorm, 4, -0x1p-70, 0x1p-70, FP32, 0, false, 2.5, 1.8173e-26, INFINITY},
+      {"sqrt(x0^2 + x1^2), FP32 [-1, 1]", Kernel::L2Norm, 2, -1, 1, FP32, 0, false, 6, 1.414, INFINITY},
+      {"sqrt(x0^2 + x1^2), FP64 [-1, 1]", Kernel::L2Norm, 2, -1, 1, FP64, 0, false, 6, 1.414, INFINITY},
+      {"sqrt(x0^2 + x1^2), FP32 [-1, 1], e = 2^-20", Kernel::L2Norm, 2, -1, 1, FP32, 0x1p-20, false, 3400, 1.414, INFINITY},
   };
   return v;
 }

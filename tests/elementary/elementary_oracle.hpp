@@ -337,6 +337,7 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
     relative_error_range(y, fr_lo.v, fr_hi.v, lo.v, hi.v);
     if (!encloses(z.rel_err, lo.v, hi.v)) return "(y - f(r))/f(r) not in rel_err";
   }
+  if (!mixed_holds(z.mixed, y, fr_lo.v, fr_hi.v)) return "|y - f(r)| above mixed.rel |f(r)| + mixed.abs";
   return "";
 }
 

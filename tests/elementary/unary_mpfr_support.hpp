@@ -76,6 +76,7 @@ std::string err_holds(const SymbolicDomainError<D>& z, double y, mpfr_srcptr lo,
     if (mpfr_cmp_d(qlo.v, z.rel_err.lower()) < 0) return "rel_err lower bound above (y - f(r))/f(r)";
     if (mpfr_cmp_d(qhi.v, z.rel_err.upper()) > 0) return "rel_err upper bound below (y - f(r))/f(r)";
   }
+  if (!mixed_holds(z.mixed, y, lo, hi)) return "|y - f(r)| above mixed.rel |f(r)| + mixed.abs";
   return "";
 }
 

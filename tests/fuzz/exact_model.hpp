@@ -11,6 +11,7 @@
 // the computed value f (a value of the format, ±0 with its sign, ±inf, NaN).
 #pragma once
 
+#include "mixed_bound_check.hpp"
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -344,6 +345,7 @@ std::string check(const SymbolicDomainError<D>& z, const Exec& e) {
   if (!contains(z.real, e.r)) return "r not in real";
   if (!contains(z.err, mpq_class(e.f.v - e.r))) return "f - r not in err";
   if (sgn(e.r) != 0 && !contains(z.rel_err, mpq_class((e.f.v - e.r) / e.r))) return "(f - r)/r not in rel_err";
+  if (!test::mixed_holds(z.mixed, mpq_class(e.f.v - e.r), e.r)) return "|f - r| above mixed.rel |r| + mixed.abs";
   if (!e.pr_defined) return "";
   if (!contains(z.propagated, mpq_class(e.pr - e.r))) return "pr - r not in propagated";
   if (!contains(z.introduced, mpq_class(e.f.v - e.pr))) return "f - pr not in introduced";

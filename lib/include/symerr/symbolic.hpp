@@ -5,7 +5,8 @@
 //
 // Invariant (kept by reduce() after every operation), for every execution
 // whose computed value f is finite and whose real value r is defined:
-//   r ∈ real, f ∈ fp, f − r ∈ err, and (f − r)/r ∈ rel_err when r ≠ 0.
+//   r ∈ real, f ∈ fp, f − r ∈ err, and (f − r)/r ∈ rel_err when r ≠ 0,
+//   and |f − r| ≤ mixed.rel·|r| + mixed.abs (when mixed is known).
 // Executions where f is ±inf or NaN, or r is undefined, are described by the
 // flags only. The propagated and introduced parts of the error over the
 // whole computation are kept separately (specifications bound them
@@ -26,6 +27,7 @@
 #include <symerr/domain/mixed_ops.hpp>
 #include <symerr/format.hpp>
 #include <symerr/ops/semantics.hpp>
+#include <symerr/symbolic/mixed_error.hpp>
 #include <symerr/symbolic/specials.hpp>
 #include <symerr/tribool.hpp>
 
@@ -50,6 +52,12 @@ class SymbolicDomainError {
   // (operator/ on integers throws; divide(a, b, mode) always works).
   std::optional<IntegerDivision> int_division{};
   SpecialStates specials{};
+  // |f − r| ≤ mixed.rel·|r| + mixed.abs for the same executions as err: a
+  // relative error with the absolute error of underflows, which carries a
+  // relative error through values that may be 0 (Σ x², then Σ x²/n + ε; see
+  // <symerr/symbolic/mixed_error.hpp>). Set by every reduce(); unknown by
+  // default.
+  MixedError mixed{};
   // Which input the value depends on, for branch drivers (run_kernel): -1 none
   // (a constant), k >= 0 only inputs of lane k, -2 inputs of several lanes.
   // Inputs get it from the driver; arithmetic merges it; it never affects a
@@ -168,7 +176,10 @@ class SymbolicDomainError {
   // Restore the mutual consistency of the four fields (docs/design.md §1):
   // fp ⊆ real + err, err ⊆ fp − real, real ⊆ fp − err, rel_err ⊆ err / real,
   // err ⊆ rel_err · real — each applied only where its validity condition holds.
-  void reduce();
+  // rule_mixed: `mixed` holds the operation's own mixed pair (the identities
+  // of mixed_error.hpp), which reduce() uses; otherwise reduce() sets it from
+  // the reduced fields alone.
+  void reduce(bool rule_mixed = false);
 };
 
 }  // namespace symerr

@@ -166,6 +166,7 @@ template <class D>
 SymbolicDomainError<D> combine_unstable(const SymbolicDomainError<D>& real_side,
                                         const SymbolicDomainError<D>& computed_side) {
   auto z = symerr::detail::join_values(real_side, computed_side);
+  z.mixed = {};  // fp − real across two paths: neither side's pair holds
   z.real = real_side.real;
   z.fp = computed_side.fp;
   z.specials.may_be_defined = real_side.specials.may_be_defined;
@@ -1288,6 +1289,7 @@ SymbolicDomainError<To> convert_fields(const SymbolicDomainError<From>& x) {
   z.real = field(x.real), z.fp = field(x.fp), z.err = field(x.err), z.rel_err = field(x.rel_err);
   z.propagated = field(x.propagated), z.introduced = field(x.introduced);
   z.format = x.format, z.mode = x.mode, z.int_division = x.int_division, z.specials = x.specials;
+  z.mixed = x.mixed;
   z.origin = x.origin;
   return z;
 }
@@ -1312,13 +1314,15 @@ double score_of(const std::vector<V>& outputs) {
 // with the box's largest |real| only, so it stays under most splits until
 // the absolute one, which shrinks with the box, falls below it — a split
 // there is no stall (softmax: the relative bound of a corner box stays
-// while its absolute bound converges).
+// while its absolute bound converges). The same for the mixed bound
+// rel · |real| + abs (mixed_error.hpp) of an output whose real range holds 0
+// (a normalisation x / √(Σx²/n + ε)).
 template <class V>
 bool relative_limited(const std::vector<V>& outputs, double score) {
   for (const V& v : outputs) {
-    if (symerr::detail::maybe_special(v) || !(mag(v.err) >= score) || !is_bounded(v.rel_err) || !is_bounded(v.real))
-      continue;
-    if (mag(v.err) >= 0.5 * (mag(v.rel_err) * mag(v.real))) return true;
+    if (symerr::detail::maybe_special(v) || !(mag(v.err) >= score) || !is_bounded(v.real)) continue;
+    if (is_bounded(v.rel_err) && mag(v.err) >= 0.5 * (mag(v.rel_err) * mag(v.real))) return true;
+    if (mag(v.err) >= 0.5 * symerr::detail::mixed_error_bound<typename V::domain_type>(v.mixed, mag(v.real))) return true;
   }
   return false;
 }

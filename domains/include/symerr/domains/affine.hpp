@@ -301,7 +301,7 @@ static_assert(RealDomain<Affine>);
 // outside its scope (non-float formats, possible specials, a divisor that
 // may be 0) take the generic path.
 enum class ArithOp;
-enum class IntegerDivision;
+enum class IntegerDivision : unsigned char;
 template <RealDomain D>
 class SymbolicDomainError;
 template <class D>

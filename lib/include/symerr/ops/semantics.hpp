@@ -11,7 +11,7 @@ namespace symerr {
 //   Floor    — toward -inf: the SONNX Div seed (000), OpenVINO pythondiv=true, numpy //;
 //   Truncate — toward 0: C/C++, ONNX Runtime, OpenVINO pythondiv=false.
 // The two differ only when the exact quotient is negative and not an integer.
-enum class IntegerDivision { Floor, Truncate };
+enum class IntegerDivision : unsigned char { Floor, Truncate };  // one byte: SymbolicError's layout
 
 constexpr std::string_view to_string(IntegerDivision d) noexcept {
   return d == IntegerDivision::Floor ? "floor" : "truncate";

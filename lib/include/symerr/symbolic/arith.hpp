@@ -196,6 +196,37 @@ void set_error_split(const SymbolicDomainError<D>& x, const SymbolicDomainError<
   z.err = meet(total + rounding, z.propagated + z.introduced);
 }
 
+// The mixed relative/absolute pair of z = x ∘ y (mixed_error.hpp) for
+// operands whose computed values are certainly finite and real values
+// certainly defined, and a result that certainly does not overflow (the
+// caller checks): the product, sum and quotient identities, then the
+// rounding rr. Same function on the generic path and the Interval hot path.
+template <ArithOp op, RealDomain D>
+MixedError mixed_of_operation(const D& xr, const D& xf, MixedError xm, const D& yr, const D& yf, const D& y_rel,
+                              MixedError ym, MixedRounding rr) {
+  if constexpr (op == ArithOp::Mul) {
+    return mixed_product<D>(xm, ym, mag(xf), mag(yf), rr);
+  } else if constexpr (op == ArithOp::Add || op == ArithOp::Sub) {
+    const bool y_nonneg = op == ArithOp::Add ? yr.lower() >= 0 : yr.upper() <= 0;
+    const bool y_nonpos = op == ArithOp::Add ? yr.upper() <= 0 : yr.lower() >= 0;
+    const bool one_sign = (xr.lower() >= 0 && y_nonneg) || (xr.upper() <= 0 && y_nonpos);
+    return mixed_sum<D>(xm, ym, one_sign, mag(xr), mag(yr), rr);
+  } else if constexpr (op == ArithOp::Div) {
+    if (!certainly(cmp_ne(yr, D::point(0)))) return {};
+    // y's relative error: its rel_err, or its own mixed pair's
+    double rel_y = mixed_relative_bound<D>(ym, mig(yr));
+    if (is_bounded(y_rel)) rel_y = std::min(rel_y, mag(y_rel));
+    return mixed_quotient<D>(xm, rel_y, mig(yf), rr);
+  } else {
+    return {};
+  }
+}
+
+inline bool plain_operand(const SpecialStates& s) noexcept {
+  return s.may_be_finite && s.may_be_defined && !s.may_be_undefined && !s.may_be_nan && !s.may_be_pos_inf &&
+         !s.may_be_neg_inf;
+}
+
 // The result's format, mode and division semantics (checked), the real
 // value, the definedness flags and the special categories of the computed value.
 template <class Rule, RealDomain D>
@@ -281,7 +312,13 @@ SymbolicDomainError<D> arithmetic_same_format(const SymbolicDomainError<D>& x, c
   // a finite result of a non-finite operand or a saturated overflow has an
   // unbounded error (set above): no relative identity holds for it
   z.rel_err = is_bounded(z.err) ? rel : D::whole();
-  z.reduce();
+  // the mixed relative/absolute pair, where its rounding model holds
+  const bool rule_mixed = !I && plain_operand(x.specials) && plain_operand(y.specials) && plain_operand(s) &&
+                          !s.may_overflow && is_bounded(z.err);
+  if (rule_mixed)
+    z.mixed = mixed_of_operation<Rule::op>(x.real, x.fp, x.mixed, y.real, y.fp, y.rel_err, y.mixed,
+                                           mixed_rounding(F, z.mode));
+  z.reduce(rule_mixed);
   z.origin = merge_origin(x.origin, y.origin);
   z.source = -1;
   return z;
@@ -351,7 +388,7 @@ void tighten_square(SymbolicDomainError<D>& z) {
     z.specials.may_be_neg_zero = false;  // (±v)² rounds to +0 at worst, never −0
     tightened = true;
   }
-  if (tightened) z.reduce();
+  if (tightened) z.reduce(true);  // the product's mixed pair holds for the square
 }
 }  // namespace detail
 

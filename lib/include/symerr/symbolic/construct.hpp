@@ -111,6 +111,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::constant(double v, const Format& 
   x.err = x.rel_err = x.propagated = x.introduced = D::point(0);
   x.specials.may_be_pos_zero = v == 0 && !std::signbit(v);
   x.specials.may_be_neg_zero = v == 0 && std::signbit(v);
+  x.mixed = {0, 0};
   return x;
 }
 
@@ -157,6 +158,10 @@ SymbolicDomainError<D> SymbolicDomainError<D>::literal(const mpq_class& q, const
   else if (const mpq_class rel = (f - q) / q; detail::is_double(rel)) x.rel_err = detail::literal_point<D>(rel.get_d());
   else if constexpr (requires { D::portable_whole(); }) x.rel_err = D::portable_whole();
   else x.rel_err = D::from_rational(rel);
+  // the mixed pair, exactly: (|f − q|/|q|, 0) (mpq_get_d truncates: up() bounds it)
+  if (f == q) x.mixed = {0, 0};
+  else if (sgn(q) != 0) x.mixed = {detail::float_up(detail::up(mpq_class(abs(f - q) / abs(q)).get_d())), 0};
+  else x.mixed = {0, detail::float_up(detail::up(mpq_class(abs(f - q)).get_d()))};
   return x;
 }
 
@@ -225,9 +230,11 @@ CategorySet SymbolicDomainError<D>::categories() const noexcept {
 }
 
 template <RealDomain D>
-void SymbolicDomainError<D>::reduce() {
+void SymbolicDomainError<D>::reduce(bool rule_mixed) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   const SpecialStates& s = specials;
+  const MixedError rule = rule_mixed ? mixed : MixedError{};
+  mixed = MixedError{};
   if (!s.may_be_finite || !s.may_be_defined) return;  // no execution constrains the fields
   using detail::meet;
   err = meet(err, fp - real);
@@ -235,14 +242,21 @@ void SymbolicDomainError<D>::reduce() {
   if (!s.may_be_nan && !s.may_be_pos_inf && !s.may_be_neg_inf) real = meet(real, fp - err);
   if (auto* F = std::get_if<FloatFormat>(&format)) fp = detail::snap_to_format(fp, *F);
   if (auto* I = std::get_if<IntFormat>(&format)) fp = detail::snap_to_integers(fp, *I);
-  if (certainly(cmp_ne(real, D::point(0)))) {
+  const bool real_nonzero = certainly(cmp_ne(real, D::point(0)));
+  if (real_nonzero) {
     // With rel_err unbounded on entry (an operation without a relative
     // identity), rel_err becomes err / real, and (err / real) · real ⊇ err:
     // the second intersection cannot tighten, so it is skipped. A bounded
     // rel_err on entry comes from the relative identities (relative.hpp). A
     // domain that keeps correlations keeps err's form and intersects its
     // range with that of rel_err · real.
-    const bool rel_unbounded = rel_err.lower() == -INFINITY && rel_err.upper() == INFINITY;
+    bool rel_unbounded = rel_err.lower() == -INFINITY && rel_err.upper() == INFINITY;
+    // the operation's mixed relative/absolute bound (mixed_error.hpp):
+    // |f − r|/|r| ≤ rel + abs / min|r|
+    if (const double rb = detail::mixed_relative_bound<D>(rule, mig(real)); rb < mag(rel_err)) {
+      rel_err = detail::clip_range(rel_err, -rb, rb);
+      rel_unbounded = false;
+    }
     if constexpr (requires { requires D::keeps_correlations; }) {
       if (!rel_unbounded && is_bounded(rel_err) && is_bounded(real)) {
         const auto [lo, hi] = detail::range_product(rel_err, real);
@@ -255,7 +269,12 @@ void SymbolicDomainError<D>::reduce() {
     }
   } else {
     rel_err = D::whole();
+    // |f − r| ≤ rel·max|r| + abs
+    if (const double eb = detail::mixed_error_bound<D>(rule, mag(real)); eb < mag(err)) err = detail::clip_range(err, -eb, eb);
   }
+  const bool err_zero = err.lower() == 0 && err.upper() == 0;
+  mixed = detail::settle_mixed(rule, err_zero, real_nonzero && is_bounded(rel_err) ? mag(rel_err) : INFINITY,
+                               is_bounded(err) ? mag(err) : INFINITY);
 }
 
 }  // namespace symerr

@@ -368,6 +368,7 @@ SymbolicDomainError<D> join_values(const SymbolicDomainError<D>& a, const Symbol
   z.rel_err = hull(a.rel_err, b.rel_err);
   z.propagated = hull(a.propagated, b.propagated);
   z.introduced = hull(a.introduced, b.introduced);
+  z.mixed = {std::max(a.mixed.rel, b.mixed.rel), std::max(a.mixed.abs, b.mixed.abs)};  // unknown if either is
   SpecialStates& s = z.specials;
   const SpecialStates& t = b.specials;
   s.may_be_finite |= t.may_be_finite, s.may_be_pos_inf |= t.may_be_pos_inf;
@@ -406,6 +407,7 @@ SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const Symbolic
   if (maybe_special(a) || maybe_special(b)) {
     SymbolicDomainError<D> z = join_values(a, b);
     z.err = z.rel_err = z.propagated = D::whole();
+    z.mixed = {};
     return z;
   }
   auto pick = [&](const SymbolicDomainError<D>& x) {
@@ -520,6 +522,7 @@ SymbolicDomainError<D> select(const Truth& c, const SymbolicDomainError<D>& a0, 
   SymbolicDomainError<D> z = detail::join_values(a, b);
   if (detail::maybe_special(a) || detail::maybe_special(b)) {
     z.err = z.rel_err = z.propagated = D::whole();
+    z.mixed = {};
     return z;
   }
   const Tri ti = c.ideal(), tc = c.computed();
@@ -598,7 +601,7 @@ bool refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is
   const Relation ri = holds(r, ideal_outcome), rc = holds(r, computed_outcome);
   if (refine_ideal) x.real = tighten(x.real, ri, info.real[other]);
   if (refine_computed) x.fp = tighten(x.fp, rc, info.fp[other]);
-  x.reduce();
+  x.reduce(true);  // the same quantity on fewer executions: its mixed pair holds
   return (!refine_ideal || feasible(x.real, ri, info.real[other])) &&
          (!refine_computed || feasible(x.fp, rc, info.fp[other]));
 }

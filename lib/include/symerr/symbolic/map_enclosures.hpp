@@ -1,6 +1,7 @@
 // The same value over another domain (or the same one): every enclosure —
 // real, fp, err, rel_err, propagated, introduced — mapped by f, the metadata
-// (format, mode, integer division, special flags, origin) kept. f must
+// (format, mode, integer division, special flags, the mixed error bound,
+// origin) kept. f must
 // enclose its argument's set (e.g. an interval hull) for the result to stay
 // sound.
 #pragma once
@@ -22,6 +23,7 @@ SymbolicDomainError<E> map_enclosures(const SymbolicDomainError<D>& x, F&& f) {
   r.mode = x.mode;
   r.int_division = x.int_division;
   r.specials = x.specials;
+  r.mixed = x.mixed;  // a bound on the quantity itself, whatever the domain
   r.origin = x.origin;
   return r;
 }

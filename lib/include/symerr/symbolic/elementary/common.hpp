@@ -392,6 +392,7 @@ SymbolicDomainError<D> split_whole(const SymbolicDomainError<D>& x, SymbolicDoma
     v.err = v.propagated = delta;
     v.introduced = D::point(0);
     v.rel_err = D::whole();
+    v.mixed = {};  // another quantity
     return v;
   };
   auto usable = [](const SymbolicDomainError<D>& v) {

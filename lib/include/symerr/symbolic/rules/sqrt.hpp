@@ -38,6 +38,16 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
     if (certainly(cmp_gt(t + z.real, D::point(0)))) total = meet(total, x.err / (t + z.real));
     if (certainly(cmp_gt(spr + z.real, D::point(0)))) prop = meet(prop, x.propagated / (spr + z.real));
     if (certainly(cmp_gt(t + spr, D::point(0)))) intro = meet(intro, x.introduced / (t + spr));
+    // |√a − √b| ≤ √|a − b| for a, b ≥ 0 (√ is ½-Hölder): near 0, where the
+    // quotients above divide by a range that reaches 0
+    auto holder = [](const D& d, const D& e) {
+      if (!is_bounded(e)) return d;
+      const double h = sqrt(D::point(mag(e))).upper();
+      return h < mag(d) ? meet(d, D::between(-h, h)) : d;
+    };
+    total = holder(total, x.err);
+    prop = holder(prop, x.propagated);
+    intro = holder(intro, x.introduced);
     D rounding = D::point(0);
     if (const FloatFormat* F = std::get_if<FloatFormat>(&x.format)) {
       const auto r = detail::round_enclosure(t, *F, x.mode);
@@ -68,7 +78,18 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
     z.fp = z.err = z.propagated = z.introduced = D::whole();
   }
   z.rel_err = rel;
-  z.reduce();
+  // the mixed pair (mixed_error.hpp): with f = r(1 + α) + β, r, f ≥ 0,
+  // |√f − √r| = |f − r|/(√f + √r) ≤ rel·√r + abs/(√f + √r) ≤ rel·√r + √abs
+  // (if √f + √r < √abs, |√f − √r| ≤ √f + √r < √abs itself), then the rounding
+  const bool rule_mixed = x.mixed.known() && detail::plain_operand(x.specials) && x.real.lower() >= 0 &&
+                          x.fp.lower() >= 0 && s.may_be_finite && !s.may_be_nan && !std::holds_alternative<IntFormat>(x.format) &&
+                          is_bounded(z.err);
+  if (rule_mixed) {
+    const double root_abs = x.mixed.abs == 0 ? 0.0 : sqrt(D::point(x.mixed.abs)).upper();
+    z.mixed = detail::mixed_rounded<D>(x.mixed.rel, root_abs,
+                                       detail::mixed_rounding(std::get_if<FloatFormat>(&x.format), x.mode));
+  }
+  z.reduce(rule_mixed);
   return z;
 }
 
