@@ -9,15 +9,26 @@
 #include <symerr/symbolic/detail.hpp>
 #include <symerr/symbolic/relative.hpp>
 
+#include <charconv>
+
 namespace symerr {
 
 namespace detail {
+// A double in a message: its shortest round-trip form (1e-09, 2.5e+300,
+// 0.1), where std::to_string's fixed six decimals print 1e-9 as 0.000000
+// and 1e300 as a 301-digit integer.
+inline std::string number_text(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
 inline void require_range(double lo, double hi, const char* what) {
   if (std::isnan(lo) || std::isnan(hi))
     throw std::invalid_argument(std::string("SymbolicDomainError: ") + what + " range has a NaN endpoint");
   if (lo > hi)
     throw std::invalid_argument(std::string("SymbolicDomainError: ") + what + " range [" +
-                                std::to_string(lo) + ", " + std::to_string(hi) + "] is empty");
+                                number_text(lo) + ", " + number_text(hi) + "] is empty");
   if (!std::isfinite(lo) || !std::isfinite(hi))
     throw std::invalid_argument(std::string("SymbolicDomainError: ") + what +
                                 " range must be finite (use inf()/nan() for special values)");
@@ -43,16 +54,17 @@ SymbolicDomainError<D> SymbolicDomainError<D>::input(double lo, double hi, doubl
     const double fhi = round_to(exact_value(hi) + exact_value(ehi), *F, RoundingMode::Downward).value;
     if (!(flo <= fhi))
       throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(F->name) +
-                                  " lies in [" + std::to_string(sum.lower()) + ", " +
-                                  std::to_string(sum.upper()) + "]");
+                                  " lies in the value range [" + detail::number_text(lo) + ", " +
+                                  detail::number_text(hi) + "] plus the error range [" + detail::number_text(elo) +
+                                  ", " + detail::number_text(ehi) + "]");
     x.fp = detail::meet(sum, D::between(flo, fhi));  // = [flo, fhi] ⊆ sum; correlated: keeps real + err
   } else if (auto* I = std::get_if<IntFormat>(&format)) {
     const double ilo = std::max(std::ceil(sum.lower()), detail::int_min(*I));
     const double ihi = std::min(std::floor(sum.upper()), detail::int_max_up(*I));
     if (!(ilo <= ihi) || detail::compare_int(ilo, I->max_value()) > 0)
       throw std::invalid_argument("SymbolicDomainError::input: no value of " + std::string(I->name) +
-                                  " lies in [" + std::to_string(sum.lower()) + ", " +
-                                  std::to_string(sum.upper()) + "]");
+                                  " lies in [" + detail::number_text(sum.lower()) + ", " +
+                                  detail::number_text(sum.upper()) + "]");
     x.fp = detail::meet(sum, D::between(ilo, ihi));
   } else {
     x.fp = sum;
@@ -98,12 +110,12 @@ SymbolicDomainError<D> SymbolicDomainError<D>::constant(double v, const Format& 
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   if (!std::isfinite(v)) throw std::invalid_argument("SymbolicDomainError::constant: value must be finite");
   if (auto* F = std::get_if<FloatFormat>(&format); F && !is_representable(v, *F))
-    throw std::invalid_argument("SymbolicDomainError::constant: " + std::to_string(v) +
+    throw std::invalid_argument("SymbolicDomainError::constant: " + detail::number_text(v) +
                                 " is not a value of " + std::string(F->name) + " (use literal())");
   if (auto* I = std::get_if<IntFormat>(&format);
       I && (v != std::floor(v) || detail::compare_int(v, I->min_value()) < 0 ||
             detail::compare_int(v, I->max_value()) > 0))
-    throw std::invalid_argument("SymbolicDomainError::constant: " + std::to_string(v) +
+    throw std::invalid_argument("SymbolicDomainError::constant: " + detail::number_text(v) +
                                 " is not a value of " + std::string(I->name));
   SymbolicDomainError x;
   x.format = format;

@@ -117,7 +117,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::exact_number(A v) {
     const double d = static_cast<double>(v);
     if (static_cast<A>(d) != v)
       throw std::invalid_argument("SymbolicDomainError: a long double literal that is not a double (" +
-                                  std::to_string(static_cast<double>(v)) + "...)");
+                                  detail::number_text(static_cast<double>(v)) + "...)");
     return constant(d);
   } else {
     const double d = static_cast<double>(v);
