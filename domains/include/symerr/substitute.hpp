@@ -37,7 +37,17 @@
 // replaced type (compile errors); memory from another allocator, or a
 // pointer into a block, passed to free(), and memset() of a non-zero byte on
 // a buffer of symbolic values (std::invalid_argument naming the call).
-#pragma once
+//
+// Regions: the declarations below are read once per translation unit, the
+// macros at the end at every inclusion, so a C++ caller may open several
+// regions, each ended by <symerr/substitute_end.hpp>, e.g. one kernel header
+// on SymbolicError and again on SymbolicDomainError<Affine> (redefine
+// SYMERR_SUBSTITUTE_FLOAT/DOUBLE between them, and let the kernel header be
+// read twice: its include guard, if any, undefined in between). Before
+// session 21 the header was `#pragma once` and a second region silently kept
+// `float` as float.
+#ifndef SYMERR_SUBSTITUTE_HPP_DECLARATIONS
+#define SYMERR_SUBSTITUTE_HPP_DECLARATIONS
 
 #include <assert.h>
 #include <float.h>
@@ -178,6 +188,9 @@ void* copy(T* d, const U* s, std::size_t bytes) {
 
 }  // namespace symerr::substitute
 
+#endif  // SYMERR_SUBSTITUTE_HPP_DECLARATIONS
+
+// the region (at every inclusion)
 #define malloc(n) ::symerr::substitute::allocate((n), false)
 #define calloc(n, size) ::symerr::substitute::allocate((n) * (size), true)
 #define realloc(p, n) ::symerr::substitute::reallocate((p), (n))

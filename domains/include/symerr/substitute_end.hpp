@@ -1,6 +1,6 @@
 // Ends a region started by <symerr/substitute.hpp> in a C++ caller: the
 // replaced type and the C allocation functions get their usual meaning back.
-#pragma once
+// (No include guard: every region is ended; see "Regions" in substitute.hpp.)
 #undef malloc
 #undef calloc
 #undef realloc
