@@ -108,6 +108,13 @@ class ScopedInterval {
   double lower() const noexcept { return lo_; }
   double upper() const noexcept { return hi_; }
 
+  // One-sided operations (the mixed error bound, mixed_error.hpp): the bound
+  // of the operation on points that it needs, in one rounding.
+  static double add_up(double a, double b) noexcept { return ScopeArith().add_up(a, b); }
+  static double mul_up(double a, double b) noexcept { return ScopeArith().mul_up(a, b); }
+  static double div_up(double a, double b) noexcept { return ScopeArith().div_up(a, b); }
+  static double sub_down(double a, double b) noexcept { return ScopeArith().sub_down(a, b); }
+
  private:
   ScopedInterval(double lo, double hi) noexcept : lo_(lo), hi_(hi) {}
   double lo_ = 0.0, hi_ = 0.0;

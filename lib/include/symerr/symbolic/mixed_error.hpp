@@ -41,9 +41,14 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+
+#include <concepts>
 
 #include <symerr/format.hpp>
+#include <symerr/symbolic/fast_format.hpp>  // pow2
 
 namespace symerr {
 
@@ -61,32 +66,43 @@ inline double up(double v) noexcept { return std::nextafter(v, INFINITY); }
 inline double down(double v) noexcept { return std::nextafter(v, -INFINITY); }
 
 // a + b, a · b, a / b rounded up, and a − b rounded down, in D (see above).
+// A domain may give the one-sided operations itself (the Interval hot
+// path's scope domain: one upward operation each, the same result as its
+// operations on points).
 template <class D>
 constexpr bool mixed_by_nextafter = requires { requires D::keeps_correlations; };
 template <class D>
+constexpr bool one_sided_ops = requires(double a) { { D::add_up(a, a) } -> std::same_as<double>; };
+template <class D>
 double add_up(double a, double b) {
-  if constexpr (mixed_by_nextafter<D>) return up(a + b);
+  if constexpr (one_sided_ops<D>) return D::add_up(a, b);
+  else if constexpr (mixed_by_nextafter<D>) return up(a + b);
   else return (D::point(a) + D::point(b)).upper();
 }
 template <class D>
 double mul_up(double a, double b) {
-  if constexpr (mixed_by_nextafter<D>) return up(a * b);
+  if constexpr (one_sided_ops<D>) return D::mul_up(a, b);
+  else if constexpr (mixed_by_nextafter<D>) return up(a * b);
   else return (D::point(a) * D::point(b)).upper();
 }
 template <class D>
 double div_up(double a, double b) {
-  if constexpr (mixed_by_nextafter<D>) return up(a / b);
+  if constexpr (one_sided_ops<D>) return D::div_up(a, b);
+  else if constexpr (mixed_by_nextafter<D>) return up(a / b);
   else return (D::point(a) / D::point(b)).upper();
 }
 template <class D>
 double sub_down(double a, double b) {
-  if constexpr (mixed_by_nextafter<D>) return down(a - b);
+  if constexpr (one_sided_ops<D>) return D::sub_down(a, b);
+  else if constexpr (mixed_by_nextafter<D>) return down(a - b);
   else return (D::point(a) - D::point(b)).lower();
 }
+// The smallest float >= v >= 0 (whatever the mode the conversion rounds in;
+// one bit step up instead of nextafterf, a library call on the hot path).
 inline float float_up(double v) noexcept {
   if (!(v >= 0)) return INFINITY;  // NaN: unknown
   float f = static_cast<float>(v);
-  if (static_cast<double>(f) < v) f = std::nextafter(f, INFINITY);
+  if (static_cast<double>(f) < v) f = std::bit_cast<float>(std::bit_cast<std::uint32_t>(f) + 1u);
   return f;
 }
 
@@ -97,7 +113,9 @@ struct MixedRounding {
 };
 inline MixedRounding mixed_rounding(const FloatFormat* F, RoundingMode mode) noexcept {
   if (!F) return {};
-  return {std::ldexp(1.0, mode == RoundingMode::NearestEven ? -F->precision : 1 - F->precision), F->min_subnormal()};
+  // (F's min_subnormal(), inline: the hot path calls this for every operation)
+  return {pow2(mode == RoundingMode::NearestEven ? -F->precision : 1 - F->precision),
+          pow2(F->subnormals ? F->emin - F->precision + 1 : F->emin)};
 }
 
 // (rel, abs) of t = r(1 + α) + β after the rounding: (1 + α)(1 + ρ) − 1, β(1 + ρ) + γ.
