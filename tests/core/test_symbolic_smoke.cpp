@@ -40,3 +40,15 @@ TEST_CASE("input errors print their numbers readably", "[core][messages]") {
   CHECK(big.size() < 200);
   CHECK_THAT(message([] { S::constant(0.1, FP32); }), Catch::Contains("0.1 is not a value of FP32"));
 }
+
+// `x.format == FP32` compiles and means "x is of format FP32" (it did not
+// compile: no operator== between the Format variant and a format).
+TEST_CASE("a value's format compares with a named format", "[core]") {
+  const auto x = SymbolicError::input(0, 1, FP32);
+  CHECK(x.format == FP32);
+  CHECK(FP32 == x.format);
+  CHECK(x.format != FP64);
+  CHECK(x.format != INT8);
+  CHECK(SymbolicError::constant(3, INT8).format == INT8);
+  CHECK(SymbolicError::constant(3).format != FP32);  // the real format
+}

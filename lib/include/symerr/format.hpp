@@ -128,6 +128,18 @@ inline constexpr IntFormat UINT64{"UINT64", 64, false};
 
 // Either kind of format; the "real" format (no rounding at all) is std::monostate.
 using Format = std::variant<std::monostate, FloatFormat, IntFormat>;
+
+// `x.format == FP32`: the value is of that format (and !=, reversed, by
+// C++20's rewritten comparisons). Without these the comparison did not
+// compile (found by a new-user tryout).
+inline bool operator==(const Format& f, const FloatFormat& F) noexcept {
+  const FloatFormat* p = std::get_if<FloatFormat>(&f);
+  return p && *p == F;
+}
+inline bool operator==(const Format& f, const IntFormat& I) noexcept {
+  const IntFormat* p = std::get_if<IntFormat>(&f);
+  return p && *p == I;
+}
 std::string format_name(const Format& f);
 
 // The table: every named format. find_format("fp16") is case-insensitive and
