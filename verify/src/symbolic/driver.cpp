@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <map>
@@ -395,6 +396,31 @@ double certified_max(const Lin& f, const std::vector<const Lin*>& h, int s, bool
   return d;
 }
 
+// The wall-time budget of a whole run_kernel call (DriverOptions::max_seconds;
+// none when it is 0): every box exploration, each of its runs and the bounds
+// of its unstable pairs check it, so that a kernel whose paths get long (a
+// data-dependent loop) cannot hold the call past it. A kernel run is
+// abandoned at its first undecided comparison after the deadline (OutOfTime,
+// thrown through the kernel as UndecidedBranch is outside a driver): no
+// answer to that comparison would be one the exploration could keep, and
+// answering it anyway could run the kernel on (a loop `while (x < 2)`
+// answered `true` runs until the kernel's own guard, or forever).
+struct Deadline {
+  std::optional<std::chrono::steady_clock::time_point> at;
+  bool passed() const { return at && std::chrono::steady_clock::now() >= *at; }
+};
+struct OutOfTime {};
+
+// The driver's initial value of every output element in a run: the exact 0
+// (S{}, so that `out[i] += v` accumulates from 0, as always) with a source tag
+// that nothing else carries — an operation's result has -1 or a run's tag
+// (>= 2^16), an input copy its input's tag — and that every reader of tags
+// takes for none (quantity_of: negative; derived_source, same_value: below
+// 2^16). An output that still carries it after a run was never assigned by
+// the kernel on that path (or assigned only a copy of such an element): its
+// value would be the driver's 0, not the kernel's, and certified exact.
+constexpr std::int32_t kUnwritten = std::numeric_limits<std::int32_t>::min();
+
 // The driver's tags of its inputs (SymbolicDomainError::source): the
 // exploration's generation (1 … 2^15 − 1, cycling) in the high half, the
 // input's index (< 2^16; later inputs get none) in the low half, so that a
@@ -412,8 +438,9 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   using Group = GroupState<D>;
 
  public:
-  Explorer(const DriverOptions& o, std::size_t n_out, bool use_lanes, DriverReport& rep, std::span<const S> inputs)
-      : opt_(o), single_(!use_lanes), report_(rep), inputs_(inputs) {
+  Explorer(const DriverOptions& o, std::size_t n_out, bool use_lanes, DriverReport& rep, std::span<const S> inputs,
+           const Deadline& deadline)
+      : opt_(o), single_(!use_lanes), report_(rep), inputs_(inputs), deadline_(deadline) {
     for (const S& x : inputs) {
       input_err_lo_ = std::min(input_err_lo_, x.err.lower());
       input_err_hi_ = std::max(input_err_hi_, x.err.upper());
@@ -433,6 +460,35 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   }
 
   bool violated() const { return violated_; }
+
+  // Whether the call's time budget has run out (then the report says so).
+  bool out_of_time() const {
+    if (!timed_out_ && deadline_.passed()) timed_out_ = report_.time_exhausted = true;
+    return timed_out_;
+  }
+
+  // The run in progress was abandoned (OutOfTime): its lanes' paths go back
+  // to the pending ones, so that those lanes count as unexplored (unbounded
+  // outputs, like the lanes the runs budget leaves).
+  void abandon_run() {
+    for (Lane& L : lanes_)
+      if (L.current) {
+        L.pending.push_back(std::move(*L.current));
+        L.current.reset();
+      }
+  }
+
+  // The first output of the run that would be recorded (a lane on a
+  // feasible path) and still holds the driver's initial value (kUnwritten).
+  std::optional<std::size_t> unwritten_output(std::span<const S> out) const {
+    std::optional<std::size_t> first;
+    for (const Lane& L : lanes_) {
+      if (!L.current || L.infeasible) continue;
+      for (std::size_t j : L.outputs)
+        if (out[j].source == kUnwritten && (!first || j < *first)) first = j;
+    }
+    return first;
+  }
 
   // Starts a run: every lane takes its next path. False when none is left.
   bool start_run() {
@@ -537,7 +593,8 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
         return z;
       }
     }
-    if (const std::optional<std::pair<double, double>> p = pair_err(g, k)) {
+    // (out of time: the plain difference, which pair_err only narrows)
+    if (const std::optional<std::pair<double, double>> p = out_of_time() ? std::nullopt : pair_err(g, k)) {
       if (p->first > p->second) return std::nullopt;  // certified: no execution is unstable here
       z.err = symerr::detail::meet(z.err, D::between(p->first, p->second));
     }
@@ -611,6 +668,9 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     double lo = INFINITY, hi = -INFINITY;
     for (std::size_t ri = 0; ri < g.real_runs.size(); ++ri)
       for (std::size_t ci = 0; ci < g.computed_runs.size(); ++ci) {
+        // a group's pairs are (real runs) x (computed runs) linear programs:
+        // a maxpool of 4x4 FP32 inputs without lanes spent minutes here
+        if (out_of_time()) return std::nullopt;
         const S& a = g.real_runs[ri].outputs[k];
         const S& b = g.computed_runs[ci].outputs[k];
         if (symerr::detail::maybe_special(a) || symerr::detail::maybe_special(b)) return std::nullopt;
@@ -757,6 +817,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   }
 
   bool decide(const Truth& t) override {
+    if (out_of_time()) throw OutOfTime{};  // abandons the run (see Deadline)
     const ComparisonInfo* info = t.info();
     int lane = 0;
     if (!single_) {
@@ -1178,6 +1239,8 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   std::span<const S> inputs_;                        // the box's inputs, as given (for value_lin)
   double input_err_lo_ = 0, input_err_hi_ = 0;       // the hull of their error ranges (and 0)
   const std::int32_t generation_ = next_generation();  // of this exploration's tags
+  const Deadline deadline_;
+  mutable bool timed_out_ = false;
 
  public:
   std::int32_t generation() const { return generation_; }
@@ -1190,17 +1253,19 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
 };
 
 // One exploration of the paths of the kernel on `inputs` (one box), within
-// `max_runs` runs.
+// `max_runs` runs and the deadline.
 template <class D>
 BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const SymbolicDomainError<D>> inputs,
                              std::size_t n_outputs, const DriverOptions& options, bool use_lanes,
-                             std::size_t max_runs) {
+                             std::size_t max_runs, const Deadline& deadline) {
   using S = SymbolicDomainError<D>;
   BasicDriverResult<D> res;
   DriverReport& rep = res.report;
-  Explorer<D> ex(options, n_outputs, use_lanes, rep, inputs);
+  Explorer<D> ex(options, n_outputs, use_lanes, rep, inputs, deadline);
   std::vector<S> in(inputs.begin(), inputs.end());
   std::vector<S> out(n_outputs), shape;
+  S unwritten;
+  unwritten.source = kUnwritten;
   BranchHookScope scope(&ex);
   // the numbering of the caller's run, if any, is restored on the way out
   struct RestoreNumbering {
@@ -1208,7 +1273,7 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
     ~RestoreNumbering() { symerr::detail::quantity_numbering() = saved; }
   } restore_numbering;
   while (true) {
-    if (rep.runs == max_runs && ex.lanes_pending()) {
+    if ((rep.runs == max_runs || ex.out_of_time()) && ex.lanes_pending()) {
       rep.budget_exhausted = true;
       break;
     }
@@ -1219,11 +1284,17 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
       in[i].origin = use_lanes ? options.input_lanes[i] : 0;
       in[i].source = ex.tag(i);
     }
-    std::fill(out.begin(), out.end(), S{});
+    std::fill(out.begin(), out.end(), unwritten);
     ex.set_buffers(in, out);
     // the run's results are numbered after the inputs (Named)
     symerr::detail::quantity_numbering() = {ex.generation(), static_cast<std::uint32_t>(std::min(in.size(), kTaggedInputs))};
-    kernel(in, out);
+    try {
+      kernel(in, out);
+    } catch (const OutOfTime&) {
+      ex.abandon_run();
+      rep.budget_exhausted = true;
+      break;
+    }
     // an output that depends on another lane's inputs by data (its value's
     // lane): the statement is false (a dependence by control flow alone, a
     // branch on another lane's input, cannot be seen: the caller's statement)
@@ -1237,6 +1308,12 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
       rep.lanes_violated = true;
       return res;
     }
+    // (a loop bound one short, a branch that forgets its output: without this
+    // the driver's initial 0 came back certified exact)
+    if (const std::optional<std::size_t> j = ex.unwritten_output(out))
+      throw std::invalid_argument("run_kernel: output " + std::to_string(*j) + " of " +
+                                  std::to_string(out.size()) + " was never written by the kernel (on the path of run " +
+                                  std::to_string(rep.runs) + "); the kernel must assign every output element");
     ex.finish_run(out);
     if (shape.empty()) shape = out;
   }
@@ -1248,14 +1325,16 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
 // One box: with the caller's lanes, and again with one lane if they did not hold.
 template <class D>
 BasicDriverResult<D> explore_box(const BasicKernelFn<D>& kernel, std::span<const SymbolicDomainError<D>> inputs,
-                                 std::size_t n_outputs, const DriverOptions& options, std::size_t max_runs) {
+                                 std::size_t n_outputs, const DriverOptions& options, std::size_t max_runs,
+                                 const Deadline& deadline) {
   const bool use_lanes = !options.input_lanes.empty();
-  BasicDriverResult<D> r = explore(kernel, inputs, n_outputs, options, use_lanes, max_runs);
+  BasicDriverResult<D> r = explore(kernel, inputs, n_outputs, options, use_lanes, max_runs, deadline);
   if (use_lanes && r.report.lanes_violated) {
     const DriverReport first = r.report;
-    r = explore(kernel, inputs, n_outputs, options, false, max_runs > first.runs ? max_runs - first.runs : 1);
+    r = explore(kernel, inputs, n_outputs, options, false, max_runs > first.runs ? max_runs - first.runs : 1, deadline);
     r.report.lanes_violated = true;
     r.report.runs += first.runs;
+    r.report.time_exhausted = r.report.time_exhausted || first.time_exhausted;
   }
   return r;
 }
@@ -1267,6 +1346,7 @@ void accumulate(DriverReport& t, const DriverReport& r) {
   t.relational_pairs += r.relational_pairs;
   t.max_path_branches = std::max(t.max_path_branches, r.max_path_branches);
   t.lanes_violated = t.lanes_violated || r.lanes_violated;
+  t.time_exhausted = t.time_exhausted || r.time_exhausted;
 }
 
 // ---- automatic subdivision ---------------------------------------------------
@@ -1384,8 +1464,8 @@ class Subdivider {
 
  public:
   Subdivider(const BasicKernelFn<D>& k, std::span<const S> inputs, std::size_t n_out, const DriverOptions& o,
-             DriverReport& rep)
-      : kernel_(k), inputs_(inputs), n_out_(n_out), opt_(o), rep_(rep) {
+             DriverReport& rep, const Deadline& deadline)
+      : kernel_(k), inputs_(inputs), n_out_(n_out), opt_(o), rep_(rep), deadline_(deadline) {
     for (const S& x : inputs) {
       root_.push_back({x.real.lower(), x.real.upper()});
       if ((context_bound<D> || o.input_error) && symerr::detail::maybe_special(x))
@@ -1402,7 +1482,7 @@ class Subdivider {
   // sub-range has no value of its format).
   std::optional<Leaf<D>> explore(const std::vector<Range>& box) {
     const std::size_t left = opt_.max_runs > rep_.runs ? opt_.max_runs - rep_.runs : 0;
-    if (left == 0) return Leaf<D>{box, {}, INFINITY, true, 0};
+    if (left == 0 || out_of_time()) return Leaf<D>{box, {}, INFINITY, true, 0};
     ++rep_.box_explorations;
     std::optional<Leaf<D>> leaf;
     if constexpr (context_bound<D>) {
@@ -1410,7 +1490,7 @@ class Subdivider {
       AffineScope scope(ctx);
       std::vector<S> in;
       if (!rebuild(box, in)) return std::nullopt;
-      leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left));
+      leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left, deadline_));
     } else {
       std::vector<S> in(inputs_.begin(), inputs_.end());
       if (opt_.input_error) {
@@ -1422,7 +1502,7 @@ class Subdivider {
           in[i].reduce();
         }
       }
-      leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left));
+      leaf = finish(box, explore_box<D>(kernel_, in, n_out_, opt_, left, deadline_));
     }
     return leaf;
   }
@@ -1436,9 +1516,9 @@ class Subdivider {
     if constexpr (context_bound<D>) {
       if (!opt_.input_error && AffineContext::current_or_null()) {
         const std::size_t left = opt_.max_runs > rep_.runs ? opt_.max_runs - rep_.runs : 0;
-        if (left == 0) return Leaf<D>{root_, {}, INFINITY, true, 0};
+        if (left == 0 || out_of_time()) return Leaf<D>{root_, {}, INFINITY, true, 0};
         ++rep_.box_explorations;
-        return finish(root_, explore_box<D>(kernel_, inputs_, n_out_, opt_, left));
+        return finish(root_, explore_box<D>(kernel_, inputs_, n_out_, opt_, left, deadline_));
       }
     }
     return explore(root_);
@@ -1494,6 +1574,11 @@ class Subdivider {
   // The dimensions worth trying on `box`: bounded, splittable, the widest
   // relative to the root box first.
   const DriverOptions& options() const { return opt_; }
+  // The call's time budget has run out (the report says so).
+  bool out_of_time() {
+    if (deadline_.passed()) rep_.time_exhausted = true;
+    return rep_.time_exhausted;
+  }
 
   std::vector<std::size_t> candidates(const std::vector<Range>& box) const {
     std::vector<std::pair<double, std::size_t>> c;
@@ -1529,6 +1614,7 @@ class Subdivider {
   DriverReport& rep_;
   std::vector<Range> root_;
   std::vector<SymbolicDomainError<Interval>> base_;  // the inputs as intervals (valid in any context)
+  const Deadline deadline_;
 };
 
 // The best bisection of `leaf`: both halves of each candidate dimension
@@ -1601,11 +1687,10 @@ struct Stopwatch {
 
 template <class D>
 BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const SymbolicDomainError<D>> inputs,
-                               std::size_t n_out, const DriverOptions& opt) {
-  const Stopwatch clock;
+                               std::size_t n_out, const DriverOptions& opt, const Deadline& deadline) {
   DriverReport rep;
   rep.box_explorations = 0;
-  Subdivider<D> sub(kernel, inputs, n_out, opt, rep);
+  Subdivider<D> sub(kernel, inputs, n_out, opt, rep, deadline);
   auto worse = [](const Leaf<D>& a, const Leaf<D>& b) { return a.score < b.score; };
   std::priority_queue<Leaf<D>, std::vector<Leaf<D>>, decltype(worse)> open(worse);
   std::vector<Leaf<D>> done;  // leaves that cannot be split
@@ -1613,16 +1698,15 @@ BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const S
   while (!open.empty()) {
     if (opt.target_err > 0 && open.top().score <= opt.target_err) break;
     const bool boxes_left = open.size() + done.size() < std::max<std::size_t>(opt.max_boxes, 1);
-    const bool time_left = opt.max_seconds <= 0 || clock.seconds() < opt.max_seconds;
-    if (!boxes_left || !time_left || rep.runs >= opt.max_runs) {
+    if (!boxes_left || sub.out_of_time() || rep.runs >= opt.max_runs) {
       rep.subdivision_budget_exhausted = open.top().score > 0;
       break;
     }
     Leaf<D> worst = open.top();
     open.pop();
     std::optional<std::vector<Leaf<D>>> parts = best_split(sub, worst);
-    if (!parts) {  // the worst box is a point, or the run budget is spent: its bound is final
-      rep.subdivision_budget_exhausted = rep.runs >= opt.max_runs;
+    if (!parts) {  // the worst box is a point, or the run or time budget is spent: its bound is final
+      rep.subdivision_budget_exhausted = rep.runs >= opt.max_runs || rep.time_exhausted;
       done.push_back(std::move(worst));
       break;
     }
@@ -1662,11 +1746,11 @@ BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const S
 template <class D>
 std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kernel,
                                                     std::span<const SymbolicDomainError<D>> inputs,
-                                                    std::size_t n_out, const DriverOptions& opt) {
-  const Stopwatch clock;
+                                                    std::size_t n_out, const DriverOptions& opt,
+                                                    const Deadline& deadline) {
   DriverReport rep;
   rep.box_explorations = 0;
-  Subdivider<D> sub(kernel, inputs, n_out, opt, rep);
+  Subdivider<D> sub(kernel, inputs, n_out, opt, rep, deadline);
   const std::vector<Range>& root = sub.root();
   int n_lanes = 0;
   for (int l : opt.output_lanes) n_lanes = std::max(n_lanes, l + 1);
@@ -1726,7 +1810,7 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
       any = true;
     }
     if (!any) break;
-    if (opt.max_seconds > 0 && clock.seconds() >= opt.max_seconds) {
+    if (sub.out_of_time()) {
       rep.subdivision_budget_exhausted = true;
       break;
     }
@@ -1867,20 +1951,24 @@ BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& ke
                                 std::size_t n_outputs, const DriverOptions& options) {
   const Stopwatch clock;
   check_options(options, inputs.size(), n_outputs);
+  Deadline deadline;
+  if (options.max_seconds > 0)
+    deadline.at = clock.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(std::min(options.max_seconds, 1e9)));
   const auto literals = literal_format_for<D>(inputs, options);
   std::optional<ScopedLiteralFormat> literal_scope;
   if (literals) literal_scope.emplace(literals->first, literals->second);
   BasicDriverResult<D> r;
   if (options.max_boxes > 1 || options.max_seconds > 0) {
     std::optional<BasicDriverResult<D>> by_lane;
-    if (!options.output_lanes.empty()) by_lane = subdivide_lanes<D>(kernel, inputs, n_outputs, options);
+    if (!options.output_lanes.empty()) by_lane = subdivide_lanes<D>(kernel, inputs, n_outputs, options, deadline);
     if (by_lane) {
       r = std::move(*by_lane);
     } else {
-      r = subdivide<D>(kernel, inputs, n_outputs, options);
+      r = subdivide<D>(kernel, inputs, n_outputs, options, deadline);
     }
   } else {
-    r = explore_box<D>(kernel, inputs, n_outputs, options, options.max_runs);
+    r = explore_box<D>(kernel, inputs, n_outputs, options, options.max_runs, deadline);
   }
   r.report.seconds = clock.seconds();
   return r;
@@ -1924,6 +2012,7 @@ std::string DriverReport::summary() const {
        << " explored, " << vacuous_boxes << " vacuous)";
   if (subdivision_budget_exhausted) os << "; subdivision stopped by its budget (the result is the hull so far)";
   if (budget_exhausted) os << "; BUDGET EXHAUSTED: unexplored lanes are unbounded";
+  if (time_exhausted) os << "; the time budget (max_seconds) ran out";
   if (lanes_violated) os << "; the lanes statement did not hold: explored as one lane";
   return os.str();
 }

@@ -129,9 +129,29 @@
 // and the hull is returned as fresh forms of the caller's context (correlated
 // with nothing). Affine inputs that may be special (NaN, inf, undefined)
 // cannot be re-created: subdivision rejects them (std::invalid_argument).
+// Input elements that are copies of one Affine value (`{a, a}`, or the fill
+// constructor `std::vector<SA>(n, SA::input(...))`) are one quantity: x0 − x1
+// is exactly 0, on the whole box and under subdivision (a split never widens
+// the whole box's bound), where the interval domains, whose values have no
+// identity, tag each element as an input of its own (x0 − x1 in [-2, 2]).
+// Independent Affine inputs are made by one input() call each.
 //
 // Budget: at most `max_runs` kernel executions in all. Lanes still unexplored
 // when it runs out get the unbounded enclosure (sound) and the report says so.
+// `max_seconds` (if positive) bounds the wall time of the whole call, the
+// first box's exploration included: a run still going at the deadline is
+// abandoned at its next undecided comparison (an exception the driver
+// throws through the kernel and catches; a kernel that swallows every
+// exception, or loops without comparing, can outlast it), its lanes count
+// as unexplored (unbounded, budget_exhausted), unstable pairs not yet bounded
+// relationally keep their plain bound fp − real, and the subdivision keeps
+// the leaves it has; the report says time_exhausted. Before, only the
+// subdivision looked at the clock: a data-dependent loop (`while (x < 2)`,
+// 2000 iterations) ran 26 s with max_seconds = 2, and a 2x2 maxpool of 4x4
+// FP32 inputs with e = 2^-20 without lanes did not finish in minutes.
+// There is no time limit by default: a result that depends on the machine's
+// load is not reproducible (a test passing on one machine, unbounded on a
+// busy one); max_runs and max_branches are the deterministic bounds.
 #pragma once
 
 #include <cstddef>
@@ -161,7 +181,11 @@ struct DriverOptions {
   std::size_t max_runs = 1u << 16;   // kernel executions, over all boxes
   std::size_t max_branches = 4096;   // undecided comparisons on one path of one lane
   // Automatic subdivision: at most `max_boxes` leaf boxes (1: none) and, if
-  // positive, `max_seconds` of subdivision; it stops early when every
+  // positive, `max_seconds` of wall time for the whole call (every
+  // exploration, the first one included; see "Budget" above: when it runs
+  // out, the result stays sound and the report says time_exhausted). A
+  // positive max_seconds also selects the subdivision's code path (with
+  // max_boxes = 1 it splits nothing). It stops early when every
   // output's sup|err| is at most `target_err` (if positive). With lanes
   // (below), each lane is subdivided on its own inputs, up to `max_boxes`
   // leaves per lane, and one run evaluates a box of every lane side by side
@@ -216,6 +240,7 @@ struct DriverReport {
   std::size_t box_explorations = 1;   // boxes explored (leaves, split boxes and tried halves)
   std::size_t vacuous_boxes = 0;      // halves with no value of some input's format (dropped)
   bool subdivision_budget_exhausted = false;  // box or time budget stopped the subdivision
+  bool time_exhausted = false;        // max_seconds ran out (budget_exhausted: some outputs unbounded by it)
   double seconds = 0;                 // wall time of the whole call
   std::string summary() const;
 };
@@ -227,7 +252,15 @@ struct BasicDriverResult {
 };
 
 // The kernel reads `in` (the driver's copy of the inputs, fresh for every run;
-// it may also write it) and writes every element of `out`. It must be
+// it may also write it) and writes every element of `out`. Each element of
+// `out` starts every run as the exact 0 (`out[i] += v` accumulates from 0);
+// one that a run leaves holding that initial value — never assigned, or
+// assigned only a copy of another unassigned element — makes run_kernel
+// throw std::invalid_argument naming it ("output 3 of 4 was never written by
+// the kernel"): a loop bound one short was certified an exact 0. Writing the
+// 0 (`out[i] = 0;`) counts; relying on the initial value without any
+// assignment (`if (v > out[i]) out[i] = v;` on a path where the test fails)
+// does not. It must be
 // deterministic and keep no symbolic value from one run to the next (a static
 // local, captured state): the results of a run's operations are numbered in
 // the order they are made (symerr::detail::quantity_numbering), and a value

@@ -1,0 +1,205 @@
+// Defects of the branch driver found by a new-user tryout (reproducers in the
+// tryout's defects/ directory): an output the kernel never writes came back
+// certified as an exact 0; max_seconds did not bound the first box's
+// exploration (a data-dependent loop ran 26 s with max_seconds = 2, a maxpool
+// without lanes did not finish in minutes); and the independence of Affine
+// inputs made separately, next to one input element used twice.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <symerr/verify/symbolic/driver.hpp>
+
+#include "sampling.hpp"
+
+using namespace symerr;
+using S = SymbolicError;
+using SA = SymbolicDomainError<Affine>;
+using symerr::test::encloses;
+
+TEST_CASE("run_kernel: an output the kernel never writes is an error naming it", "[dropin][driver][defects]") {
+  const std::vector<S> in(4, S::input(-1, 1, FP32));
+  // a loop bound one short: out[3] is never assigned
+  auto short_loop = [](std::span<S> x, std::span<S> y) {
+    for (std::size_t i = 0; i + 1 < y.size(); ++i) y[i] = x[i] * 2.0;
+  };
+  CHECK_THROWS_AS(verify::run_kernel(short_loop, in, 4), std::invalid_argument);
+  CHECK_THROWS_WITH(verify::run_kernel(short_loop, in, 4),
+                    Catch::Contains("output 3 of 4 was never written by the kernel"));
+  // on one path only (an undecided branch that forgets its output)
+  auto one_path = [](std::span<S> x, std::span<S> y) {
+    y[0] = x[0];
+    if (x[1] > 0) y[1] = x[1];
+  };
+  CHECK_THROWS_WITH(verify::run_kernel(one_path, in, 2), Catch::Contains("output 1 of 2 was never written"));
+  // a copy of an unwritten element is no write
+  auto copies_unwritten = [](std::span<S> x, std::span<S> y) {
+    y[0] = y[1];
+    y[2] = x[0];
+  };
+  CHECK_THROWS_WITH(verify::run_kernel(copies_unwritten, in, 3), Catch::Contains("output 0 of 3"));
+  // with lanes and with subdivision, as without
+  verify::DriverOptions lanes;
+  verify::elementwise_lanes(lanes, std::vector<std::size_t>{4}, 4);
+  CHECK_THROWS_WITH(verify::run_kernel(short_loop, in, 4, lanes), Catch::Contains("output 3 of 4"));
+  verify::DriverOptions boxes;
+  boxes.max_boxes = 4;
+  CHECK_THROWS_WITH(verify::run_kernel(short_loop, in, 4, boxes), Catch::Contains("output 3 of 4"));
+  // in the Affine domain
+  {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const std::vector<SA> ain = {SA::input(-1, 1, FP32), SA::input(-1, 1, FP32)};
+    CHECK_THROWS_WITH(verify::run_kernel<Affine>([](std::span<SA> x, std::span<SA> y) { y[0] = x[0] + x[1]; }, ain, 2),
+                      Catch::Contains("output 1 of 2"));
+  }
+}
+
+TEST_CASE("run_kernel: writing 0, an input or accumulating from the initial 0 is a write",
+          "[dropin][driver][defects]") {
+  const std::vector<S> in = {S::input(-1, 1, FP32), S::input(0.5, 2, FP32)};
+  const auto r = verify::run_kernel(
+      [](std::span<S> x, std::span<S> y) {
+        y[0] = 0;
+        y[1] = x[1];
+        y[2] += x[0];  // the initial value is the exact 0
+        for (int k = 0; k < 3; ++k) y[3] += x[1];
+        y[4] = x[0] > 0 ? x[0] : S(0);  // every path writes it
+      },
+      in, 5);
+  INFO(r.report.summary());
+  for (const S& y : r.outputs) INFO(y);
+  const S& zero = r.outputs[0];
+  CHECK((zero.real.lower() == 0 && zero.real.upper() == 0 && zero.err.lower() == 0 && zero.err.upper() == 0));
+  CHECK((r.outputs[1].real.lower() == 0.5 && r.outputs[1].real.upper() == 2));
+  CHECK((r.outputs[2].real.lower() == -1 && r.outputs[2].real.upper() == 1));
+  CHECK((r.outputs[2].err.lower() == 0 && r.outputs[2].err.upper() == 0));  // 0 + x is x exactly
+  CHECK(r.outputs[3].real.lower() <= 1.5);
+  CHECK(r.outputs[3].real.upper() >= 6);
+  CHECK((r.outputs[4].real.lower() == 0 && r.outputs[4].real.upper() == 1));
+  CHECK(r.outputs[3].source == -1);  // the driver's tags stay inside its runs
+}
+
+namespace {
+// A data-dependent loop that never leaves for x < 2 (x + 0 is x): only its
+// own guard stops it. Each iteration is an undecided comparison on a path
+// as deep as the iteration count, so the exploration's cost grows faster
+// than quadratically with the guard.
+verify::DriverResult run_loop(int guard, double max_seconds) {
+  const std::vector<S> in = {S::input(-1, 3, FP32)};
+  verify::DriverOptions opt;
+  opt.max_runs = 1000;
+  opt.max_seconds = max_seconds;
+  return verify::run_kernel(
+      [guard](std::span<S> a, std::span<S> b) {
+        S x = a[0];
+        int it = 0;
+        while (x < 2) {
+          x = x + 0.0;
+          if (++it >= guard) break;
+        }
+        b[0] = x;
+      },
+      in, 1, opt);
+}
+}  // namespace
+
+TEST_CASE("run_kernel: max_seconds bounds the first exploration of a data-dependent loop",
+          "[dropin][driver][defects]") {
+  // 2000 iterations: 26 s with max_seconds = 2 when only the subdivision
+  // looked at the clock (1000 runs of paths up to 2000 comparisons deep)
+  const auto r = run_loop(2000, 1);
+  INFO(r.report.summary() << "\n" << r.outputs[0] << "\n" << r.report.seconds << " s");
+  CHECK(r.report.seconds < 4);  // the budget, plus one comparison and the wrap-up
+  CHECK(r.report.time_exhausted);
+  CHECK(r.report.budget_exhausted);  // unexplored paths: the output is unbounded, as for max_runs
+  CHECK(r.report.summary().find("time budget") != std::string::npos);
+  // sound: the kernel returns its input (x + 0 is exact)
+  std::size_t bad = 0;
+  for (double x = -1; x <= 3; x += 1.0 / 64) bad += !encloses(r.outputs[0], exact_value(x), x);
+  CHECK(bad == 0);
+  // a short loop within the budget: explored completely, nothing reported
+  const auto quick = run_loop(8, 30);
+  INFO(quick.report.summary() << "\n" << quick.outputs[0]);
+  CHECK_FALSE(quick.report.time_exhausted);
+  CHECK_FALSE(quick.report.budget_exhausted);
+  CHECK(quick.outputs[0].real.upper() == 3);
+  CHECK((quick.outputs[0].err.lower() == 0 && quick.outputs[0].err.upper() == 0));
+}
+
+TEST_CASE("run_kernel: max_seconds bounds a maxpool without lanes, the unstable pairs' bounds included",
+          "[dropin][driver][defects]") {
+  // 2x2 maxpool of a 4x4 FP32 image, e = 2^-20, no lanes: every combination
+  // of the four windows' paths, and a linear program per unstable pair (where
+  // the time went: minutes, with max_seconds = 5 ignored)
+  const double e = 0x1p-20;
+  std::vector<S> in;
+  for (int i = 0; i < 16; ++i) in.push_back(S::input(-1, 1, -e, e, FP32));
+  auto maxpool = [](std::span<S> img, std::span<S> out) {
+    for (int r = 0; r < 4; r += 2)
+      for (int c = 0; c < 4; c += 2) {
+        S m = -INFINITY;
+        for (int dr = 0; dr < 2; ++dr)
+          for (int dc = 0; dc < 2; ++dc) {
+            S v = img[static_cast<std::size_t>((r + dr) * 4 + c + dc)];
+            if (v > m) m = v;
+          }
+        out[static_cast<std::size_t>((r / 2) * 2 + c / 2)] = m;
+      }
+  };
+  verify::DriverOptions opt;
+  opt.max_seconds = 1;
+  const auto res = verify::run_kernel(maxpool, in, 4, opt);
+  INFO(res.report.summary() << "\n" << res.outputs[0] << "\n" << res.report.seconds << " s");
+  CHECK(res.report.seconds < 4);
+  CHECK(res.report.time_exhausted);
+  // sound on sampled executions (unbounded where unexplored)
+  symerr::test::InputSampler gen(5, FP32, e);
+  std::size_t bad = 0;
+  for (std::size_t t = 0; t < symerr::test::scaled(2000, 200); ++t) {
+    std::vector<symerr::test::Sample> x;
+    for (int i = 0; i < 16; ++i) x.push_back(gen.next());
+    for (int w = 0; w < 4; ++w) {
+      const int r = (w / 2) * 2, c = (w % 2) * 2;
+      mpq_class real = x[static_cast<std::size_t>(r * 4 + c)].real;
+      double fp = x[static_cast<std::size_t>(r * 4 + c)].computed;
+      for (int k : {r * 4 + c + 1, (r + 1) * 4 + c, (r + 1) * 4 + c + 1}) {
+        real = std::max(real, x[static_cast<std::size_t>(k)].real);
+        fp = std::max(fp, x[static_cast<std::size_t>(k)].computed);
+      }
+      bad += !encloses(res.outputs[static_cast<std::size_t>(w)], real, fp);
+    }
+  }
+  CHECK(bad == 0);
+}
+
+// Affine inputs made by separate input() calls are independent under the
+// driver, as in the Interval domain; one input element read twice is one
+// quantity. (Copies of ONE Affine value passed as two elements — the fill
+// constructor `std::vector<SA>(n, SA::input(...))` — are one quantity by the
+// driver's documented design: test_driver_subdivision.cpp, "correlated Affine
+// inputs stay exact".)
+TEST_CASE("run_kernel, Affine: separate inputs are independent, one element used twice is one quantity",
+          "[dropin][driver][defects]") {
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const std::vector<SA> in = {SA::input(-1, 1, FP32), SA::input(-1, 1, FP32)};
+  for (const std::size_t boxes : {std::size_t{1}, std::size_t{16}}) {
+    verify::DriverOptions opt;
+    opt.max_boxes = boxes;
+    const auto r = verify::run_kernel<Affine>(
+        [](std::span<SA> x, std::span<SA> y) {
+          y[0] = x[0] - x[1];
+          y[1] = x[0] - x[0];
+        },
+        in, 2, opt);
+    INFO(boxes << " boxes: " << r.report.summary() << "\n" << r.outputs[0] << "\n" << r.outputs[1]);
+    CHECK((r.outputs[0].real.lower() == -2 && r.outputs[0].real.upper() == 2));
+    CHECK((r.outputs[1].real.lower() == 0 && r.outputs[1].real.upper() == 0));
+    CHECK((r.outputs[1].err.lower() == 0 && r.outputs[1].err.upper() == 0));
+  }
+}
