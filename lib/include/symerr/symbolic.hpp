@@ -70,7 +70,9 @@ class SymbolicDomainError {
   // the driver's tightening of a compared operand (the same quantity under the
   // path condition); every operation's result has none, and the driver's
   // outputs are returned without it. It never affects a value or an enclosure,
-  // and it fills padding: the size stays 176 bytes.
+  // and it fills padding: the size stays 176 bytes. The driver also marks the
+  // initial value of every output with a reserved negative tag (kUnwritten,
+  // driver.cpp) to find outputs a kernel never writes.
   std::int32_t source = -1;
 
   SymbolicDomainError() = default;
