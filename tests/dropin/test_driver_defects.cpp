@@ -203,3 +203,23 @@ TEST_CASE("run_kernel, Affine: separate inputs are independent, one element used
     CHECK((r.outputs[1].err.lower() == 0 && r.outputs[1].err.upper() == 0));
   }
 }
+
+// The fill constructor in the Affine domain gives copies of one input (one
+// quantity, by design): the report counts them and names the first, so the
+// trap of a session-21 tryout (a softmax of copies: every output 0.5) shows.
+TEST_CASE("run_kernel, Affine: copies of one input element are reported", "[dropin][driver][defects]") {
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  auto kernel = [](std::span<SA> x, std::span<SA> y) { y[0] = x[0] - x[1] + x[2]; };
+  const std::vector<SA> copies(3, SA::input(-1, 1, FP32));
+  const auto r = verify::run_kernel<Affine>(kernel, copies, 1);
+  INFO(r.report.summary());
+  CHECK(r.report.copied_inputs == 2);
+  CHECK(r.report.first_copied_input == 1);
+  CHECK(r.report.first_copied_of == 0);
+  CHECK_THAT(r.report.summary(), Catch::Contains("input 1 is input 0"));
+  const std::vector<SA> separate = {SA::input(-1, 1, FP32), SA::input(-1, 1, FP32), SA::constant(0.5, FP32)};
+  const auto s = verify::run_kernel<Affine>(kernel, separate, 1);
+  CHECK(s.report.copied_inputs == 0);
+  CHECK_THAT(s.report.summary(), !Catch::Contains("copies"));
+}

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <unordered_map>
 #include <optional>
 #include <queue>
 #include <map>
@@ -1945,6 +1946,23 @@ std::optional<std::pair<Format, RoundingMode>> literal_format_for(std::span<cons
   return std::pair{first->format, first->mode};
 }
 
+// Affine input elements that are one quantity with an earlier one (the same
+// real and fp handles): a fill-constructed vector of one input() is n copies
+// of one input, where the same line in the interval domains makes n inputs.
+// The report says so (a tryout's softmax of such copies was exactly 0.5).
+static void count_copied_inputs(std::span<const SymbolicDomainError<Affine>> inputs, DriverReport& rep) {
+  std::unordered_map<std::uint64_t, std::size_t> first;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Affine& r = inputs[i].real;
+    if (!is_bounded(r) || is_point(r)) continue;  // constants are no inputs
+    const std::uint64_t key = (std::uint64_t{r.context_id()} << 32) | r.index();
+    const auto [it, fresh] = first.try_emplace(key, i);
+    if (!fresh && same_handle(inputs[it->second].fp, inputs[i].fp)) {
+      if (rep.copied_inputs++ == 0) rep.first_copied_input = i, rep.first_copied_of = it->second;
+    }
+  }
+}
+
 template <class D>
 BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& kernel,
                                 std::type_identity_t<std::span<const SymbolicDomainError<D>>> inputs,
@@ -1971,6 +1989,7 @@ BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& ke
     r = explore_box<D>(kernel, inputs, n_outputs, options, options.max_runs, deadline);
   }
   r.report.seconds = clock.seconds();
+  if constexpr (std::is_same_v<D, Affine>) count_copied_inputs(inputs, r.report);
   return r;
 }
 
@@ -2014,6 +2033,9 @@ std::string DriverReport::summary() const {
   if (budget_exhausted) os << "; BUDGET EXHAUSTED: unexplored lanes are unbounded";
   if (time_exhausted) os << "; the time budget (max_seconds) ran out";
   if (lanes_violated) os << "; the lanes statement did not hold: explored as one lane";
+  if (copied_inputs)
+    os << "; " << copied_inputs << " input element(s) are copies of an earlier one (input " << first_copied_input
+       << " is input " << first_copied_of << ": one Affine quantity; make independent inputs with one input() call each)";
   return os.str();
 }
 

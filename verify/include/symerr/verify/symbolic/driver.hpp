@@ -241,6 +241,12 @@ struct DriverReport {
   std::size_t vacuous_boxes = 0;      // halves with no value of some input's format (dropped)
   bool subdivision_budget_exhausted = false;  // box or time budget stopped the subdivision
   bool time_exhausted = false;        // max_seconds ran out (budget_exhausted: some outputs unbounded by it)
+  // Affine: input elements that are copies of an earlier element (one
+  // quantity: `std::vector<SA>(n, SA::input(...))`, see "Affine" above); the
+  // summary names the first (the interval domains tag each element as an
+  // input of its own, so the count is 0 there).
+  std::size_t copied_inputs = 0;
+  std::size_t first_copied_input = 0, first_copied_of = 0;
   double seconds = 0;                 // wall time of the whole call
   std::string summary() const;
 };
