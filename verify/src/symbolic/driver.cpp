@@ -1403,7 +1403,12 @@ bool relative_limited(const std::vector<V>& outputs, double score) {
   for (const V& v : outputs) {
     if (symerr::detail::maybe_special(v) || !(mag(v.err) >= score) || !is_bounded(v.real)) continue;
     if (is_bounded(v.rel_err) && mag(v.err) >= 0.5 * (mag(v.rel_err) * mag(v.real))) return true;
-    if (mag(v.err) >= 0.5 * symerr::detail::mixed_error_bound<typename V::domain_type>(v.mixed, mag(v.real))) return true;
+    // (a pair of the relative kind only: rel·max|real| at least abs — every
+    // value has the pair (0, max|err|) from its own err, which would make
+    // every box count and the stall rule never stop a subdivision)
+    if (v.mixed.known() && v.mixed.rel > 0 && v.mixed.rel * mag(v.real) >= v.mixed.abs &&
+        mag(v.err) >= 0.5 * symerr::detail::mixed_error_bound<typename V::domain_type>(v.mixed, mag(v.real)))
+      return true;
   }
   return false;
 }
