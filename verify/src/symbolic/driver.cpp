@@ -240,9 +240,17 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
   // e = 1e-12 had the bound 1 instead of e).
   constexpr double tiny_cost = 1e-20, tiny_pivot = 1e-13;
   const double rounding = 4.0 * static_cast<double>(n + 1) * 0x1p-53;
+  // A column whose only positive entries are below the pivot threshold is
+  // not an unbounded direction (its ratio test is merely unsafe): it is
+  // skipped until the next pivot. Taking it for a ray ended the search at
+  // y = 0: two relus of computed FP64 values, u = x0 + x1 and v = x0 − x1
+  // (conditions 2ε + 2^-53·ε' on both), had v's pair bounded by the plain
+  // difference [−2, 0] instead of one rounding error (session-21 tryout).
+  std::vector<bool> blocked(cols, false);
   for (int iteration = 0; iteration < 400; ++iteration) {
     std::size_t enter = cols;
     for (std::size_t k = 0; k < cols && enter == cols; ++k) {
+      if (blocked[k]) continue;
       double reduced = cost[k], magnitude = std::fabs(cost[k]);
       for (std::size_t i = 0; i < n; ++i) {
         const double t = cost[basis[i]] * T[i][k];
@@ -259,6 +267,10 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
       const double ratio = T[i][cols] / T[i][enter];
       if (ratio < best || (ratio == best && leave < n && basis[i] < basis[leave])) best = ratio, leave = i;
     }
+    if (leave == n && std::any_of(T.begin(), T.end(), [enter](const auto& row) { return row[enter] > 0; })) {
+      blocked[enter] = true;  // a tiny positive pivot only: not a ray
+      continue;
+    }
     if (leave == n) {  // unbounded: the conditions are contradictory; the direction's y-part
       ray.assign(m, 0.0);
       if (enter < m) ray[enter] = 1;
@@ -274,6 +286,7 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
       for (std::size_t k = 0; k <= cols; ++k) T[i][k] -= f * T[leave][k];
     }
     basis[leave] = enter;
+    std::fill(blocked.begin(), blocked.end(), false);
   }
   for (std::size_t i = 0; i < n; ++i)
     if (basis[i] < m) y[basis[i]] = std::max(0.0, T[i][cols]);
