@@ -513,6 +513,14 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
   set_split(op, x, y, E, delta, z);
   z.real = clip_to(z.real, zi.real, first_new);
   z.err = clip_to(z.err, zi.err, first_new);
+  // err ⊆ rel_err · real again over the form's real range where it is the
+  // tighter one (zi used the operands' ranges: a part over its whole, see
+  // operator/ of Affine, is at most 1 where the ranges' corners give 12)
+  if (is_bounded(zi.rel_err) && is_bounded(zi.real) && !contains(zi.real, 0.0) &&
+      (z.real.lower() > zi.real.lower() || z.real.upper() < zi.real.upper())) {
+    const auto [lo, hi] = detail::range_product(zi.rel_err, Interval::between(z.real.lower(), z.real.upper()));
+    if (lo <= hi && lo > -INFINITY && hi < INFINITY) z.err = affine_detail::clip_new(z.err, lo, hi, first_new);
+  }
   const double fp_lo = std::max(zi.fp.lower(), fp_range.lower()), fp_hi = std::min(zi.fp.upper(), fp_range.upper());
   z.fp = fp_lo <= fp_hi ? affine_detail::clip_new(z.fp, fp_lo, fp_hi, first_new) : clip_to(z.fp, zi.fp, first_new);
   z.propagated = clip_to(z.propagated, zi.propagated, first_new);

@@ -297,6 +297,46 @@ TEST_CASE("tightness: correlations cancel exactly", "[affine][tightness]") {
   CHECK(cmp_lt(x, y + Affine::point(40)) == Tri::Unknown);
 }
 
+// a/b where b = a + c holds a (a softmax's exp(x_i − m) / Σ_j exp(x_j − m)):
+// the quotient is monotone in a and in c = b − a, so its range is
+// [a_lo/(a_lo + c_hi), a_hi/(a_hi + c_lo)] ⊆ [0, 1], inside the corners of
+// the operands' ranges. Sound against exact quotients, both signs, and the
+// rule left alone where b − a may change sign.
+TEST_CASE("division: a part over its whole has the monotone range (sound, and tighter than the corners)",
+          "[affine][soundness][tightness]") {
+  Rng r(4711);
+  const long trials = std::max(200L, static_cast<long>(20000 * symerr::test::test_scale()));
+  for (int sign : {1, -1}) {
+    for (long t = 0; t < trials; ++t) {
+      AffineContext ctx;
+      AffineScope scope(ctx);
+      const double al = 0.25 + r.unit(), ah = al + r.unit() * 2, cl = (t % 4 == 0 ? -0.2 : 0.0) + r.unit(),
+                   ch = cl + r.unit() * 3;
+      const Affine a0 = Affine::between(al, ah), c = Affine::between(cl, ch);
+      const Affine a = sign > 0 ? a0 : -a0, b = sign > 0 ? a0 + c : -(a0 + c);
+      const Affine q = a / b;
+      INFO("a in [" << al << ", " << ah << "], c in [" << cl << ", " << ch << "], sign " << sign << ": " << q);
+      for (int k = 0; k < 8; ++k) {
+        const mpq_class qa = sample(r, al, ah), qc = sample(r, cl, ch);
+        if (sgn(mpq_class(qa + qc)) == 0) continue;
+        REQUIRE(contains(q, mpq_class(qa / (qa + qc))));
+      }
+      if (cl >= 0) {  // twin: the monotone range, not the corners' (b's range is [al + cl, ah + ch])
+        CHECK(q.upper() <= ah / (ah + cl) * (1 + 1e-12));
+        CHECK(q.lower() >= al / (al + ch) * (1 - 1e-12));
+        CHECK(q.upper() <= 1);
+      }
+    }
+  }
+  // the softmax shape of the issue: three positive terms and their sum
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine t0 = Affine::between(0.1, 1), t1 = Affine::between(0.1, 1), t2 = Affine::between(0.1, 1);
+  const Affine y = t0 / ((t0 + t1) + t2);
+  CHECK(y.upper() <= 1 / 1.2 * (1 + 1e-12));  // the corners: 1 / 0.3
+  CHECK(y.lower() >= 0.1 / 2.1 * (1 - 1e-12));
+}
+
 TEST_CASE("Affine handles: trivially copyable, context rules, clear errors", "[affine][context]") {
   STATIC_REQUIRE(std::is_trivially_copyable_v<Affine>);
   const Affine zero;  // the point 0 needs no context
