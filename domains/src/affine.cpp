@@ -458,6 +458,25 @@ std::uint32_t Engine::interval_form(double lo, double hi, Kind kind) {
   return finish(b, lo, hi, kind);
 }
 
+// `to` encloses the same quantity as `from` (an intersection of two
+// enclosures of it, a narrowed copy): the same recorded sum and extremum
+// (affine.cpp: record_sum, domain_extremum). Not onto a point (a constant's
+// handle is shared by every quantity of that value), nor onto a form older
+// than the node's operands (the trees' walks descend to older forms only).
+void same_quantity(AffineContext::Impl& c, std::uint32_t from, std::uint32_t to) {
+  if ((c.sums.empty() && c.extrema.empty()) || from == to || to == 0 || from == 0) return;
+  if (c.forms[to].lo == c.forms[to].hi) return;
+  if (const auto it = c.sums.find(from); it != c.sums.end() && to > std::max(it->second.left, it->second.right)) {
+    const AffineContext::Impl::SumNode n = it->second;
+    c.sums.emplace(to, n);
+  }
+  if (const auto it = c.extrema.find(from);
+      it != c.extrema.end() && to > std::max(it->second.left, it->second.right)) {
+    const AffineContext::Impl::ExtremumNode n = it->second;
+    c.extrema.emplace(to, n);
+  }
+}
+
 std::uint32_t Engine::restrict(std::uint32_t h, double lo, double hi) {
   Header x = c_.forms[h];
   x.memo_head = 0;  // the new form's own memo chain
@@ -469,7 +488,9 @@ std::uint32_t Engine::restrict(std::uint32_t h, double lo, double hi) {
   x.lo = std::max(lo, x.lo);
   x.hi = std::min(hi, x.hi);
   if (x.lo == x.hi) return constant(x.lo);
-  return push_header(x);
+  const std::uint32_t r = push_header(x);
+  same_quantity(c_, h, r);
+  return r;
 }
 
 // alpha·a + beta·b + [shift_dn, shift_up] (b optional, beta exact ±1 or any
@@ -953,6 +974,75 @@ std::uint32_t from_interval(Engine& e, const Interval& r) {
   return e.interval_form(r.lower(), r.upper(), Kind::Fresh);
 }
 
+// Sum trees (AffineContext::Impl::sums). A leaf's bounds are its range
+// (exact); a node's are sums of its children's, rounded outward both ways.
+// At most kSumLeaves leaves per tree (beyond, the sum is not recorded: a
+// longer chain costs its lookups, and a softmax of 64 is far inside).
+constexpr std::uint32_t kSumLeaves = 64;
+using SumNode = AffineContext::Impl::SumNode;
+SumNode sum_bounds(const AffineContext::Impl& c, std::uint32_t index, const Header& h) {
+  if (const auto it = c.sums.find(index); it != c.sums.end()) return it->second;
+  return {h.lo, h.lo, h.hi, h.hi, 0, 0, 1};
+}
+// s = a + b was stored as form `s` (newer than both): recorded when a and b
+// have one sign and bounded ranges.
+void record_sum(Engine& e, std::uint32_t s, std::uint32_t a, const Header& x, std::uint32_t b, const Header& y) {
+  if (s <= std::max(a, b) || a == 0 || b == 0) return;
+  const bool nonneg = x.lo >= 0 && y.lo >= 0, nonpos = x.hi <= 0 && y.hi <= 0;
+  if (!(nonneg || nonpos) || !std::isfinite(x.lo) || !std::isfinite(x.hi) || !std::isfinite(y.lo) ||
+      !std::isfinite(y.hi))
+    return;
+  const SumNode l = sum_bounds(e.c_, a, x), r = sum_bounds(e.c_, b, y);
+  if (l.leaves + r.leaves > kSumLeaves) return;
+  R o;
+  e.c_.sums.emplace(s, SumNode{o.add_down(l.lo_dn, r.lo_dn), o.add_up(l.lo_up, r.lo_up), o.add_down(l.hi_dn, r.hi_dn),
+                               o.add_up(l.hi_up, r.hi_up), a, b, l.leaves + r.leaves});
+}
+// If `a` is a subtree (an operand, at any depth) of the recorded sum `s`:
+// the bounds of s − a, the sum of the other leaves ([Σ lo − Σ_a lo, Σ hi −
+// Σ_a hi], rounded outward). The trees are small (kSumLeaves).
+std::optional<std::pair<double, double>> sum_rest(Engine& e, std::uint32_t s, std::uint32_t a) {
+  const auto it = e.c_.sums.find(s);
+  if (it == e.c_.sums.end()) return std::nullopt;
+  const SumNode node = it->second;
+  for (const std::uint32_t child : {node.left, node.right}) {
+    std::optional<SumNode> part;
+    if (child == a) {
+      part = sum_bounds(e.c_, a, e.c_.forms[a]);
+    } else if (e.c_.sums.count(child)) {
+      if (const auto rest = sum_rest(e, child, a)) {  // a inside child: s − a = (child − a) + other
+        const SumNode other = sum_bounds(e.c_, child == node.left ? node.right : node.left,
+                                         e.c_.forms[child == node.left ? node.right : node.left]);
+        R o;
+        return std::pair{o.add_down(rest->first, other.lo_dn), o.add_up(rest->second, other.hi_up)};
+      }
+    }
+    if (part) {
+      R o;
+      return std::pair{o.sub_down(node.lo_dn, part->lo_up), o.sub_up(node.hi_up, part->hi_dn)};
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether `a` is an operand (at any depth) of the recorded extremum `m` of
+// kind `upper` (extrema of one kind nest: max(max(x0, x1), x2)).
+bool extremum_holds(const AffineContext::Impl& c, std::uint32_t m, std::uint32_t a, bool upper) {
+  const auto it = c.extrema.find(m);
+  if (it == c.extrema.end() || it->second.upper != upper) return false;
+  for (const std::uint32_t child : {it->second.left, it->second.right})
+    if (child == a || extremum_holds(c, child, a, upper)) return true;
+  return false;
+}
+
+// The range of a − b narrowed by the recorded extrema: a − max(…, a, …) <= 0,
+// max(…, b, …) − b >= 0, a − min(…, a, …) >= 0, min(…, b, …) − b <= 0.
+void extremum_clip(const AffineContext::Impl& c, std::uint32_t a, std::uint32_t b, double& lo, double& hi) {
+  if (c.extrema.empty()) return;
+  if (extremum_holds(c, b, a, true) || extremum_holds(c, a, b, false)) hi = std::min(hi, 0.0);
+  if (extremum_holds(c, a, b, true) || extremum_holds(c, b, a, false)) lo = std::max(lo, 0.0);
+}
+
 Affine add_sub(const Affine& a_in, const Affine& b_in, bool subtract) {
   const Affine a = affine_detail::localize(a_in);
   const Affine b = affine_detail::localize(b_in);
@@ -965,9 +1055,14 @@ Affine add_sub(const Affine& a_in, const Affine& b_in, bool subtract) {
     if (unbounded(x) || unbounded(y))
       return from_interval(e, subtract ? range(x) - range(y) : range(x) + range(y));
     R r;
-    const double lo = subtract ? r.sub_down(x.lo, y.hi) : r.add_down(x.lo, y.lo);
-    const double hi = subtract ? r.sub_up(x.hi, y.lo) : r.add_up(x.hi, y.hi);
-    return e.linear(x, 1.0, &y, subtract ? -1.0 : 1.0, 0.0, 0.0, lo, hi);
+    double lo = subtract ? r.sub_down(x.lo, y.hi) : r.add_down(x.lo, y.lo);
+    double hi = subtract ? r.sub_up(x.hi, y.lo) : r.add_up(x.hi, y.hi);
+    if (subtract) extremum_clip(e.c_, a.index(), b.index(), lo, hi);
+    // (inside rounded_operation the store is fp = (a + b) + δ, not a sum)
+    const bool rounded = e.c_.rounding_hook != nullptr;
+    const std::uint32_t s = e.linear(x, 1.0, &y, subtract ? -1.0 : 1.0, 0.0, 0.0, lo, hi);
+    if (!subtract && !rounded) record_sum(e, s, a.index(), x, b.index(), y);
+    return s;
   });
 }
 
@@ -1093,12 +1188,17 @@ Affine operator*(const Affine& a_in, const Affine& b_in) {
 // the operands' ranges, e^2/(4·e^-2)); now [0.0046, 0.95]. Narrows `clip`
 // (rounded outward; the caller's scope rounds upward).
 namespace {
-void part_of_whole(const Affine& a, const Affine& b, const Header& x, const Header& y, Clip& clip) {
+void part_of_whole(Engine& e, const Affine& a, const Affine& b, const Header& x, const Header& y, Clip& clip) {
   const bool positive = y.lo > 0;
   if (positive ? x.lo < 0 : x.hi > 0) return;
-  if (!share_symbols(a, b)) return;
-  const Affine d = b - a;
-  const double dlo = d.lower(), dhi = d.upper();
+  double dlo = -kInf, dhi = kInf;
+  // b a recorded sum holding a: the other leaves' bounds (record_sum)
+  if (const auto rest = sum_rest(e, b.index(), a.index())) dlo = rest->first, dhi = rest->second;
+  if (positive ? dlo < 0 : dhi > 0) {
+    if (!share_symbols(a, b)) return;
+    const Affine d = b - a;
+    dlo = std::max(dlo, d.lower()), dhi = std::min(dhi, d.upper());
+  }
   if (positive ? dlo < 0 : dhi > 0) return;
   R r;
   const double A_lo = positive ? x.lo : -x.hi, A_hi = positive ? x.hi : -x.lo;
@@ -1124,7 +1224,7 @@ Affine operator/(const Affine& a_in, const Affine& b_in) {
   return e.memoised(Op::Div, a.index(), b.index(), 0, [&] {
     if (unbounded(x) || unbounded(y)) return from_interval(e, range(x) / range(y));
     Clip clip = clip_product(clip_of(x), clip_of(y), true);
-    part_of_whole(a, b, x, y, clip);
+    part_of_whole(e, a, b, x, y, clip);
     const double c = y.center;
     std::uint32_t inv;
     if (y.len == 0 && detail::is_power_of_two(c) && std::fabs(c) >= 0x1p-1022) {
@@ -1168,6 +1268,33 @@ Affine sqrt(const Affine& a_in) {
   });
 }
 
+Affine domain_extremum(const Affine& a_in, const Affine& b_in, bool upper) {
+  const Affine a = affine_detail::localize(a_in);
+  const Affine b = affine_detail::localize(b_in);
+  Engine e = engine();
+  const Header x = e.at(a), y = e.at(b);
+  if (a.index() == b.index()) return a;
+  // decided: one operand is the extremum
+  if (upper ? x.lo >= y.hi : x.hi <= y.lo) return a;
+  if (upper ? y.lo >= x.hi : y.hi <= x.lo) return b;
+  const double lo = upper ? std::max(x.lo, y.lo) : std::min(x.lo, y.lo);
+  const double hi = upper ? std::max(x.hi, y.hi) : std::min(x.hi, y.hi);
+  UpwardScope scope;
+  const std::uint32_t lo_i = std::min(a.index(), b.index()), hi_i = std::max(a.index(), b.index());
+  return e.memoised(upper ? Op::Max : Op::Min, lo_i, hi_i, 0, [&] {
+    const std::uint32_t m = e.interval_form(lo, hi, Kind::Fresh);
+    if (a.index() != 0 && b.index() != 0 && m > hi_i && std::isfinite(lo) && std::isfinite(hi)) {
+      auto leaves = [&](std::uint32_t i) {
+        const auto it = e.c_.extrema.find(i);
+        return it != e.c_.extrema.end() && it->second.upper == upper ? it->second.leaves : 1u;
+      };
+      const std::uint32_t n = leaves(a.index()) + leaves(b.index());
+      if (n <= kSumLeaves) e.c_.extrema.emplace(m, AffineContext::Impl::ExtremumNode{a.index(), b.index(), n, upper});
+    }
+    return m;
+  });
+}
+
 Affine hull(const Affine& a_in, const Affine& b_in) {
   const Affine a = affine_detail::localize(a_in);
   const Affine b = affine_detail::localize(b_in);
@@ -1201,9 +1328,14 @@ std::optional<Affine> intersect(const Affine& a_in, const Affine& b_in) {
   const Affine& kept = first ? a : b;
   const Header& k = first ? x : y;
   const double lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
-  if (k.lo == lo && k.hi == hi) return kept;
   UpwardScope scope;
-  return e.memoised(Op::Intersect, a.index(), b.index(), 0, [&] { return e.restrict(kept.index(), lo, hi); });
+  const Affine r = k.lo == lo && k.hi == hi
+                       ? kept
+                       : e.memoised(Op::Intersect, a.index(), b.index(), 0, [&] { return e.restrict(kept.index(), lo, hi); });
+  // one quantity: a maximum met with fp − err (reduce()) is still the maximum
+  same_quantity(e.c_, a.index(), r.index());
+  same_quantity(e.c_, b.index(), r.index());
+  return r;
 }
 
 Affine function_of(const Affine& of_in, std::uint64_t tag, const Affine& bound_in) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,7 +40,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 enum class Kind : std::uint8_t { Bounded, Fresh, Unbounded };
 
 enum class Op : std::uint8_t {
-  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict, Add3, MulAdd
+  Add, Sub, Mul, Div, Inv, Neg, Abs, Sqrt, Intersect, FunctionOf, Point, Restrict, Add3, MulAdd, Max, Min
 };
 
 // A form's terms, sorted by symbol, are its parent's terms (none if parent
@@ -309,6 +310,26 @@ struct AffineContext::Impl {
   // (form_memo_suspended): a repeated operation is found whole.
   std::shared_ptr<void> operation_memo;
   bool form_memo_suspended = false;
+  // Sums of operands of one sign (a + b with a, b >= 0, or both <= 0), as a
+  // tree over their operands (affine.cpp: record_sum / sum_rest): for an
+  // addend a of such a sum s, s − a lies between the sums of the other
+  // leaves' bounds, which the forms alone lose (a softmax's exp(x_j − m),
+  // linearised over [−2, 2], has the form range [−2.9, 7.4] against its
+  // interval [e^-2, e^2]).
+  struct SumNode {
+    double lo_dn, lo_up, hi_dn, hi_up;  // Σ of the leaves' lower (upper) bounds, rounded down and up
+    std::uint32_t left, right, leaves;
+  };
+  std::unordered_map<std::uint32_t, SumNode> sums;
+  // Maxima and minima (extremum()): a form of max(left, right) or
+  // min(left, right), so that a − max(…, a, …) <= 0 (and the like) bound the
+  // differences' ranges (add_sub): a running maximum m keeps x_i − m <= 0,
+  // which its fresh form alone does not.
+  struct ExtremumNode {
+    std::uint32_t left, right, leaves;
+    bool upper;  // max (true) or min
+  };
+  std::unordered_map<std::uint32_t, ExtremumNode> extrema;
   Impl() { chains.push_back(affine_detail::MemoEntry{}); }
 };
 

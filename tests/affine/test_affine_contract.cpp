@@ -337,6 +337,54 @@ TEST_CASE("division: a part over its whole has the monotone range (sound, and ti
   CHECK(y.lower() >= 0.1 / 2.1 * (1 - 1e-12));
 }
 
+// domain_extremum: a running maximum m = max(max(x0, x1), x2) of overlapping
+// ranges is a fresh symbol, and the context records it: x_i − m <= 0 and
+// m − x_i >= 0 (min: the mirror), at any depth, also after m is met with
+// another enclosure of it (intersect, as reduce() does). Sound against exact
+// values; twin: without the record x_i − m would reach the ranges' corners.
+TEST_CASE("domain_extremum: differences with a recorded maximum or minimum keep their sign",
+          "[affine][soundness][tightness]") {
+  Rng r(99);
+  const long trials = std::max(200L, static_cast<long>(5000 * symerr::test::test_scale()));
+  for (long t = 0; t < trials; ++t) {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    const bool upper = t % 2 == 0;
+    double lo[3], hi[3];
+    std::vector<Affine> x;
+    for (int i = 0; i < 3; ++i) {
+      lo[i] = 4 * r.unit() - 2, hi[i] = lo[i] + 0.5 + 2 * r.unit();
+      x.push_back(Affine::between(lo[i], hi[i]));
+    }
+    Affine m = domain_extremum(domain_extremum(x[0], x[1], upper), x[2], upper);
+    if (t % 3 == 0) {  // another form of the same quantity (an operation's, which intersect keeps)
+      const Affine z = Affine::between(-1e-3, 1e-3);
+      m = *intersect(m, (m + z) - z);
+    }
+    std::vector<Affine> d;
+    for (int i = 0; i < 3; ++i) d.push_back(x[i] - m);
+    const Affine back = m - x[0];
+    INFO("m " << m << " d0 " << d[0] << " back " << back);
+    for (int k = 0; k < 10; ++k) {
+      mpq_class v[3];
+      for (int i = 0; i < 3; ++i) v[i] = sample(r, lo[i], hi[i]);
+      mpq_class mv = v[0];
+      for (int i = 1; i < 3; ++i) mv = upper ? std::max(mv, v[i]) : std::min(mv, v[i]);
+      REQUIRE(contains(m, mv));
+      for (int i = 0; i < 3; ++i) REQUIRE(contains(d[i], mpq_class(v[i] - mv)));
+      REQUIRE(contains(back, mpq_class(mv - v[0])));
+    }
+    for (int i = 0; i < 3; ++i) CHECK((upper ? d[i].upper() <= 0 : d[i].lower() >= 0));
+    CHECK((upper ? back.lower() >= 0 : back.upper() <= 0));
+  }
+  // decided by the ranges: the operand itself
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const Affine a = Affine::between(2, 3), b = Affine::between(-1, 1);
+  CHECK(same_handle(domain_extremum(a, b, true), a));
+  CHECK(same_handle(domain_extremum(a, b, false), b));
+}
+
 TEST_CASE("Affine handles: trivially copyable, context rules, clear errors", "[affine][context]") {
   STATIC_REQUIRE(std::is_trivially_copyable_v<Affine>);
   const Affine zero;  // the point 0 needs no context

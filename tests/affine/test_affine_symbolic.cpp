@@ -313,9 +313,16 @@ TEST_CASE("SymbolicDomainError<Affine>: a repeated operation is the same value (
 namespace {
 
 struct Node {
-  int op;  // -1 input, else ArithOp
+  int op;  // -1 input, else ArithOp, or kMax / kMin (max and min: the recorded extrema of the Affine domain)
   int a = -1, b = -1;
 };
+constexpr int kMax = 4, kMin = 5;
+
+std::string node_name(int op) {
+  if (op == kMax) return "max";
+  if (op == kMin) return "min";
+  return detail::op_name(static_cast<ArithOp>(op));
+}
 
 // A DAG of n_inputs inputs and up to 8 operations; operands are drawn from all
 // earlier nodes, so subexpressions are shared.
@@ -325,7 +332,7 @@ std::vector<Node> random_dag(Generator& g, int n_inputs) {
   const int ops = g.pick(1, 8);
   for (int k = 0; k < ops; ++k) {
     const int n = static_cast<int>(d.size());
-    Node node{g.pick(0, 3), g.pick(0, n - 1), g.pick(0, n - 1)};
+    Node node{g.pick(0, 5), g.pick(0, n - 1), g.pick(0, n - 1)};
     if (g.pick(0, 2) == 0) node.b = node.a;  // x ∘ x
     d.push_back(node);
   }
@@ -343,6 +350,15 @@ bool execute(const std::vector<Node>& d, std::vector<mpq_class>& r, std::vector<
     if (d[i].op < 0) {
       pr[i] = exact_value(f[i]);
       pr_ok[i] = 1;
+      continue;
+    }
+    if (d[i].op == kMax || d[i].op == kMin) {  // exact in both programs (finite operands)
+      const bool up = d[i].op == kMax;
+      const int a = d[i].a, b = d[i].b;
+      r[i] = up ? std::max(r[a], r[b]) : std::min(r[a], r[b]);
+      f[i] = up ? std::max(f[a], f[b]) : std::min(f[a], f[b]);
+      pr_ok[i] = pr_ok[a] && pr_ok[b];
+      if (pr_ok[i]) pr[i] = up ? std::max(pr[a], pr[b]) : std::min(pr[a], pr[b]);
       continue;
     }
     const auto op = static_cast<ArithOp>(d[i].op);
@@ -389,8 +405,12 @@ long dag_campaign(std::uint64_t seed, long dags) {
       boxes.push_back({l, h, -e, e});
       v.push_back(SA::input(l, h, -e, e, F));
     }
-    for (std::size_t i = n_inputs; i < dag.size(); ++i)
-      v.push_back(arithmetic(static_cast<ArithOp>(dag[i].op), v[dag[i].a], v[dag[i].b]));
+    for (std::size_t i = n_inputs; i < dag.size(); ++i) {
+      const SA &a = v[dag[i].a], &b = v[dag[i].b];
+      v.push_back(dag[i].op == kMax   ? max(a, b)
+                  : dag[i].op == kMin ? min(a, b)
+                                      : arithmetic(static_cast<ArithOp>(dag[i].op), a, b));
+    }
     for (int k = 0; k < 20; ++k) {
       std::vector<mpq_class> r(dag.size()), pr(dag.size());
       std::vector<double> f(dag.size());
@@ -409,7 +429,7 @@ long dag_campaign(std::uint64_t seed, long dags) {
         if (!good) {
           std::ostringstream s;
           for (std::size_t j = 0; j < dag.size(); ++j)
-            s << "  n" << j << " = " << (dag[j].op < 0 ? std::string("input") : std::string(detail::op_name(static_cast<ArithOp>(dag[j].op))) + "(n" + std::to_string(dag[j].a) + ", n" + std::to_string(dag[j].b) + ")")
+            s << "  n" << j << " = " << (dag[j].op < 0 ? std::string("input") : node_name(dag[j].op) + "(n" + std::to_string(dag[j].a) + ", n" + std::to_string(dag[j].b) + ")")
               << "  r=" << r[j].get_d() << " f=" << hex(f[j]) << "  " << v[j] << "\n";
           FAIL(format_name(F) << " node " << i << " not enclosed:\n" << s.str());
         }

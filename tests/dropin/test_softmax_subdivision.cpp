@@ -97,3 +97,79 @@ TEST_CASE("softmax of 4 (if-maximum) FP64 on [-1,1]^4, e = 0: Affine driver with
   CHECK(observed >= 2.27e-16);  // the witness
   if (full) CHECK(bound <= 2 * observed);
 }
+
+// The same softmax with the running maximum written max(m, x[i])
+// (kernels::softmax), in the Affine domain on the whole box without
+// subdivision, n = 4 and 16, e = 0 and 1e-12. The maximum is recorded
+// (x_i − m <= 0: exp(x_i − m) in [e^-2, 1]) and each quotient is a part over
+// its whole (exp(x_i − m) / Σ_j exp(x_j − m), the sum's other terms at least
+// (n − 1)·e^-2), so the real range of an output is exact: at most
+// 1/(1 + (n − 1)e^-2) (0.7112 for 4, 0.3300 for 16); the bounds before
+// (session 21) were 12.4 and 3.27, err 1.31e-14 / 7.83e-15 (e = 0) and
+// 5.46e-11 / 1.37e-11 (e = 1e-12). Sound against exact executions (256-bit
+// MPFR reference of real and err) at uniform points, ties and the corners
+// where one output is largest.
+TEST_CASE("softmax (max form) FP64 on the whole box [-1,1]^n, Affine, unsplit: exact real ranges, sound",
+          "[dropin][softmax][affine]") {
+  using SA = SymbolicDomainError<Affine>;
+  const struct {
+    std::size_t n;
+    double e, ceiling;  // measured: 7.90e-16, 2.85e-12, 8.06e-16, 1.32e-12
+  } cases[] = {{4, 0.0, 8.5e-16}, {4, 1e-12, 3.0e-12}, {16, 0.0, 8.5e-16}, {16, 1e-12, 1.4e-12}};
+  for (const auto& c : cases) {
+    INFO("n = " << c.n << ", e = " << c.e);
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    std::vector<SA> in;
+    for (std::size_t i = 0; i < c.n; ++i) in.push_back(SA::input(-1, 1, -c.e, c.e, FP64));
+    std::vector<SA> y(c.n);
+    kernels::softmax(in.data(), y.data(), c.n);
+    const double top = 1 / (1 + static_cast<double>(c.n - 1) * std::exp(-2.0));
+    double bound = 0;
+    for (const SA& v : y) {
+      bound = std::max(bound, mag(v.err));
+      CHECK(v.real.upper() <= top * (1 + 1e-9));
+      CHECK(v.real.lower() >= 0);
+    }
+    CHECK(bound <= c.ceiling);
+    std::mt19937_64 rng(5 + c.n);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::size_t bad = 0;
+    const std::size_t trials = symerr::test::scaled(3000, 300);
+    std::vector<double> x(c.n), err(c.n), f(c.n);
+    mpfr_t t, s, m;
+    mpfr_inits2(256, t, s, m, static_cast<mpfr_ptr>(nullptr));
+    std::vector<mpfr_t> ex(c.n);
+    for (auto& v : ex) mpfr_init2(v, 256);
+    for (std::size_t k = 0; k < trials; ++k) {
+      const std::size_t big = rng() % c.n;
+      for (std::size_t i = 0; i < c.n; ++i) {
+        x[i] = k % 3 == 0 ? 2 * u(rng) - 1 : (i == big ? 1 - 1e-3 * u(rng) : -1 + 1e-3 * u(rng));
+        err[i] = c.e * (u(rng) < 0.5 ? -1 : 1);
+        if (std::fabs(x[i] - err[i]) > 1) err[i] = -err[i];
+      }
+      if (k % 3 == 2) x[1] = x[0], err[1] = -err[0];  // a computed tie of the maximum, reals apart by 2e
+      kernels::softmax(x.data(), f.data(), c.n);
+      mpfr_set_ui(s, 0, MPFR_RNDN);
+      for (std::size_t i = 0; i < c.n; ++i) {  // real inputs x − err (exact at 256 bits); exp, sum
+        mpfr_set_d(ex[i], x[i], MPFR_RNDN);
+        mpfr_sub_d(ex[i], ex[i], err[i], MPFR_RNDN);
+        mpfr_exp(ex[i], ex[i], MPFR_RNDN);
+        mpfr_add(s, s, ex[i], MPFR_RNDN);
+      }
+      for (std::size_t i = 0; i < c.n; ++i) {
+        mpfr_div(t, ex[i], s, MPFR_RNDN);
+        const double slack = std::ldexp(1.0, -200);
+        const double rlo = mpfr_get_d(t, MPFR_RNDD) - slack, rhi = mpfr_get_d(t, MPFR_RNDU) + slack;
+        mpfr_d_sub(m, f[i], t, MPFR_RNDN);
+        const double elo = mpfr_get_d(m, MPFR_RNDD) - slack, ehi = mpfr_get_d(m, MPFR_RNDU) + slack;
+        if (!(y[i].real.lower() <= rlo && rhi <= y[i].real.upper()) || !(y[i].err.lower() <= elo && ehi <= y[i].err.upper()) ||
+            !contains(y[i].fp, f[i]))
+          ++bad;
+      }
+    }
+    for (auto& v : ex) mpfr_clear(v);
+    mpfr_clears(t, s, m, static_cast<mpfr_ptr>(nullptr));
+    CHECK(bad == 0);
+  }
+}

@@ -215,6 +215,14 @@ Affine operator-(const Affine& a);
 Affine abs(const Affine& a);
 Affine sqrt(const Affine& a);  // {sqrt(x) : x >= 0}; point 0 if a <= 0
 Affine hull(const Affine& a, const Affine& b);
+// max(a, b) (upper) or min(a, b) of the two quantities (the hook of
+// SymbolicDomainError's max/min/fmax/fmin/clamp): an operand where the
+// ranges decide it, else a fresh symbol enclosed by [max(lo), max(hi)] (resp.
+// min) that the context records as their extremum, so that a − max(…, a, …)
+// <= 0, max(…, b, …) − b >= 0 (and the mirrored facts of min) narrow the
+// ranges of later differences: a running maximum m = max(m, x_i) keeps
+// x_i − m in [−2, 0] for inputs in [−1, 1], not [−2, 2]. Memoised.
+Affine domain_extremum(const Affine& a, const Affine& b, bool upper);
 // (a ± b) + c (subtract_b: a − b + c): the same quantity as the two operations,
 // in one form when b's and c's symbols are newer than a's (a sum chain's
 // step), else computed as the two operations.

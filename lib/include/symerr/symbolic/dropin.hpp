@@ -420,8 +420,12 @@ SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const Symbolic
   if (a_ge_b_real == Tri::True && a_ge_b_fp == Tri::True) return pick(a);
   if (a_ge_b_real == Tri::False && a_ge_b_fp == Tri::False) return pick(b);
   auto ext = [upper](const D& x, const D& y) {
-    return upper ? D::between(std::max(x.lower(), y.lower()), std::max(x.upper(), y.upper()))
-                 : D::between(std::min(x.lower(), y.lower()), std::min(x.upper(), y.upper()));
+    // a domain with an extremum of its own (Affine: a recorded maximum, so
+    // that x − max(…, x, …) <= 0 later) gives it; else the range's
+    if constexpr (requires { { domain_extremum(x, y, upper) } -> std::same_as<D>; }) return domain_extremum(x, y, upper);
+    else
+      return upper ? D::between(std::max(x.lower(), y.lower()), std::max(x.upper(), y.upper()))
+                   : D::between(std::min(x.lower(), y.lower()), std::min(x.upper(), y.upper()));
   };
   SymbolicDomainError<D> z = join_values(a, b);
   z.real = ext(a.real, b.real);
