@@ -173,3 +173,83 @@ TEST_CASE("softmax (max form) FP64 on the whole box [-1,1]^n, Affine, unsplit: e
     CHECK(bad == 0);
   }
 }
+
+// A softmax of two *computed* scores (attention: s_j = q·k_j / √4), FP32,
+// q, k_0, k_1 in [-1, 1]^4, Affine, unsplit. y_0 = σ(s_0 − s_1) with
+// s_0 − s_1 = q·(k_0 − k_1)/2 in [−4, 4], so its real range is exactly
+// [σ(−4), σ(4)]: the recorded maximum and sum give it (the session-21 tryout
+// found [0.00017, 1364] and err ±2.4e-3; the Interval domain still gives
+// [0.00017, 1490]). Sound against exact executions (scores exact, exp and
+// the quotient at 300 bits) at uniform points, corners ±1 and ties k_0 = ±k_1.
+TEST_CASE("softmax of two computed attention scores, FP32, Affine: exact real range, sound",
+          "[dropin][softmax][affine]") {
+  using SA = SymbolicDomainError<Affine>;
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  constexpr int d = 4;
+  std::vector<SA> q, k0, k1;
+  for (int i = 0; i < d; ++i) {
+    q.push_back(SA::input(-1, 1, FP32));
+    k0.push_back(SA::input(-1, 1, FP32));
+    k1.push_back(SA::input(-1, 1, FP32));
+  }
+  auto scores = [](const auto* qv, const auto* a, const auto* b, auto* s) {
+    for (int i = 0; i < d; ++i) s[0] = s[0] + qv[i] * a[i], s[1] = s[1] + qv[i] * b[i];
+    s[0] = s[0] / 2.0f, s[1] = s[1] / 2.0f;
+  };
+  SA s[2] = {SA(0.0f), SA(0.0f)}, y[2];
+  scores(q.data(), k0.data(), k1.data(), s);
+  kernels::softmax(s, y, 2);
+  const double lo = 1 / (1 + std::exp(4.0)), hi = 1 / (1 + std::exp(-4.0));
+  for (const SA& v : y) {
+    INFO(v);
+    CHECK(v.real.lower() >= lo * (1 - 1e-9));
+    CHECK(v.real.upper() <= hi * (1 + 1e-9));
+    CHECK(mag(v.err) <= 2e-6);  // measured 1.64e-6 (session 21: 2.4e-3)
+  }
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::size_t bad = 0;
+  mpfr_t a, b, t, e0, e1, sum;
+  mpfr_inits2(300, a, b, t, e0, e1, sum, static_cast<mpfr_ptr>(nullptr));
+  const std::size_t trials = symerr::test::scaled(20000, 2000);
+  for (std::size_t n = 0; n < trials; ++n) {
+    float qf[d], kf0[d], kf1[d];
+    for (int i = 0; i < d; ++i) {
+      const bool corner = n % 4 == 0;
+      qf[i] = corner ? (rng() % 2 ? 1.f : -1.f) : u(rng);
+      kf0[i] = corner ? (rng() % 2 ? 1.f : -1.f) : u(rng);
+      kf1[i] = n % 4 == 1 ? kf0[i] : corner && rng() % 2 ? -kf0[i] : u(rng);
+    }
+    float sf[2] = {0, 0}, yf[2];
+    scores(qf, kf0, kf1, sf);
+    kernels::softmax(sf, yf, 2);
+    mpfr_set_ui(a, 0, MPFR_RNDN);
+    mpfr_set_ui(b, 0, MPFR_RNDN);
+    for (int i = 0; i < d; ++i) {  // exact: products of floats and their sums fit in 300 bits
+      mpfr_set_d(t, qf[i], MPFR_RNDN);
+      mpfr_mul_d(t, t, kf0[i], MPFR_RNDN);
+      mpfr_add(a, a, t, MPFR_RNDN);
+      mpfr_set_d(t, qf[i], MPFR_RNDN);
+      mpfr_mul_d(t, t, kf1[i], MPFR_RNDN);
+      mpfr_add(b, b, t, MPFR_RNDN);
+    }
+    mpfr_div_ui(a, a, 2, MPFR_RNDN);
+    mpfr_div_ui(b, b, 2, MPFR_RNDN);
+    mpfr_exp(e0, a, MPFR_RNDN);
+    mpfr_exp(e1, b, MPFR_RNDN);
+    mpfr_add(sum, e0, e1, MPFR_RNDN);
+    for (int o = 0; o < 2; ++o) {
+      mpfr_div(t, o ? e1 : e0, sum, MPFR_RNDN);
+      const double slack = std::ldexp(1.0, -200);
+      const double rlo = mpfr_get_d(t, MPFR_RNDD) - slack, rhi = mpfr_get_d(t, MPFR_RNDU) + slack;
+      mpfr_d_sub(t, yf[o], t, MPFR_RNDN);
+      const double elo = mpfr_get_d(t, MPFR_RNDD) - slack, ehi = mpfr_get_d(t, MPFR_RNDU) + slack;
+      if (!(y[o].real.lower() <= rlo && rhi <= y[o].real.upper()) || !(y[o].err.lower() <= elo && ehi <= y[o].err.upper()) ||
+          !contains(y[o].fp, static_cast<double>(yf[o])))
+        ++bad;
+    }
+  }
+  mpfr_clears(a, b, t, e0, e1, sum, static_cast<mpfr_ptr>(nullptr));
+  CHECK(bad == 0);
+}
