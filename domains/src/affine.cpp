@@ -1185,8 +1185,10 @@ Affine operator*(const Affine& a_in, const Affine& b_in) {
 // with D, so it lies in [A_lo/(A_lo + D_hi), A_hi/(A_hi + D_lo)] ⊆ [0, 1]:
 // a softmax's exp(x_i − m)/Σ_j exp(x_j − m), whose sum holds its numerator,
 // had the real range [0.0046, 12.4] for 4 inputs in [−1, 1] (the corners of
-// the operands' ranges, e^2/(4·e^-2)); now [0.0046, 0.95]. Narrows `clip`
-// (rounded outward; the caller's scope rounds upward).
+// the operands' ranges, e^2/(4·e^-2)); with D from the recorded sum
+// (sum_rest) [0.0061, 0.95], and with the recorded maximum too (exp(x_i − m)
+// in [e^-2, 1]) [0.043, 0.711], the exact range. Narrows `clip` (rounded
+// outward; the caller's scope rounds upward).
 namespace {
 void part_of_whole(Engine& e, const Affine& a, const Affine& b, const Header& x, const Header& y, Clip& clip) {
   const bool positive = y.lo > 0;

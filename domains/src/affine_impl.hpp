@@ -321,7 +321,7 @@ struct AffineContext::Impl {
     std::uint32_t left, right, leaves;
   };
   std::unordered_map<std::uint32_t, SumNode> sums;
-  // Maxima and minima (extremum()): a form of max(left, right) or
+  // Maxima and minima (domain_extremum()): a form of max(left, right) or
   // min(left, right), so that a − max(…, a, …) <= 0 (and the like) bound the
   // differences' ranges (add_sub): a running maximum m keeps x_i − m <= 0,
   // which its fresh form alone does not.
