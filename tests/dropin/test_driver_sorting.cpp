@@ -151,6 +151,11 @@ TEST_CASE("sorting under the driver: no contradictory path, sound, bound = the t
   for (int which = 0; which < 4; ++which)
     for (const auto& c : cases)
       for (std::size_t boxes : {std::size_t{1}, std::size_t{c.e > 0 ? 4u : 16u}}) {
+        // under the sanitizers (the scaled-down run) one subdivided run, of
+        // the unguarded insertion sort without input error: the 48
+        // combinations took 756 s of the test command's ASan run (41 s in
+        // Release, which runs them all)
+        if (boxes > 1 && (which != 0 || c.e > 0) && test::scaled_down()) continue;
         check_sorting<Interval>(which, c.F, c.e, boxes);
         check_sorting<Affine>(which, c.F, c.e, boxes);
       }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace symerr {
 
@@ -107,9 +108,12 @@ inline unsigned long& comparison_serial() noexcept {
 // of one program up to their divergence) number the same quantities alike.
 // Outside a driver run, or once the 16-bit numbers are used up, results
 // have no tag (-1), as before.
+struct QuantityRecipe;  // <symerr/symbolic/quantity_recipe.hpp>
 struct QuantityNumbering {
   std::int32_t generation = 0;
   std::uint32_t next = 0;
+  // where the driver keeps how each numbered quantity was made (null: nowhere)
+  std::vector<QuantityRecipe>* recipes = nullptr;
 };
 inline QuantityNumbering& quantity_numbering() noexcept {
   static thread_local QuantityNumbering n;

@@ -20,6 +20,7 @@
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
+#include <symerr/symbolic/quantity_recipe.hpp>
 
 namespace symerr::verify {
 namespace {
@@ -127,6 +128,9 @@ struct GroupState {
     std::vector<S> outputs;       // per lane output
     std::vector<Cond> conditions;  // h with h(ε*) <= 0 on every execution of the path
     std::vector<Named> named;      // the computed values named on the path
+    // how the quantities numbered from `shared` on were made, by number
+    // (empty past kMaxRecipes: then none is matched; see same_quantity)
+    std::vector<symerr::detail::QuantityRecipe> recipes;
   };
   std::vector<Run> real_runs, computed_runs;
 };
@@ -444,6 +448,10 @@ std::int32_t next_generation() {
   return static_cast<std::int32_t>(counter.fetch_add(1, std::memory_order_relaxed) % 0x7FFFu + 1u);
 }
 constexpr std::size_t kTaggedInputs = std::size_t{1} << 16;
+// The most recipes an unstable group's run keeps (those made after its
+// divergence); a longer tail is not kept, and its outputs are matched by
+// number only (the memory of a group's runs stays bounded).
+constexpr std::size_t kMaxRecipes = std::size_t{1} << 14;
 
 template <class D>
 class Explorer final : public BranchHook, public detail::BufferAdopter {
@@ -507,6 +515,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   // Starts a run: every lane takes its next path. False when none is left.
   bool start_run() {
     adopted_.clear();  // a KernelBuffer kept past its run is not this run's
+    recipes_.clear();
     bool any = false;
     for (Lane& L : lanes_) {
       L.current.reset();
@@ -554,8 +563,13 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
       }
       if (it.role != Role::Joint) {
         Group& g = L.groups[it.group];
-        typename Group::Run run{{}, L.conditions, L.named};
+        typename Group::Run run{{}, L.conditions, L.named, {}};
         for (std::size_t j : L.outputs) run.outputs.push_back(out[j]);
+        // the recipes of the quantities made after the divergence (numbers
+        // are handed out in increasing order: the table is sorted)
+        const auto from = std::lower_bound(recipes_.begin(), recipes_.end(), g.shared,
+                                           [](const auto& r, std::uint32_t n) { return r.number < n; });
+        if (recipes_.end() - from <= static_cast<std::ptrdiff_t>(kMaxRecipes)) run.recipes.assign(from, recipes_.end());
         (it.role == Role::Real ? g.real_runs : g.computed_runs).push_back(std::move(run));
       }
       L.current.reset();
@@ -635,6 +649,78 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   // execution (each pair's conditions certified contradictory).
   std::optional<std::pair<double, double>> pair_err(const Group& g, std::size_t k) const {
     if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
+    // Output k made alike on every pair of paths (the same operations on the
+    // same quantities, recipe for recipe: y = x1 * x2 after a branch on x0)
+    // is one function of the inputs: an execution's err is that quantity's
+    // error, which each side's enclosure holds on the executions of its path
+    // (the real runs refine only real ranges after the divergence, the
+    // computed runs only computed ones). Before session 23 such an output
+    // took the difference of the two paths' enclosures (x1 * x2 on [-1, 1]:
+    // 2, against its own 2e-6).
+    const std::optional<std::pair<double, double>> same = same_quantity_err(g, k);
+    if (same && !std::is_same_v<D, Affine>) return same;
+    const std::optional<std::pair<double, double>> rel = relational_pair_err(g, k);
+    if (!same) return rel;
+    if (!rel || rel->first > rel->second) return rel ? rel : same;  // (lo > hi: no execution at all)
+    return std::pair{std::max(rel->first, same->first), std::min(rel->second, same->second)};
+  }
+
+  // The hull of output k's err over the group's runs, if output k is the
+  // same quantity on every (real run, computed run) pair; else nullopt.
+  std::optional<std::pair<double, double>> same_quantity_err(const Group& g, std::size_t k) const {
+    for (const auto& r : g.real_runs)
+      for (const auto& c : g.computed_runs)
+        if (!same_quantity(g, r, r.outputs[k].source, c, c.outputs[k].source)) return std::nullopt;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto* runs : {&g.real_runs, &g.computed_runs})
+      for (const auto& run : *runs) {
+        const S& v = run.outputs[k];
+        if (symerr::detail::maybe_special(v)) return std::nullopt;
+        lo = std::min(lo, v.err.lower());
+        hi = std::max(hi, v.err.upper());
+      }
+    return std::pair{lo, hi};
+  }
+
+  // Whether tag a on run r and tag b on run c stand for one quantity: the
+  // same input or quantity made before the divergence, or quantities made
+  // after it by the same recipe from operands that are (recursively) one
+  // quantity or the same constants.
+  bool same_quantity(const Group& g, const typename Group::Run& r, std::int32_t a, const typename Group::Run& c,
+                     std::int32_t b) const {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> todo, seen;
+    auto push = [&](std::int32_t x, std::int32_t y) {
+      const std::optional<std::size_t> p = quantity_of(x), q = quantity_of(y);
+      if (!p || !q) return false;
+      const bool shared_p = *p < inputs_.size() || *p < g.shared, shared_q = *q < inputs_.size() || *q < g.shared;
+      if (shared_p || shared_q) return *p == *q;
+      const std::pair<std::uint32_t, std::uint32_t> pq{static_cast<std::uint32_t>(*p), static_cast<std::uint32_t>(*q)};
+      if (std::find(seen.begin(), seen.end(), pq) == seen.end()) {
+        seen.push_back(pq);
+        todo.push_back(pq);
+      }
+      return true;
+    };
+    auto recipe = [](const typename Group::Run& run, std::uint32_t n) -> const symerr::detail::QuantityRecipe* {
+      const auto it = std::lower_bound(run.recipes.begin(), run.recipes.end(), n,
+                                       [](const auto& x, std::uint32_t m) { return x.number < m; });
+      return it != run.recipes.end() && it->number == n ? &*it : nullptr;
+    };
+    if (!push(a, b)) return false;
+    while (!todo.empty()) {
+      if (seen.size() > kMaxRecipes) return false;
+      const auto [p, q] = todo.back();
+      todo.pop_back();
+      const symerr::detail::QuantityRecipe *x = recipe(r, p), *y = recipe(c, q);
+      if (!x || !y || !symerr::detail::same_making(*x, *y)) return false;
+      for (int i = 0; i < 2; ++i)
+        if (x->operand[i] >= 0 && !push(x->operand[i], y->operand[i])) return false;
+    }
+    return true;
+  }
+
+  // The pairwise bound by path conditions (see pair_err).
+  std::optional<std::pair<double, double>> relational_pair_err(const Group& g, std::size_t k) const {
     if constexpr (!std::is_same_v<D, Affine>) {
       // every output a copy of an input or a constant, checked before any
       // condition is converted (softmax's exp(x − m) leaves at once)
@@ -1156,6 +1242,9 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
         q = n.next++;
         x->source = static_cast<std::int32_t>((static_cast<std::uint32_t>(generation_) << 16) |
                                               static_cast<std::uint32_t>(*q));
+        symerr::detail::QuantityRecipe unknown;  // (of unknown making: matched by its number only)
+        unknown.number = static_cast<std::uint32_t>(*q);
+        recipes_.push_back(unknown);
       }
       L.named.push_back({static_cast<std::uint32_t>(*q), rl, rh, el, eh});
     }
@@ -1250,6 +1339,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   bool violated_ = false;
   std::span<S> in_, out_;
   std::vector<detail::AdoptedBuffer> adopted_;  // KernelBuffers alive in the current run
+  std::vector<symerr::detail::QuantityRecipe> recipes_;  // the current run's, by number
   std::span<const S> inputs_;                        // the box's inputs, as given (for value_lin)
   double input_err_lo_ = 0, input_err_hi_ = 0;       // the hull of their error ranges (and 0)
   const std::int32_t generation_ = next_generation();  // of this exploration's tags
@@ -1258,6 +1348,8 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
 
  public:
   std::int32_t generation() const { return generation_; }
+  // The current run's recipes (QuantityNumbering::recipes), by number.
+  std::vector<symerr::detail::QuantityRecipe>* recipe_table() { return &recipes_; }
   // The tag of input i in this exploration's runs (also in the Affine
   // domain, whose conditions are also stated by tags: see tag_conditions).
   std::int32_t tag(std::size_t i) const {
@@ -1301,7 +1393,8 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
     std::fill(out.begin(), out.end(), unwritten);
     ex.set_buffers(in, out);
     // the run's results are numbered after the inputs (Named)
-    symerr::detail::quantity_numbering() = {ex.generation(), static_cast<std::uint32_t>(std::min(in.size(), kTaggedInputs))};
+    symerr::detail::quantity_numbering() = {ex.generation(), static_cast<std::uint32_t>(std::min(in.size(), kTaggedInputs)),
+                                            ex.recipe_table()};
     try {
       kernel(in, out);
     } catch (const OutOfTime&) {

@@ -20,6 +20,7 @@
 //    exhaustive FP32 checks (README, "Elementary functions") measure them.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,10 @@ class AccuracyModel {
   static AccuracyModel glibc_x86_64();
 
   const std::string& name() const noexcept { return name_; }
+  // Two models with equal keys give every bound alike (a branch driver's
+  // recipes: detail::QuantityRecipe).
+  std::uint64_t kind_key() const noexcept { return static_cast<std::uint64_t>(kind_); }
+  double ulps_key() const noexcept { return ulps_; }
   // The bound for f in format F under rounding mode `mode`; throws
   // std::invalid_argument naming the model, function and format when the
   // model has no entry. Sqrt is correctly rounded in every model (IEEE 754).

@@ -41,6 +41,7 @@
 #define SYMERR_SYMBOLIC_ARITH_HPP_INCLUDED
 
 #include <symerr/symbolic/detail.hpp>
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic/fast_arithmetic.hpp>
 #include <symerr/symbolic/rules/add.hpp>
 #include <symerr/symbolic/rules/div.hpp>
@@ -434,7 +435,9 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
     }
   }();
   z.origin = detail::merge_origin(x.origin, y.origin);
-  z.source = symerr::detail::derived_source(x.source, y.source);  // a new quantity (SymbolicDomainError::source)
+  // a new quantity (SymbolicDomainError::source), with its recipe where a driver keeps them
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeArith + static_cast<std::uint32_t>(op), x, &y,
+                                           int_division ? 1 + static_cast<std::uint64_t>(*int_division) : 0);
   if (op == ArithOp::Mul && detail::same_value(x, y)) detail::tighten_square(z);  // one value: a square
   return z;
 }

@@ -21,6 +21,7 @@
 // This file completes SymbolicDomainError, and <symerr/symbolic.hpp> includes
 // it after the class: included on its own, it includes symbolic.hpp, which
 // includes it at its place (hence a guard, not #pragma once).
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic.hpp>
 #ifndef SYMERR_SYMBOLIC_DROPIN_HPP_INCLUDED
 #define SYMERR_SYMBOLIC_DROPIN_HPP_INCLUDED
@@ -438,6 +439,10 @@ SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const Symbolic
   z.introduced = hull(a.introduced, b.introduced);
   z.rel_err = D::whole();
   z.reduce();
+  // one function of the operands (a driver matches it across two paths);
+  // max(x, x) is x (join_values kept its tag)
+  if (a.source != b.source)
+    z.source = symerr::detail::number_result(z, upper ? symerr::detail::kRecipeMax : symerr::detail::kRecipeMin, a, &b);
   return z;
 }
 }  // namespace detail

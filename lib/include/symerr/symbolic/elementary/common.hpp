@@ -18,6 +18,7 @@
 #include <symerr/symbolic.hpp>  // SymbolicDomainError
 #include <symerr/symbolic/accuracy.hpp>
 #include <symerr/symbolic/detail.hpp>
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic/elementary/enclosure.hpp>
 #include <symerr/symbolic/elementary/linearise.hpp>
 
@@ -249,7 +250,10 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
     throw std::invalid_argument(std::string(elementary_name(p.fn)) + ": not defined on integer format " +
                                 format_name(x.format));
   SymbolicDomainError<D> z = x;
-  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
+  // another quantity (SymbolicDomainError::source), made by fn (with its exponent) under `model`
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeElementary + static_cast<std::uint32_t>(p.fn), x,
+                                           nullptr, symerr::detail::recipe_bits(p.exponent), model.kind_key(),
+                                           symerr::detail::recipe_bits(model.ulps_key()));
   SpecialStates& s = z.specials;
   const SpecialStates& in = x.specials;
   s = SpecialStates{};

@@ -219,6 +219,8 @@ SymbolicDomainError<D> binary_elementary(const SymbolicDomainError<D>& x0, const
   z.rel_err = D::whole();
   z.reduce();
   z.origin = origin;
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeElementary + static_cast<std::uint32_t>(Rule::op), x,
+                                           &y, 0, model.kind_key(), symerr::detail::recipe_bits(model.ulps_key()));
   return z;
 }
 

@@ -7,6 +7,7 @@
 // Special values: ±inf → +inf, ±0 → +0, NaN → NaN.
 #pragma once
 
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
 
 namespace symerr {
@@ -29,7 +30,7 @@ template <RealDomain D>
 SymbolicDomainError<D> abs(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeAbs, x);  // another quantity (SymbolicDomainError::source)
   z.real = abs(x.real);
   z.fp = abs(x.fp);
   const D pr = detail::actual_real(x);

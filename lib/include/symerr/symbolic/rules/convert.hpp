@@ -7,6 +7,7 @@
 // ±max by its overflow rule); float → integer conversion is refused.
 #pragma once
 
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
 
 namespace symerr {
@@ -92,9 +93,9 @@ SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to
                                RoundingMode mode = RoundingMode::NearestEven) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
   z.format = to;
   z.mode = mode;
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeConvert, x);  // another quantity (SymbolicDomainError::source)
   D rounding = D::point(0);
   const FloatFormat* F = std::get_if<FloatFormat>(&to);
   if (F) rounding = detail::convert_to_float(x, *F, mode, z);

@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
 
 namespace symerr {
@@ -92,7 +93,7 @@ SymbolicDomainError<D> integral(const SymbolicDomainError<D>& x, Integral k, con
     throw std::invalid_argument(std::string(name) + ": not defined on integer format " + format_name(x.format));
   [[maybe_unused]] const FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeIntegral + static_cast<std::uint32_t>(k), x);  // another quantity
   z.real = integral_image(k, x.real);
   z.fp = integral_image(k, x.fp);
   const D pr = actual_real(x), g_pr = integral_image(k, pr);

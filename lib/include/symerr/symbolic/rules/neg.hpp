@@ -5,6 +5,7 @@
 // Special values: every category mirrored (±inf ↔ ∓inf, ±0 ↔ ∓0, NaN stays).
 #pragma once
 
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
 
 namespace symerr {
@@ -15,7 +16,7 @@ template <RealDomain D>
 SymbolicDomainError<D> operator-(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   SymbolicDomainError<D> z = x;
-  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeNeg, x);  // another quantity (SymbolicDomainError::source)
   z.real = -x.real;
   z.fp = -x.fp;
   z.err = -x.err;

@@ -7,6 +7,7 @@
 // square root of r < 0 is undefined.
 #pragma once
 
+#include <symerr/symbolic/quantity_recipe.hpp>
 #include <symerr/symbolic/elementary/enclosure.hpp>
 #include <symerr/symbolic/elementary/linearise.hpp>
 #include <symerr/symbolic.hpp>  // SymbolicDomainError and the driver's helpers (actual_real, FpGuardFor)
@@ -21,7 +22,7 @@ SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;
   using detail::meet;
   SymbolicDomainError<D> z = x;
-  z.source = symerr::detail::derived_source(x.source);  // another quantity (SymbolicDomainError::source)
+  z.source = symerr::detail::number_result(z, symerr::detail::kRecipeSqrt, x);  // another quantity (SymbolicDomainError::source)
   SpecialStates& s = z.specials;
   s.may_be_undefined = x.specials.may_be_undefined || x.real.lower() < 0;
   s.may_be_defined = x.specials.may_be_defined && x.real.upper() >= 0;
