@@ -602,4 +602,25 @@ TEST_CASE("substitution: memset of a non-zero byte and free of a foreign pointer
   sub::set(q, 0xff, 4 * sizeof(int));
   CHECK(q[3] == -1);
   sub::release(q);
+  CHECK_THROWS_WITH(sub::release(q), Catch::Contains("or a block freed twice"));
+}
+
+TEST_CASE("substitution: a block a kernel returns may be released by its caller with the plain free()",
+          "[substitute]") {
+  // A C kernel returning a malloc'd array, its C++ caller doing what C does:
+  // free(result). Until session 23 the substituted malloc put a header in
+  // front of the block and glibc aborted ("free(): invalid pointer").
+  namespace sub = symerr::substitute;
+  for (int round = 0; round < 3; ++round) {
+    S* p = sub::allocate(16 * sizeof(S), false);
+    REQUIRE(p != nullptr);
+    CHECK(p[15].fp.lower() == 0.0);  // constructed: the exact 0
+    p[3] = S::input(-1, 1, FP64);
+    S* r = sub::reallocate(p, 32 * sizeof(S));  // realloc keeps the elements
+    CHECK(r[3].fp.upper() == 1.0);
+    std::free(r);  // the caller's plain free: no abort (checked under ASan in the test command)
+  }
+  // the substituted free of the same kind of block still works
+  S* p = sub::allocate(4 * sizeof(S), true);
+  sub::release(p);
 }

@@ -36,7 +36,10 @@
 // Not handled: printf of a replaced value, VLAs and compound literals of the
 // replaced type (compile errors); memory from another allocator, or a
 // pointer into a block, passed to free(), and memset() of a non-zero byte on
-// a buffer of symbolic values (std::invalid_argument naming the call).
+// a buffer of symbolic values (std::invalid_argument naming the call). A
+// block the kernel returns is the C library's own: its caller may release it
+// with the plain free() (or with the substituted free, which also destroys
+// elements that need it).
 //
 // Regions: the declarations below are read once per translation unit, the
 // macros at the end at every inclusion, so a C++ caller may open several
@@ -63,10 +66,12 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 
 #include <symerr/domains/symbolic_interval.hpp>
 // every domain, so that `WITH ::symerr::SymbolicDomainError<::symerr::Affine>`
@@ -79,23 +84,44 @@
 
 namespace symerr::substitute {
 
-// The block header in front of every substituted allocation: the byte count
-// and how to destroy the elements it was converted to.
-struct alignas(std::max_align_t) Header {
+// The substituted allocations: a block is the C library's own (malloc,
+// calloc), so that the caller of a kernel may release a block the kernel
+// returned with the plain free(); what the substitution needs of it (its byte
+// count, and how to destroy the elements it was converted to) is kept in a
+// process-wide table by address. Before session 23 a header in front of the
+// block held it, and a caller's plain free() of a kernel's result aborted in
+// glibc ("free(): invalid pointer"; session-23 tryout). A block released by
+// the plain free() leaves its entry until its address is handed out again
+// (the elements it held are then not destroyed: a SymbolicError needs no
+// destruction; an mpq_class or MPFR element leaks its limbs).
+struct Block {
   std::size_t bytes;
-  std::size_t magic;
+  // set at the first conversion to an element type that needs construction:
+  // how to destroy the elements, and how to construct those of bytes [from, to)
   void (*destroy)(void*, std::size_t);
+  void (*construct)(void*, std::size_t, std::size_t);
 };
-inline constexpr std::size_t kMagic = 0x5e5e5b57u;
-
-inline Header* header_of(const void* p) {
-  return reinterpret_cast<Header*>(const_cast<char*>(static_cast<const char*>(p)) - sizeof(Header));
+struct BlockTable {
+  std::mutex mutex;
+  std::unordered_map<const void*, Block> blocks;
+};
+inline BlockTable& block_table() {
+  static BlockTable t;
+  return t;
 }
+inline const char* const kNotABlock =
+    "free(): the pointer was not returned by the substituted malloc/calloc/realloc (memory from another "
+    "allocator, a pointer into a block, or a block freed twice)";
 
 template <class T>
 void destroy_elements(void* p, std::size_t bytes) {
   T* t = static_cast<T*>(p);
   for (std::size_t i = 0; i < bytes / sizeof(T); ++i) t[i].~T();
+}
+template <class T>
+void construct_elements(void* p, std::size_t from, std::size_t to) {
+  T* t = static_cast<T*>(p);
+  for (std::size_t i = (from + sizeof(T) - 1) / sizeof(T); i < to / sizeof(T); ++i) new (t + i) T();
 }
 
 // The result of malloc/calloc/realloc: converts to any T*, constructing the
@@ -107,12 +133,14 @@ class Allocation {
   operator T*() const {  // NOLINT: C's implicit void* conversion
     if (!p_) return nullptr;
     if constexpr (!std::is_void_v<T> && !std::is_trivially_default_constructible_v<T>) {
-      Header* h = header_of(p_);
-      if (!h->destroy) {
-        T* t = static_cast<T*>(p_);
-        for (std::size_t i = 0; i < h->bytes / sizeof(T); ++i) new (t + i) T();
-        if constexpr (!std::is_trivially_destructible_v<T>) h->destroy = &destroy_elements<T>;
-        else h->destroy = [](void*, std::size_t) {};
+      BlockTable& t = block_table();
+      const std::lock_guard<std::mutex> lock(t.mutex);
+      const auto it = t.blocks.find(p_);
+      if (it != t.blocks.end() && !it->second.destroy) {
+        construct_elements<T>(p_, 0, it->second.bytes);
+        if constexpr (!std::is_trivially_destructible_v<T>) it->second.destroy = &destroy_elements<T>;
+        else it->second.destroy = [](void*, std::size_t) {};
+        it->second.construct = &construct_elements<T>;
       }
     }
     return static_cast<T*>(p_);
@@ -123,37 +151,62 @@ class Allocation {
 };
 
 inline Allocation allocate(std::size_t bytes, bool zero) {
-  void* raw = zero ? std::calloc(1, sizeof(Header) + bytes) : std::malloc(sizeof(Header) + bytes);
-  if (!raw) return Allocation(nullptr);
-  Header* h = static_cast<Header*>(raw);
-  h->bytes = bytes;
-  h->magic = kMagic;
-  h->destroy = nullptr;
-  return Allocation(h + 1);
+  // (one byte at least: every block has its own address)
+  void* p = zero ? std::calloc(1, bytes ? bytes : 1) : std::malloc(bytes ? bytes : 1);
+  if (!p) return Allocation(nullptr);
+  BlockTable& t = block_table();
+  const std::lock_guard<std::mutex> lock(t.mutex);
+  t.blocks[p] = Block{bytes, nullptr, nullptr};  // (an entry left by a plain free() of this address is replaced)
+  return Allocation(p);
+}
+
+// A substituted block's entry (throws for any other pointer).
+inline Block block_of(const void* p) {
+  BlockTable& t = block_table();
+  const std::lock_guard<std::mutex> lock(t.mutex);
+  const auto it = t.blocks.find(p);
+  if (it == t.blocks.end()) throw std::invalid_argument(kNotABlock);
+  return it->second;
 }
 
 inline void release(void* p) {
   if (!p) return;
-  Header* h = header_of(p);
-  if (h->magic != kMagic)  // not from the substituted malloc: refuse to guess
-    throw std::invalid_argument(
-        "free(): the pointer was not returned by the substituted malloc/calloc/realloc (memory from another "
-        "allocator, a pointer into a block, or a block freed twice)");
-  if (h->destroy) h->destroy(p, h->bytes);
-  h->magic = 0;
-  std::free(h);
+  Block b;
+  {
+    BlockTable& t = block_table();
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    const auto it = t.blocks.find(p);
+    if (it == t.blocks.end()) throw std::invalid_argument(kNotABlock);  // refuse to guess
+    b = it->second;
+    t.blocks.erase(it);
+  }
+  if (b.destroy) b.destroy(p, b.bytes);
+  std::free(p);
 }
 
 // realloc: a new block, the old elements copied over (as bytes for trivially
-// copyable types, by assignment otherwise), the old block released.
+// copyable types, by assignment otherwise), the old block released. Elements
+// beyond the old size are constructed as in a new block; the copied ones are
+// kept (before session 23 the first conversion of the new block constructed
+// every element, so that realloc of a SymbolicError buffer zeroed it).
 template <class T>
 Allocation reallocate(T* p, std::size_t bytes) {
+  if (!p) return allocate(bytes, false);
+  const Block old_block = block_of(p);
+  const std::size_t old = old_block.bytes;
   Allocation a = allocate(bytes, false);
-  if (!p) return a;
-  const std::size_t old = header_of(p)->bytes;
+  if (!static_cast<void*>(a)) return a;  // as C's realloc: the old block stays
   if constexpr (std::is_void_v<T> || std::is_trivially_copyable_v<T>) {
     void* q = a;
-    if (q) std::memcpy(q, p, old < bytes ? old : bytes);
+    std::memcpy(q, p, old < bytes ? old : bytes);
+    if (old_block.construct) {  // the copies are elements already: the new block's are constructed
+      old_block.construct(q, old < bytes ? old : bytes, bytes);
+      BlockTable& t = block_table();
+      const std::lock_guard<std::mutex> lock(t.mutex);
+      Block& b = t.blocks[q];
+      b.destroy = old_block.destroy;
+      b.construct = old_block.construct;
+    }
   } else {
     T* q = a;
     for (std::size_t i = 0; q && i < (old < bytes ? old : bytes) / sizeof(T); ++i) q[i] = p[i];

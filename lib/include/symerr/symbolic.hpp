@@ -113,6 +113,22 @@ class SymbolicDomainError {
     requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
   explicit operator I() const;
 
+  // No conversion to float or double: a symbolic value is every execution's
+  // value at once, not one number. A cast `(double)x` fails to compile with
+  // this message (before session 23: "invalid cast from type 'const
+  // symerr::SymbolicError' to type 'double'", which did not say what to do).
+  template <class F>
+    requires std::is_floating_point_v<F>
+  explicit operator F() const {
+    static_assert(sizeof(F) == 0,
+                  "symerr: a symbolic value cannot be converted to float or double (it stands for every "
+                  "execution's value). In a C kernel that mixes float and double (a double accumulator, "
+                  "(double)x, (float)sqrt(...)), substitute with C_TYPES instead of REPLACE "
+                  "(symerr_add_substituted_kernel(... C_TYPES ...)); in C++, convert(x, FP64) changes the format, "
+                  "and x.real / x.fp / x.err are the enclosures");
+    return F{};
+  }
+
   // ---- symbolic initialization ----------------------------------------
 
   // An input: real value in [lo, hi], error f − r in [elo, ehi], and f a
