@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 #include <optional>
 #include <queue>
 #include <map>
@@ -688,17 +689,15 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
   // quantity or the same constants.
   bool same_quantity(const Group& g, const typename Group::Run& r, std::int32_t a, const typename Group::Run& c,
                      std::int32_t b) const {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> todo, seen;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> todo;
+    std::unordered_set<std::uint64_t> seen;  // the pairs met (a DAG: each compared once)
     auto push = [&](std::int32_t x, std::int32_t y) {
       const std::optional<std::size_t> p = quantity_of(x), q = quantity_of(y);
       if (!p || !q) return false;
       const bool shared_p = *p < inputs_.size() || *p < g.shared, shared_q = *q < inputs_.size() || *q < g.shared;
       if (shared_p || shared_q) return *p == *q;
       const std::pair<std::uint32_t, std::uint32_t> pq{static_cast<std::uint32_t>(*p), static_cast<std::uint32_t>(*q)};
-      if (std::find(seen.begin(), seen.end(), pq) == seen.end()) {
-        seen.push_back(pq);
-        todo.push_back(pq);
-      }
+      if (seen.insert(std::uint64_t{pq.first} << 32 | pq.second).second) todo.push_back(pq);
       return true;
     };
     auto recipe = [](const typename Group::Run& run, std::uint32_t n) -> const symerr::detail::QuantityRecipe* {
