@@ -310,6 +310,9 @@ struct AffineContext::Impl {
   // (form_memo_suspended): a repeated operation is found whole.
   std::shared_ptr<void> operation_memo;
   bool form_memo_suspended = false;
+  // Sums of positive SymbolicDomainError<Affine> values, with each leaf's
+  // relative error (affine_symbolic.cpp: a part over its whole; opaque here).
+  std::shared_ptr<void> part_sums;
   // Sums of operands of one sign (a + b with a, b >= 0, or both <= 0), as a
   // tree over their operands (affine.cpp: record_sum / sum_rest): for an
   // addend a of such a sum s, s − a lies between the sums of the other

@@ -421,11 +421,25 @@ SA localized(const SA& x) {
 }
 }  // namespace
 
-SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x_in, const SA& y_in, std::optional<IntegerDivision> int_division) {
+namespace {
+// 0 + a (or a + 0), which is a: its sum record is a's (part_over_whole)
+void alias_zero_sum(const SA& x, const SA& y, const SA& z);
+
+SA apply_operation(ArithOp op, const SA& x_in, const SA& y_in, std::optional<IntegerDivision> int_division);
+}  // namespace
+
+SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> int_division) {
+  SA z = apply_operation(op, x, y, int_division);
+  if (op == ArithOp::Add) alias_zero_sum(x, y, z);
+  return z;
+}
+
+namespace {
+SA apply_operation(ArithOp op, const SA& x_in, const SA& y_in, std::optional<IntegerDivision> int_division) {
   // first: the scope test compares subnormal endpoints (DAZ would read them as 0)
   [[maybe_unused]] const FpEnvironmentGuard guard;
   if ((has_constant_field(x_in) || has_constant_field(y_in)) && AffineContext::current_or_null())
-    return apply(op, localized(x_in), localized(y_in), int_division);
+    return apply_operation(op, localized(x_in), localized(y_in), int_division);
   const SA& x = x_in;
   const SA& y = y_in;
   if (!in_scope(op, x, y)) return generic(op, x, y, int_division);
@@ -451,6 +465,189 @@ SA FastArithmetic<Affine>::apply(ArithOp op, const SA& x_in, const SA& y_in, std
   memo.insert(*key, hash, z, *ctx, probe);
   return z;
 }
+}  // namespace
+
+namespace {
+
+// ---- a part over its whole ---------------------------------------------------
+// For y = a / s where s = fl(…fl(b_1 + b_2)… + b_n) is a sum of certainly
+// positive values (real and computed) and a is one of its addends: a
+// softmax's exp(x_i − m) / Σ_j exp(x_j − m), a normalisation a_i / Σ a_j.
+// With the real values A, B_j (S = Σ B_j), the computed ones Â = A(1 + α),
+// B̂_j = B_j(1 + β_j) (α, β_j: the rel_err of a and of each addend), the
+// computed sum ŝ = T(1 + σ) over T = Σ B̂_j, and the quotient's rounding ρ:
+//   ŷ/y = (1 + α)(1 + ρ) / ((1 + Σ_j w_j β_j)(1 + σ)),   w_j = B_j / S,
+// and, as Σ_j w_j = 1 (exactly),
+//   (1 + α)/(1 + Σ_j w_j β_j) − 1 = Σ_j w_j (α − β_j) / D,  D = 1 + Σ_j w_j β_j,
+// where the addends equal to a contribute 0 and the others have weights
+// summing to at most 1 − y. So, for every execution,
+//   err_y = y·((1 + ρ)/(1 + σ) − 1) + y·N/D·(1 + ρ)/(1 + σ),
+//   y·N ∈ y(1 − y)·hull(0, α − β_j) ⊆ max y(1 − y)·hull(0, α − β_j),
+//   D ∈ hull(1 + β_j),  1 + σ ∈ the hull of the leaves' 1 + σ, times the
+//   rounding 1 + ρ_k of each addition on the way (exact: a convex
+//   combination of positive terms),
+// with α − β_j taken as forms: exp(x_i − m) and exp(x_j − m) share the
+// symbols of m's error (elementary::relative_form), so the difference of
+// their relative errors is that of x_i and x_j only, and y(1 − y) <= 1/4
+// keeps the bound at the propagated error's true maximum y(1 − y)·2e
+// (the interval identities gave y·(|α| + |rel ŝ|): 4e·y).
+struct PartLeaf {
+  Affine real, fp, rel;
+};
+struct PartNode {
+  std::uint32_t left = 0, right = 0;  // children (node index + 1; 0: a leaf)
+  PartLeaf leaf{};
+  double sigma_lo = 1, sigma_hi = 1;  // 1 + σ: the computed sum over the sum of the computed leaves
+  std::uint32_t leaves = 1;
+};
+constexpr std::uint32_t kMaxPartLeaves = 256;
+
+class PartSums {
+ public:
+  static std::uint64_t key(const SA& v) { return std::uint64_t{v.real.index()} << 32 | v.fp.index(); }
+  const PartNode* find(const SA& v) const {
+    const auto it = by_value_.find(key(v));
+    return it == by_value_.end() ? nullptr : &nodes_[it->second];
+  }
+  // z = x + y, every real and computed value certainly positive; rho: the
+  // addition's relative rounding.
+  void record(const SA& x, const SA& y, const SA& z, const Interval& rho) {
+    const std::uint32_t l = node_of(x), r = node_of(y);
+    const PartNode& a = nodes_[l];
+    const PartNode& b = nodes_[r];
+    if (a.leaves + b.leaves > kMaxPartLeaves) return;
+    const Interval s = hull(Interval::between(a.sigma_lo, a.sigma_hi), Interval::between(b.sigma_lo, b.sigma_hi)) *
+                       (Interval::point(1) + rho);
+    if (!is_bounded(s) || !(s.lower() > 0)) return;
+    PartNode n;
+    n.left = l + 1, n.right = r + 1;
+    n.sigma_lo = s.lower(), n.sigma_hi = s.upper();
+    n.leaves = a.leaves + b.leaves;
+    nodes_.push_back(n);
+    by_value_[key(z)] = static_cast<std::uint32_t>(nodes_.size() - 1);
+  }
+  // z = x + 0 (exactly x): z stands for x's node (`sum = 0; sum += a[i]`
+  // starts with 0 + a[0], a new value whose addend is still a[0]).
+  void alias(const SA& x, const SA& z) { by_value_[key(z)] = node_of(x); }
+  // The leaves of node n, left to right.
+  void leaves(const PartNode& n, std::vector<PartLeaf>& out) const {
+    if (n.left == 0) {
+      out.push_back(n.leaf);
+      return;
+    }
+    leaves(nodes_[n.left - 1], out);
+    leaves(nodes_[n.right - 1], out);
+  }
+
+ private:
+  std::uint32_t node_of(const SA& v) {
+    if (const auto it = by_value_.find(key(v)); it != by_value_.end()) return it->second;
+    PartNode n;
+    n.leaf = {v.real, v.fp, v.rel_err};
+    nodes_.push_back(n);
+    return static_cast<std::uint32_t>(nodes_.size() - 1);
+  }
+  std::vector<PartNode> nodes_;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_value_;
+};
+
+PartSums& part_sums(AffineContext& ctx) {
+  std::shared_ptr<void>& m = ctx.impl().part_sums;
+  if (!m) m = std::make_shared<PartSums>();
+  return *static_cast<PartSums*>(m.get());
+}
+
+bool certainly_positive(const SA& v) { return v.real.lower() > 0 && v.fp.lower() > 0; }
+
+// After z = x + y of two positive values: z's record (its leaves, 1 + σ).
+bool exact_zero(const SA& v) {
+  return v.real.lower() == 0 && v.real.upper() == 0 && v.fp.lower() == 0 && v.fp.upper() == 0;
+}
+
+void record_part_sum(const SA& x, const SA& y, const SI& xi, const SI& yi, const Interval& rounding,
+                     const FloatFormat& F, const SA& z) {
+  if (!certainly_positive(x) || !certainly_positive(y) || !certainly_positive(z)) return;
+  if (!is_bounded(x.rel_err) || !is_bounded(y.rel_err)) return;
+  const Interval t = xi.fp + yi.fp;  // the exact sum of the computed operands
+  const Interval rho = detail::relative_rounding<Interval>(t, rounding, &F, z.mode);
+  if (!is_bounded(rho)) return;
+  part_sums(AffineContext::current()).record(x, y, z, rho);
+}
+
+// 0 + a of a positive value a of this context (a literal 0 of any format:
+// `double sum = 0; sum += a[0];` in C) is a in both programs: its record is
+// a's leaf.
+void alias_zero_sum(const SA& x, const SA& y, const SA& z) {
+  AffineContext* ctx = AffineContext::current_or_null();
+  if (!ctx) return;
+  const std::uint32_t id = ctx->id();
+  for (int k = 0; k < 2; ++k) {
+    const SA& zero = k == 0 ? x : y;
+    const SA& a = k == 0 ? y : x;
+    if (!exact_zero(zero) || !certainly_positive(a) || !is_bounded(a.rel_err)) continue;
+    for (const Affine* f : {&a.real, &a.fp, &a.rel_err, &z.real, &z.fp})
+      if (f->context_id() != id) return;
+    if (z.real.lower() == a.real.lower() && z.real.upper() == a.real.upper() && z.fp.lower() == a.fp.lower() &&
+        z.fp.upper() == a.fp.upper() && z.format == a.format)
+      part_sums(*ctx).alias(a, z);
+    return;
+  }
+}
+
+// max{v(1 − v) : v ∈ [lo, hi]} rounded up (v(1 − v) is concave, largest at 1/2).
+double max_part_product(double lo, double hi) {
+  if (lo <= 0.5 && 0.5 <= hi) return 0.25;
+  const double v = hi < 0.5 ? hi : lo;
+  return (Interval::point(v) * (Interval::point(1) - Interval::point(v))).upper();
+}
+
+// After z = x / y: err and rel_err of z narrowed by the part-over-whole
+// identity above when y is a recorded positive sum holding x.
+void part_over_whole(const SA& x, const SA& y, const Interval& t, const Interval& rounding, const FloatFormat& F,
+                     SA& z, std::size_t first_new) {
+  if (!certainly_positive(x) || !certainly_positive(z) || !is_bounded(x.rel_err)) return;
+  AffineContext* ctx = AffineContext::current_or_null();
+  if (!ctx || !ctx->impl().part_sums) return;
+  const PartSums& sums = part_sums(*ctx);
+  const PartNode* node = sums.find(y);
+  if (!node) return;
+  std::vector<PartLeaf> leaves;
+  leaves.reserve(node->leaves);
+  sums.leaves(*node, leaves);
+  bool holds_x = false;
+  Interval c = Interval::point(0), d = Interval::point(1) + Interval::between(x.rel_err.lower(), x.rel_err.upper());
+  for (const PartLeaf& l : leaves) {
+    if (!is_bounded(l.rel)) return;
+    d = hull(d, Interval::point(1) + Interval::between(l.rel.lower(), l.rel.upper()));
+    if (l.real.index() == x.real.index() && l.fp.index() == x.fp.index()) {
+      holds_x = true;
+      continue;
+    }
+    const Affine diff = x.rel_err - l.rel;  // α − β_j as forms: shared symbols cancel
+    c = hull(c, Interval::between(diff.lower(), diff.upper()));
+  }
+  if (!holds_x || !(d.lower() > 0) || !is_bounded(c)) return;
+  const Interval rho = detail::relative_rounding<Interval>(t, rounding, &F, z.mode);
+  if (!is_bounded(rho)) return;
+  const Interval y_range = Interval::between(std::max(0.0, z.real.lower()), std::min(1.0, z.real.upper()));
+  if (y_range.lower() > y_range.upper()) return;
+  const Interval one = Interval::point(1);
+  const Interval factor = (one + rho) / Interval::between(node->sigma_lo, node->sigma_hi);  // (1 + ρ)/(1 + σ)
+  const Interval g = Interval::point(max_part_product(y_range.lower(), y_range.upper()));
+  const Interval err = y_range * (factor - one) + g * c / d * factor;
+  // rel: (1 + N/D)(1 + ρ)/(1 + σ) − 1 with N ∈ (1 − y)·hull(0, α − β_j)
+  const Interval rel = (one + (one - Interval::point(y_range.lower())) * c / d) * factor - one;
+  if (is_bounded(err)) {
+    const double lo = std::max(err.lower(), z.err.lower()), hi = std::min(err.upper(), z.err.upper());
+    if (lo <= hi) z.err = affine_detail::clip_new(z.err, lo, hi, first_new);
+  }
+  if (is_bounded(rel) && is_bounded(z.rel_err)) {
+    const double lo = std::max(rel.lower(), z.rel_err.lower()), hi = std::min(rel.upper(), z.rel_err.upper());
+    if (lo <= hi) z.rel_err = affine_detail::clip_new(z.rel_err, lo, hi, first_new);
+  }
+}
+
+}  // namespace
 
 namespace {
 
@@ -533,6 +730,10 @@ SA compute(ArithOp op, const SA& x, const SA& y, std::optional<IntegerDivision> 
   z.specials = zi.specials;
   z.mixed = zi.mixed;  // the same quantity's (from the operands' own pairs)
   z.origin = detail::merge_origin(x.origin, y.origin);
+  // a part over its whole (see part_over_whole)
+  if (op == ArithOp::Add) record_part_sum(x, y, xi, yi, rb.bound, F, z);
+  if (op == ArithOp::Div && !fused && is_bounded(t))
+    part_over_whole(x, y, Interval::between(t.lower(), t.upper()), rb.bound, F, z, first_new);
   return z;
 }
 

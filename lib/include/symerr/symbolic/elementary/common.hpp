@@ -143,6 +143,27 @@ void relate(const SymbolicDomainError<D>& x, UnaryParts<D>& p) {
   }
 }
 
+// Relational domains: g(e) for the operand's error e as a form of e (g's
+// linearisation over e's range, the remainder a symbol named after e), met
+// with `image` ({g(e)}: the interval part); else `image`. exp's relative
+// propagated error expm1(e) so: exp(x_i − m) and exp(x_j − m) then share
+// the symbols of m's error, and their relative errors' difference cancels
+// it (a softmax's part over its whole, affine_symbolic.cpp), where the
+// interval image is a fresh symbol each.
+template <RealDomain D>
+D relative_form(const D& e, const Shape& g, ElementaryFunction fn, const D& image) {
+  if constexpr (Relational<D>) {
+    if (!is_bounded(e) || !is_bounded(image) || is_point(e)) return image;
+    const auto l = linearise(g, e.lower(), e.upper());
+    if (!l) return image;
+    const D form = linear_form(e, *l, symbol_tag(fn, 4, e.index()));
+    return detail::meet(form, D::between(image.lower(), image.upper()));
+  } else {
+    (void)e, (void)g, (void)fn;
+    return image;
+  }
+}
+
 // Relational domains: the rounding impl(t) − f(t) as a symbol named after t
 // (one value per input, function, format and mode), fp = image + it.
 template <RealDomain D>
@@ -311,6 +332,15 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
   }
   z.rel_err = rel;
   z.reduce();
+  // relational domains: reduce() met rel with err / real, which keeps the
+  // form of smaller radius; a relative form of the operand's error (exp's
+  // relative_form) is kept, with the met range, so that the relative errors
+  // of two results stay related through their operands' shared symbols
+  if constexpr (Relational<D>) {
+    if (is_bounded(rel) && is_bounded(z.rel_err) && z.rel_err.index() != rel.index() &&
+        !(rel.upper() < z.rel_err.lower() || z.rel_err.upper() < rel.lower()))
+      z.rel_err = detail::clip_range(rel, std::max(rel.lower(), z.rel_err.lower()), std::min(rel.upper(), z.rel_err.upper()));
+  }
   return z;
 }
 

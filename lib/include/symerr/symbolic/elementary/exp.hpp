@@ -18,6 +18,9 @@ SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel&
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Exp, elementary::exp_d);
   p.rel_propagated = elementary::increasing_image<D>(elementary::expm1_d, x.err);
   p.propagated = p.real * p.rel_propagated;
+  // relational domains: expm1(e) as a form of e, so the relative errors of
+  // exp(x_i − m) share m's error (see relative_form)
+  p.rel_propagated = elementary::relative_form(x.err, elementary::expm1_shape, ElementaryFunction::Exp, p.rel_propagated);
   p.shape = &elementary::exp_shape;
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = 0.0;

@@ -162,7 +162,8 @@ inline std::optional<std::pair<double, double>> slope_range(const Shape& s, doub
 // Names of the symbols (function_of tags; the top bit keeps them apart from
 // the arithmetic's rounding tags): role 0 the real linearisation, 1 the
 // image's, 2 the propagated remainder (with the fp operand's handle: the
-// quantity depends on both operands), 3 the rounding (with format and mode).
+// quantity depends on both operands), 3 the rounding (with format and mode),
+// 4 the remainder of a function of the operand's error (relative_form).
 inline std::uint64_t symbol_tag(OpId fn, unsigned role, std::uint64_t extra) {
   return (std::uint64_t{1} << 63) | (std::uint64_t{role} << 56) | (static_cast<std::uint64_t>(fn) & 0xFF) << 48 |
          (extra & 0xFFFFFFFFFFFFULL);
