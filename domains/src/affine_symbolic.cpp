@@ -498,6 +498,7 @@ struct PartNode {
   std::uint32_t left = 0, right = 0;  // children (node index + 1; 0: a leaf)
   PartLeaf leaf{};
   double sigma_lo = 1, sigma_hi = 1;  // 1 + σ: the computed sum over the sum of the computed leaves
+  double rho = 0;                     // |ρ_k| <= rho: this addition's relative rounding
   std::uint32_t leaves = 1;
 };
 constexpr std::uint32_t kMaxPartLeaves = 256;
@@ -522,6 +523,7 @@ class PartSums {
     PartNode n;
     n.left = l + 1, n.right = r + 1;
     n.sigma_lo = s.lower(), n.sigma_hi = s.upper();
+    n.rho = mag(rho);
     n.leaves = a.leaves + b.leaves;
     nodes_.push_back(n);
     by_value_[key(z)] = static_cast<std::uint32_t>(nodes_.size() - 1);
@@ -537,6 +539,49 @@ class PartSums {
     }
     leaves(nodes_[n.left - 1], out);
     leaves(nodes_[n.right - 1], out);
+  }
+  // Σ_k ρ_k · max (a/S)(P_k/S) over the additions k of node n's tree (P_k:
+  // the real sum of the leaves under k, S: of all; a: the numerator, one
+  // leaf, `a_lo`, `a_hi` its real range; `rest_lo`: the sum of the lower
+  // bounds of the leaves other than a), see part_over_whole. Returns the
+  // subtree's sums of the other leaves' lower and upper bounds and whether
+  // it holds a. NaN total when a bound is not finite.
+  struct Subtree {
+    Interval lo_sum, hi_sum;
+    bool holds_a;
+  };
+  Subtree weigh(const PartNode& n, const SA& a, double a_lo, double a_hi, const Interval& rest_lo,
+                double& total) const {
+    if (n.left == 0) {
+      if (n.leaf.real.index() == a.real.index() && n.leaf.fp.index() == a.fp.index())
+        return {Interval::point(0), Interval::point(0), true};
+      return {Interval::point(n.leaf.real.lower()), Interval::point(n.leaf.real.upper()), false};
+    }
+    const Subtree l = weigh(nodes_[n.left - 1], a, a_lo, a_hi, rest_lo, total);
+    const Subtree r = weigh(nodes_[n.right - 1], a, a_lo, a_hi, rest_lo, total);
+    const Subtree t{l.lo_sum + r.lo_sum, l.hi_sum + r.hi_sum, l.holds_a || r.holds_a};
+    // the other leaves: Q under k, outside k at least rest_lo − Q_lo
+    const double q_lo = t.lo_sum.lower(), q_hi = t.hi_sum.upper();
+    const double out_lo = std::max(0.0, (rest_lo - t.lo_sum).lower());
+    const auto peak = [](double at, double lo, double hi) { return std::min(std::max(at, lo), hi); };
+    double f;
+    if (t.holds_a) {
+      // A·P/(P + R)², P = A + Q: increasing in A, decreasing in R, and in P
+      // largest at P = R
+      const double p_lo = (Interval::point(a_hi) + Interval::point(q_lo)).lower();
+      const double p_hi = (Interval::point(a_hi) + Interval::point(q_hi)).upper();
+      const Interval p = Interval::point(peak(out_lo, p_lo, p_hi));
+      const Interval den = p + Interval::point(out_lo);
+      f = (Interval::point(a_hi) * p / (den * den)).upper();
+    } else {
+      // A·P/(P + A + R')² <= A_hi·P/(P + A_lo + R')², largest at P = A_lo + R'
+      const double r = (Interval::point(a_lo) + Interval::point(out_lo)).lower();
+      const Interval p = Interval::point(peak(r, q_lo, q_hi));
+      const Interval den = p + Interval::point(r);
+      f = (Interval::point(a_hi) * p / (den * den)).upper();
+    }
+    total = (Interval::point(total) + Interval::point(n.rho) * Interval::point(f)).upper();
+    return t;
   }
 
  private:
@@ -594,6 +639,13 @@ void alias_zero_sum(const SA& x, const SA& y, const SA& z) {
   }
 }
 
+// How many leaves are x.
+std::size_t leaf_count(const std::vector<PartLeaf>& leaves, const SA& x) {
+  return static_cast<std::size_t>(std::count_if(leaves.begin(), leaves.end(), [&](const PartLeaf& l) {
+    return l.real.index() == x.real.index() && l.fp.index() == x.fp.index();
+  }));
+}
+
 // max{v(1 − v) : v ∈ [lo, hi]} rounded up (v(1 − v) is concave, largest at 1/2).
 double max_part_product(double lo, double hi) {
   if (lo <= 0.5 && 0.5 <= hi) return 0.25;
@@ -632,9 +684,31 @@ void part_over_whole(const SA& x, const SA& y, const Interval& t, const Interval
   const Interval y_range = Interval::between(std::max(0.0, z.real.lower()), std::min(1.0, z.real.upper()));
   if (y_range.lower() > y_range.upper()) return;
   const Interval one = Interval::point(1);
-  const Interval factor = (one + rho) / Interval::between(node->sigma_lo, node->sigma_hi);  // (1 + ρ)/(1 + σ)
+  const Interval sigma = Interval::between(node->sigma_lo, node->sigma_hi);  // 1 + σ
+  const Interval factor = (one + rho) / sigma;                               // (1 + ρ)/(1 + σ)
   const Interval g = Interval::point(max_part_product(y_range.lower(), y_range.upper()));
-  const Interval err = y_range * (factor - one) + g * c / d * factor;
+  // y((1 + ρ)/(1 + σ) − 1) = (yρ − yσ)/(1 + σ), where ŝ − T = Σ_k δ_k exactly
+  // (each addition is exact plus its rounding δ_k, |δ_k| <= ρ_k·t_k, t_k its
+  // exact operand sum), so |yσ| <= Σ_k ρ_k·y·t_k/T and t_k/T <= (P_k/S)·F,
+  // F = max(1 + β)·max(1 + σ)/min(1 + β): the weight of the partial sums
+  // that the numerator's share y allows (15 ulps · 0.33 for a softmax of
+  // 16 where the partial sums' roundings all weigh one whole sum)
+  Interval first = y_range * (factor - one);
+  if (leaf_count(leaves, x) == 1) {
+    Interval rest_lo = Interval::point(0);
+    for (const PartLeaf& l : leaves)
+      if (!(l.real.index() == x.real.index() && l.fp.index() == x.fp.index()))
+        rest_lo = rest_lo + Interval::point(l.real.lower());
+    double weight = 0;
+    sums.weigh(*node, x, x.real.lower(), x.real.upper(), rest_lo, weight);
+    const Interval spread = Interval::point(d.upper()) * Interval::point(node->sigma_hi) / Interval::point(d.lower());
+    const double b = (Interval::point(weight) * spread).upper();
+    if (std::isfinite(b)) {
+      const Interval alt = (y_range * rho + Interval::between(-b, b)) / sigma;
+      if (const auto m = intersect(first, alt)) first = *m;
+    }
+  }
+  const Interval err = first + g * c / d * factor;
   // rel: (1 + N/D)(1 + ρ)/(1 + σ) − 1 with N ∈ (1 − y)·hull(0, α − β_j)
   const Interval rel = (one + (one - Interval::point(y_range.lower())) * c / d) * factor - one;
   if (is_bounded(err)) {
