@@ -145,12 +145,17 @@ class Chunked {
   std::size_t size() const noexcept { return size_; }
   void push_back(const T& v) {
     if ((size_ & kMask) == 0) chunks_.emplace_back(kChunk, !chunks_.empty());
-    ::new (static_cast<void*>(chunks_.back().get() + (size_ & kMask))) T(v);
+    T* const at = chunks_.back().get() + (size_ & kMask);
+    // the line a few elements on, for writing (its read for ownership then
+    // overlaps the work until it is written)
+    if ((size_ & kMask) + kAhead < kChunk) __builtin_prefetch(at + kAhead, 1);
+    ::new (static_cast<void*>(at)) T(v);
     ++size_;
   }
 
  private:
   static constexpr std::size_t kChunk = std::size_t{1} << Bits, kMask = kChunk - 1;
+  static constexpr std::size_t kAhead = 8;
   std::vector<PooledBlock<T>> chunks_;
   std::size_t size_ = 0;
 };

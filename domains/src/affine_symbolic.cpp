@@ -218,10 +218,16 @@ struct OperationKey {
   RoundingMode mode;
   bool operator==(const OperationKey&) const = default;
 
+  // The handles in pairs as six 64-bit words, each times its own odd
+  // constant (independent multiplications; a chain of twelve mixes was a
+  // dependent chain of ~120 cycles per operation), then one mix.
   std::uint64_t hash() const noexcept {
-    std::uint64_t z = static_cast<std::uint64_t>(op) << 8 | static_cast<std::uint64_t>(mode) | std::uint64_t{format} << 16;
-    for (std::uint32_t v : h) z = affine_detail::KeyHash::mix(z ^ v);
-    return affine_detail::KeyHash::mix(z ^ (std::uint64_t{specials[0]} << 16 | specials[1]));
+    static constexpr std::uint64_t kOdd[6] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL,
+                                              0xD6E8FEB86659FD93ULL, 0xFF51AFD7ED558CCDULL, 0xC4CEB9FE1A85EC53ULL};
+    std::uint64_t z = static_cast<std::uint64_t>(op) << 8 | static_cast<std::uint64_t>(mode) | std::uint64_t{format} << 16 |
+                      std::uint64_t{specials[0]} << 24 | std::uint64_t{specials[1]} << 40;
+    for (int i = 0; i < 6; ++i) z += (std::uint64_t{h[2 * i]} | std::uint64_t{h[2 * i + 1]} << 32) * kOdd[i];
+    return affine_detail::KeyHash::mix(affine_detail::KeyHash::mix(z));
   }
 };
 
@@ -238,6 +244,7 @@ struct OperationResult {
 struct Probe {
   std::uint32_t header = 0;  // 0: the table
   std::size_t slot = 0, table_size = 0;
+  bool skip = false;  // not recorded (a retired table)
 };
 
 // Every form header has one slot for an operation among whose operands it is
@@ -253,10 +260,11 @@ class OperationMemo {
  public:
   // The key of z = x ∘ y (x, y in scope: one float format); nullopt when the
   // format table is full (then the operation is not memoised).
-  std::optional<OperationKey> key(ArithOp op, const SA& x, const SA& y) {
+  // (filled in place: a returned copy read back in 16-byte pieces what was
+  // just written byte by byte, a store-forwarding stall per operation)
+  bool key(ArithOp op, const SA& x, const SA& y, OperationKey& k) {
     const std::optional<std::uint8_t> f = format_index(std::get<FloatFormat>(x.format));
-    if (!f) return std::nullopt;
-    OperationKey k{};
+    if (!f) return false;
     handles_of(x, k.h);
     handles_of(y, k.h + kFields);
     k.specials[0] = special_bits(x.specials);
@@ -266,7 +274,7 @@ class OperationMemo {
     k.format = *f;
     k.op = op;
     k.mode = x.mode;
-    return k;
+    return true;
   }
 
   // The recorded result for k, built in `z` (origin left to the caller); on a
@@ -286,6 +294,12 @@ class OperationMemo {
       }
     }
     if (!all_taken) return false;
+    // Retired table (see retire_table): the operation is not memoised.
+    if (table_retired_) {
+      probe.skip = true;
+      return false;
+    }
+    ++table_lookups_;
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = position(hash) & mask;; i = (i + 1) & mask) {
       const std::uint64_t s = slots_[i];
@@ -296,11 +310,30 @@ class OperationMemo {
       }
       if ((s >> 32) != (hash >> 32)) continue;
       const Entry& e = entries_[(s & 0xffffffffu) - 1];
-      if (e.key == k) return build(e.result, ctx, z);
+      if (e.key == k) {
+        ++table_hits_;
+        return build(e.result, ctx, z);
+      }
     }
   }
 
+  // Outside a branch driver's run, once 2^16 operations have looked in the
+  // hash table (every operand form's slot taken: a matrix element in its
+  // second and later products) and fewer than 1 in 64 found their result
+  // there, the table is no longer read or filled in this context: each of
+  // those operations cost a cache miss to read and one to write (13% of a
+  // 64x64 matmul, where no operation repeats). The header slots still
+  // memoise every operation that finds a free one (x·x − x·x, a value's
+  // first uses); a repeated operation of operands that were used many times
+  // before then gets new forms (sound, no longer exactly equal). Under a
+  // driver run (which re-runs kernel prefixes) the table always stays.
+  void retire_table(bool driver_run) {
+    if (!table_retired_ && !driver_run && table_lookups_ >= (std::size_t{1} << 16) && 64 * table_hits_ < table_lookups_)
+      table_retired_ = true;
+  }
+
   void insert(const OperationKey& k, std::uint64_t hash, const SA& z, AffineContext& ctx, const Probe& probe) {
+    if (probe.skip) return;
     const std::optional<std::uint8_t> f = format_index(std::get<FloatFormat>(z.format));
     if (!f || entries_.size() >= 0xfffffffeu) return;
     OperationResult r{};
@@ -366,6 +399,8 @@ class OperationMemo {
   }
   std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(64, 0);  // grows with the table entries
   std::size_t table_entries_ = 0;
+  mutable std::size_t table_lookups_ = 0, table_hits_ = 0;
+  bool table_retired_ = false;
   affine_detail::Chunked<Entry, 12> entries_;
   std::vector<FloatFormat> formats_;
 };
@@ -449,12 +484,13 @@ SA apply_operation(ArithOp op, const SA& x_in, const SA& y_in, std::optional<Int
     for (const Affine* f : {&v->real, &v->fp, &v->err, &v->rel_err, &v->propagated, &v->introduced})
       if (f->context_id() != 0 && f->context_id() != ctx->id()) return compute(op, x, y, int_division);
   OperationMemo& memo = operation_memo(*ctx);
-  const std::optional<OperationKey> key = memo.key(op, x, y);
-  if (!key) return compute(op, x, y, int_division);
-  const std::uint64_t hash = key->hash();
+  OperationKey key{};
+  if (!memo.key(op, x, y, key)) return compute(op, x, y, int_division);
+  const std::uint64_t hash = key.hash();
   SA z;
   Probe probe;
-  if (memo.find(*key, hash, *ctx, z, probe)) {
+  memo.retire_table(symerr::detail::quantity_numbering().generation > 0);
+  if (memo.find(key, hash, *ctx, z, probe)) {
     z.origin = detail::merge_origin(x.origin, y.origin);
     return z;
   }
@@ -462,7 +498,7 @@ SA apply_operation(ArithOp op, const SA& x_in, const SA& y_in, std::optional<Int
     const FormMemoSuspended suspended(*ctx);
     z = compute(op, x, y, int_division);
   }
-  memo.insert(*key, hash, z, *ctx, probe);
+  memo.insert(key, hash, z, *ctx, probe);
   return z;
 }
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <vector>
 #include <sstream>
 
 #include "core/symbolic_oracle.hpp"
@@ -478,4 +479,48 @@ TEST_CASE("SymbolicDomainError<Affine> is never wider than SymbolicDomainError<I
       }
     }
   }
+}
+
+// The operation memo's hash table (affine_symbolic.cpp, retire_table):
+// outside a driver run, after 2^16 lookups that found nothing (products of
+// operands used many times before, as in a matmul), it is no longer read or
+// filled, and a repeated product of such operands gets new forms with the
+// same ranges; under a driver run (its numbering active) it stays, and the
+// repeated product is the same value (p − p = 0 exactly).
+TEST_CASE("operation memo: the hash table retires outside a driver run only", "[affine][memo]") {
+  for (bool driver_run : {false, true}) {
+    INFO("driver run " << driver_run);
+    const symerr::detail::QuantityNumbering saved = symerr::detail::quantity_numbering();
+    if (driver_run) symerr::detail::quantity_numbering().generation = 1;
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    std::vector<SA> a, b;
+    for (int i = 0; i < 300; ++i) {
+      a.push_back(SA::input(-1, 1, -1e-6, 1e-6, FP32));
+      b.push_back(SA::input(0.5, 2, -1e-6, 1e-6, FP32));
+    }
+    for (int i = 0; i < 300; ++i)
+      for (int j = 0; j < 300; ++j) (void)(a[i] * b[j]);  // 90 000 distinct products, slots taken after the first
+    const SA p = a[7] * b[11], q = a[7] * b[11];            // a repeat of one of them
+    const SA d = p - q;
+    CHECK(p.real.lower() == q.real.lower());
+    CHECK(p.err.upper() == q.err.upper());
+    CHECK(p.fp.upper() == q.fp.upper());
+    if (driver_run) {
+      CHECK(d.real.lower() == 0);
+      CHECK(d.real.upper() == 0);
+      CHECK(d.err.lower() == 0);
+      CHECK(d.err.upper() == 0);
+    } else {
+      CHECK(d.err.upper() > 0);  // new forms: no longer exactly equal (sound either way)
+    }
+    symerr::detail::quantity_numbering() = saved;
+  }
+  // a fresh context memoises as before: x·x − x·x = 0
+  AffineContext ctx;
+  AffineScope scope(ctx);
+  const SA x = SA::input(1, 2, FP16);
+  const SA z = x * x - x * x;
+  CHECK(z.err.lower() == 0);
+  CHECK(z.err.upper() == 0);
 }
