@@ -251,10 +251,10 @@ SoftmaxRun softmax_bound(std::size_t n, double e, const verify::DriverOptions& o
   return {b, r.report};
 }
 
-// |f − r| of one execution of the softmax (glibc exp in binary64 against
-// MPFR at 256 bits), the largest over the outputs; r = f − err (exactly; m
-// cancels in the ideal softmax).
-double softmax_error(const std::vector<double>& x, const std::vector<double>& err) {
+// f − r of each output of one execution of the softmax (glibc exp in
+// binary64 against MPFR at 256 bits); r = f − err (exactly; m cancels in
+// the ideal softmax).
+std::vector<double> softmax_signed_errors(const std::vector<double>& x, const std::vector<double>& err) {
   const std::size_t n = x.size();
   std::vector<double> y(n);
   softmax_if(x.data(), y.data(), n);
@@ -272,14 +272,21 @@ double softmax_error(const std::vector<double>& x, const std::vector<double>& er
     mpfr_exp(ex[i], ex[i], MPFR_RNDN);
     mpfr_add(s, s, ex[i], MPFR_RNDN);
   }
-  double worst = 0;
+  std::vector<double> e(n);
   for (std::size_t i = 0; i < n; ++i) {
     mpfr_div(t, ex[i], s, MPFR_RNDN);
     mpfr_d_sub(t, y[i], t, MPFR_RNDN);
-    worst = std::max(worst, std::fabs(mpfr_get_d(t, MPFR_RNDN)));
+    e[i] = mpfr_get_d(t, MPFR_RNDN);
   }
   for (auto& v : ex) mpfr_clear(v);
   mpfr_clears(t, s, m, (mpfr_ptr)nullptr);
+  return e;
+}
+
+// The largest |f − r| over the outputs of one execution.
+double softmax_error(const std::vector<double>& x, const std::vector<double>& err) {
+  double worst = 0;
+  for (double v : softmax_signed_errors(x, err)) worst = std::max(worst, std::fabs(v));
   return worst;
 }
 
@@ -335,27 +342,6 @@ double softmax_observed(std::size_t n, double e, long samples, int restarts = 0,
   return worst;
 }
 
-// The signed error f − r of output o of one execution (e = 0; as softmax_error).
-double softmax_signed_error(const std::vector<double>& x, std::size_t o) {
-  const std::size_t n = x.size();
-  std::vector<double> y(n);
-  softmax_if(x.data(), y.data(), n);
-  mpfr_t t, s, ei;
-  mpfr_inits2(256, t, s, ei, (mpfr_ptr)nullptr);
-  mpfr_set_ui(s, 0, MPFR_RNDN);
-  for (std::size_t i = 0; i < n; ++i) {
-    mpfr_set_d(t, x[i], MPFR_RNDN);
-    mpfr_exp(t, t, MPFR_RNDN);
-    if (i == o) mpfr_set(ei, t, MPFR_RNDN);
-    mpfr_add(s, s, t, MPFR_RNDN);
-  }
-  mpfr_div(t, ei, s, MPFR_RNDN);
-  mpfr_d_sub(t, y[o], t, MPFR_RNDN);
-  const double r = mpfr_get_d(t, MPFR_RNDN);
-  mpfr_clears(t, s, ei, (mpfr_ptr)nullptr);
-  return r;
-}
-
 // e = 0: the roundings aligned by construction, from the corner where output
 // 0 is largest (x_0 = 1, the others −1): each other input in turn takes the
 // best of `candidates` values just above −1 (−1 + k·2^j, each value moving
@@ -368,7 +354,8 @@ double softmax_corner_sweep(std::size_t n, int candidates, int sweeps) {
   for (double sign : {1.0, -1.0}) {
     std::vector<double> x(n, -1.0);
     x[0] = 1.0;
-    double best = sign * softmax_signed_error(x, 0);
+    const std::vector<double> zero(n, 0.0);
+    double best = sign * softmax_signed_errors(x, zero)[0];
     for (int sweep = 0; sweep < sweeps; ++sweep)
       for (std::size_t k = 1; k < n; ++k) {
         double keep = x[k];
@@ -376,7 +363,7 @@ double softmax_corner_sweep(std::size_t n, int candidates, int sweeps) {
           const double v = -1.0 + std::ldexp(static_cast<double>(rng() % (1u << 20)), -53 + static_cast<int>(rng() % 30));
           if (v > -0.5) continue;
           x[k] = v;
-          const double err = sign * softmax_signed_error(x, 0);
+          const double err = sign * softmax_signed_errors(x, zero)[0];
           if (err > best) best = err, keep = v;
         }
         x[k] = keep;

@@ -530,6 +530,14 @@ namespace {
 struct PartLeaf {
   Affine real, fp, rel, introduced;
 };
+// Whether leaf l is the value x (the same real and computed forms).
+bool is_leaf(const PartLeaf& l, const SA& x) { return l.real.index() == x.real.index() && l.fp.index() == x.fp.index(); }
+// f narrowed to f ∩ i (both enclose one quantity; f keeps its form).
+void narrow(Affine& f, const Interval& i, std::size_t first_new) {
+  if (!is_bounded(i)) return;
+  const double lo = std::max(i.lower(), f.lower()), hi = std::min(i.upper(), f.upper());
+  if (lo <= hi) f = affine_detail::clip_new(f, lo, hi, first_new);
+}
 struct PartNode {
   std::uint32_t left = 0, right = 0;  // children (node index + 1; 0: a leaf)
   PartLeaf leaf{};
@@ -589,8 +597,7 @@ class PartSums {
   Subtree weigh(const PartNode& n, const SA& a, double a_lo, double a_hi, const Interval& rest_lo,
                 double& total) const {
     if (n.left == 0) {
-      if (n.leaf.real.index() == a.real.index() && n.leaf.fp.index() == a.fp.index())
-        return {Interval::point(0), Interval::point(0), true};
+      if (is_leaf(n.leaf, a)) return {Interval::point(0), Interval::point(0), true};
       return {Interval::point(n.leaf.real.lower()), Interval::point(n.leaf.real.upper()), false};
     }
     const Subtree l = weigh(nodes_[n.left - 1], a, a_lo, a_hi, rest_lo, total);
@@ -640,15 +647,17 @@ PartSums& part_sums(AffineContext& ctx) {
 
 bool certainly_positive(const SA& v) { return v.real.lower() > 0 && v.fp.lower() > 0; }
 
-// After z = x + y of two positive values: z's record (its leaves, 1 + σ).
 bool exact_zero(const SA& v) {
   return v.real.lower() == 0 && v.real.upper() == 0 && v.fp.lower() == 0 && v.fp.upper() == 0;
 }
 
+// After z = x + y of two positive values: z's record (its leaves, 1 + σ).
+// (The operands' ranges xi, yi are at hand: most additions end at their
+// first test.)
 void record_part_sum(const SA& x, const SA& y, const SI& xi, const SI& yi, const Interval& rounding,
                      const FloatFormat& F, const SA& z) {
-  if (!certainly_positive(x) || !certainly_positive(y) || !certainly_positive(z)) return;
-  if (!is_bounded(x.rel_err) || !is_bounded(y.rel_err)) return;
+  if (!(xi.real.lower() > 0 && xi.fp.lower() > 0 && yi.real.lower() > 0 && yi.fp.lower() > 0)) return;
+  if (!is_bounded(xi.rel_err) || !is_bounded(yi.rel_err) || !certainly_positive(z)) return;
   const Interval t = xi.fp + yi.fp;  // the exact sum of the computed operands
   const Interval rho = detail::relative_rounding<Interval>(t, rounding, &F, z.mode);
   if (!is_bounded(rho)) return;
@@ -677,9 +686,8 @@ void alias_zero_sum(const SA& x, const SA& y, const SA& z) {
 
 // How many leaves are x.
 std::size_t leaf_count(const std::vector<PartLeaf>& leaves, const SA& x) {
-  return static_cast<std::size_t>(std::count_if(leaves.begin(), leaves.end(), [&](const PartLeaf& l) {
-    return l.real.index() == x.real.index() && l.fp.index() == x.fp.index();
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(leaves.begin(), leaves.end(), [&](const PartLeaf& l) { return is_leaf(l, x); }));
 }
 
 // max{v(1 − v) : v ∈ [lo, hi]} rounded up (v(1 − v) is concave, largest at 1/2).
@@ -702,48 +710,39 @@ double max_part_product(double lo, double hi) {
 // propagated ±1.4e-11 → ±5.0e-13, introduced ±1.0e-14 → a few 1e-15.)
 void split_part_over_whole(const SA& x, const std::vector<PartLeaf>& leaves, const PartNode& node, const Interval& c,
                            const Interval& rho, const Interval& g, SA& z, std::size_t first_new) {
-  const auto iv = [](const Affine& a) { return Interval::between(a.lower(), a.upper()); };
   if (!is_bounded(x.introduced) || !is_bounded(z.propagated) || !is_bounded(z.introduced)) return;
   const Interval one = Interval::point(1);
   // ι = introduced/real and ι̂ = introduced/pr of a leaf (pr = fp − introduced ∩ real + propagated: here
   // fp − introduced, the leaf's propagated not being kept)
-  Interval ia = iv(x.introduced) / iv(x.real);
-  const Interval pra = iv(x.fp) - iv(x.introduced);
+  Interval ia = range(x.introduced) / range(x.real);
+  const Interval pra = range(x.fp) - range(x.introduced);
   if (!(pra.lower() > 0) || !is_bounded(ia)) return;
-  Interval hat_a = iv(x.introduced) / pra;
+  Interval hat_a = range(x.introduced) / pra;
   Interval spread = Interval::point(0), hat_c = Interval::point(0);
-  Interval d_pr = one + (iv(x.rel_err) - ia), d_hat = one + hat_a;
+  Interval d_pr = one + (range(x.rel_err) - ia), d_hat = one + hat_a;
   for (const PartLeaf& l : leaves) {
     if (!is_bounded(l.introduced)) return;
-    const Interval ij = iv(l.introduced) / iv(l.real);
-    const Interval prj = iv(l.fp) - iv(l.introduced);
+    const Interval ij = range(l.introduced) / range(l.real);
+    const Interval prj = range(l.fp) - range(l.introduced);
     if (!(prj.lower() > 0) || !is_bounded(ij)) return;
-    const Interval hat_j = iv(l.introduced) / prj;
-    d_pr = hull(d_pr, one + (iv(l.rel) - ij));
+    const Interval hat_j = range(l.introduced) / prj;
+    d_pr = hull(d_pr, one + (range(l.rel) - ij));
     d_hat = hull(d_hat, one + hat_j);
-    if (l.real.index() == x.real.index() && l.fp.index() == x.fp.index()) continue;
+    if (is_leaf(l, x)) continue;
     spread = hull(spread, ia - ij);
     hat_c = hull(hat_c, hat_a - hat_j);
   }
   if (!(d_pr.lower() > 0) || !(d_hat.lower() > 0)) return;
   // propagated: c (the forms' α − β_j, with 0) widened by ι_a − ι_j
   const Interval c_pr = hull(Interval::point(0), c - spread);
-  const Interval prop = g * c_pr / d_pr;
-  if (is_bounded(prop)) {
-    const double lo = std::max(prop.lower(), z.propagated.lower()), hi = std::min(prop.upper(), z.propagated.upper());
-    if (lo <= hi) z.propagated = affine_detail::clip_new(z.propagated, lo, hi, first_new);
-  }
+  narrow(z.propagated, g * c_pr / d_pr, first_new);
   // introduced, on pr_y ⊆ [0, 1] (a part over its whole of positive pr values)
-  const Interval y_pr = iv(z.real) + iv(z.propagated);
+  const Interval y_pr = range(z.real) + range(z.propagated);
   const double ylo = std::max(0.0, y_pr.lower()), yhi = std::min(1.0, y_pr.upper());
   if (!(ylo <= yhi)) return;
   const Interval factor = (one + rho) / Interval::between(node.sigma_lo, node.sigma_hi);
   const Interval g_pr = Interval::point(max_part_product(ylo, yhi));
-  const Interval intro = Interval::between(ylo, yhi) * (factor - one) + g_pr * hat_c / d_hat * factor;
-  if (is_bounded(intro)) {
-    const double lo = std::max(intro.lower(), z.introduced.lower()), hi = std::min(intro.upper(), z.introduced.upper());
-    if (lo <= hi) z.introduced = affine_detail::clip_new(z.introduced, lo, hi, first_new);
-  }
+  narrow(z.introduced, Interval::between(ylo, yhi) * (factor - one) + g_pr * hat_c / d_hat * factor, first_new);
 }
 
 // After z = x / y: err and rel_err of z narrowed by the part-over-whole
@@ -760,16 +759,16 @@ void part_over_whole(const SA& x, const SA& y, const Interval& t, const Interval
   leaves.reserve(node->leaves);
   sums.leaves(*node, leaves);
   bool holds_x = false;
-  Interval c = Interval::point(0), d = Interval::point(1) + Interval::between(x.rel_err.lower(), x.rel_err.upper());
+  Interval c = Interval::point(0), d = Interval::point(1) + range(x.rel_err);
   for (const PartLeaf& l : leaves) {
     if (!is_bounded(l.rel)) return;
-    d = hull(d, Interval::point(1) + Interval::between(l.rel.lower(), l.rel.upper()));
-    if (l.real.index() == x.real.index() && l.fp.index() == x.fp.index()) {
+    d = hull(d, Interval::point(1) + range(l.rel));
+    if (is_leaf(l, x)) {
       holds_x = true;
       continue;
     }
     const Affine diff = x.rel_err - l.rel;  // α − β_j as forms: shared symbols cancel
-    c = hull(c, Interval::between(diff.lower(), diff.upper()));
+    c = hull(c, range(diff));
   }
   if (!holds_x || !(d.lower() > 0) || !is_bounded(c)) return;
   const Interval rho = detail::relative_rounding<Interval>(t, rounding, &F, z.mode);
@@ -790,8 +789,7 @@ void part_over_whole(const SA& x, const SA& y, const Interval& t, const Interval
   if (leaf_count(leaves, x) == 1) {
     Interval rest_lo = Interval::point(0);
     for (const PartLeaf& l : leaves)
-      if (!(l.real.index() == x.real.index() && l.fp.index() == x.fp.index()))
-        rest_lo = rest_lo + Interval::point(l.real.lower());
+      if (!is_leaf(l, x)) rest_lo = rest_lo + Interval::point(l.real.lower());
     double weight = 0;
     sums.weigh(*node, x, x.real.lower(), x.real.upper(), rest_lo, weight);
     const Interval spread = Interval::point(d.upper()) * Interval::point(node->sigma_hi) / Interval::point(d.lower());
@@ -801,17 +799,9 @@ void part_over_whole(const SA& x, const SA& y, const Interval& t, const Interval
       if (const auto m = intersect(first, alt)) first = *m;
     }
   }
-  const Interval err = first + g * c / d * factor;
+  narrow(z.err, first + g * c / d * factor, first_new);
   // rel: (1 + N/D)(1 + ρ)/(1 + σ) − 1 with N ∈ (1 − y)·hull(0, α − β_j)
-  const Interval rel = (one + (one - Interval::point(y_range.lower())) * c / d) * factor - one;
-  if (is_bounded(err)) {
-    const double lo = std::max(err.lower(), z.err.lower()), hi = std::min(err.upper(), z.err.upper());
-    if (lo <= hi) z.err = affine_detail::clip_new(z.err, lo, hi, first_new);
-  }
-  if (is_bounded(rel) && is_bounded(z.rel_err)) {
-    const double lo = std::max(rel.lower(), z.rel_err.lower()), hi = std::min(rel.upper(), z.rel_err.upper());
-    if (lo <= hi) z.rel_err = affine_detail::clip_new(z.rel_err, lo, hi, first_new);
-  }
+  narrow(z.rel_err, (one + (one - Interval::point(y_range.lower())) * c / d) * factor - one, first_new);
   split_part_over_whole(x, leaves, *node, c, rho, g, z, first_new);
 }
 

@@ -46,6 +46,13 @@ class InputSampler {
       return {r, f};
     }
   }
+  // n executions' inputs at once: real[j], computed[j] from next(), in order.
+  void fill(mpq_class* real, double* computed, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const Sample s = next();
+      real[j] = s.real, computed[j] = s.computed;
+    }
+  }
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   double unit() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
 

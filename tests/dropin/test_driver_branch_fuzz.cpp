@@ -153,10 +153,7 @@ TEST_CASE("random branching kernels on copies, constants and sums: sound in the 
       for (std::size_t t = 0; t < trials; ++t) {
         mpq_class r[kLocals], ry[2];
         double f[kLocals], fy[2];
-        for (int j = 0; j < kLocals; ++j) {
-          const auto s = gen.next();
-          r[j] = s.real, f[j] = s.computed;
-        }
+        gen.fill(r, f, kLocals);
         const int i = gen.pick(0, kLocals - 1), j = gen.pick(0, kLocals - 1);
         const mpq_class d = exact_value(c.e) * mpq_class(gen.pick(-4, 4), 4);
         if (t % 4 == 1) {  // x_j in the band of x_i

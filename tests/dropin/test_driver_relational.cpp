@@ -83,10 +83,7 @@ TEST_CASE("max with `if` on locals: tight in the Affine and Interval domains for
       for (std::size_t t = 0; t < trials; ++t) {
         mpq_class r[kWindow];
         double f[kWindow];
-        for (std::size_t j = 0; j < n; ++j) {
-          const auto s = gen.next();
-          r[j] = s.real, f[j] = s.computed;
-        }
+        gen.fill(r, f, n);
         if (t % 2) {  // the band: computed values equal, reals apart by up to 2e
           for (std::size_t j = 1; j < n; ++j) {
             f[j] = f[0];

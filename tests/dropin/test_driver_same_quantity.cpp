@@ -81,10 +81,7 @@ void check(const FloatFormat& F, double e) {
   for (std::size_t t = 0; t < trials; ++t) {
     mpq_class xr[kIn], yr[kOut];
     double xf[kIn], yf[kOut];
-    for (std::size_t j = 0; j < kIn; ++j) {
-      const auto s = gen.next();
-      xr[j] = s.real, xf[j] = s.computed;
-    }
+    gen.fill(xr, xf, kIn);
     if ((xr[0] < 0) != (xf[0] < 0)) ++band;
     kernel<mpq_class>(xr, yr);
     if (F.precision == 24) {

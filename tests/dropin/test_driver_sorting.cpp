@@ -96,10 +96,7 @@ void check_sorting(int which, const FloatFormat& F, double e, std::size_t boxes,
   for (std::size_t t = 0; t < trials; ++t) {
     mpq_class xr[kN], yr[kOut];
     double xf[kN], yf[kOut];
-    for (std::size_t j = 0; j < kN; ++j) {
-      const auto s = gen.next();
-      xr[j] = s.real, xf[j] = s.computed;
-    }
+    gen.fill(xr, xf, kN);
     if (t % 2) {  // ties: computed values equal, reals apart by up to 2e
       for (std::size_t j = 1; j < kN; j += 2) {
         xf[j] = xf[j - 1];
