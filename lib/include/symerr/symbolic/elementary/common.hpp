@@ -99,6 +99,9 @@ struct UnaryParts {
   D propagated = D::whole();
   // f(t)/f(r) − 1 for every execution (relative.hpp; exp: expm1(t − r)), or whole
   D rel_propagated = D::whole();
+  // rel_propagated is a form of the operand's error (relative_form: exp),
+  // kept as the result's rel_err form in relational domains
+  bool relative_form = false;
   bool undefined_real = false;  // some real input is outside f's domain (or at a pole)
   bool nan_from_finite = false;     // some finite computed input gives NaN
   bool neg_inf_from_finite = false; // … −inf (pole: log(±0), log1p(−1))
@@ -337,7 +340,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
   // relative_form) is kept, with the met range, so that the relative errors
   // of two results stay related through their operands' shared symbols
   if constexpr (Relational<D>) {
-    if (is_bounded(rel) && is_bounded(z.rel_err) && z.rel_err.index() != rel.index() &&
+    if (p.relative_form && is_bounded(rel) && is_bounded(z.rel_err) && z.rel_err.index() != rel.index() &&
         !(rel.upper() < z.rel_err.lower() || z.rel_err.upper() < rel.lower()))
       z.rel_err = detail::clip_range(rel, std::max(rel.lower(), z.rel_err.lower()), std::min(rel.upper(), z.rel_err.upper()));
   }

@@ -21,6 +21,7 @@ SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel&
   // relational domains: expm1(e) as a form of e, so the relative errors of
   // exp(x_i − m) share m's error (see relative_form)
   p.rel_propagated = elementary::relative_form(x.err, elementary::expm1_shape, ElementaryFunction::Exp, p.rel_propagated);
+  p.relative_form = true;
   p.shape = &elementary::exp_shape;
   p.at_pos_inf = INFINITY;
   p.at_neg_inf = 0.0;
