@@ -35,6 +35,12 @@ namespace kplain {
 #include "onnx_kernels.h"
 }
 #undef ONNX_KERNELS_H
+#undef double
+#define double ::symerr::LeanDouble
+namespace klean {
+#include "onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
 #include <symerr/substitute_end.hpp>
 extern "C" {
 #include "onnx_kernels.h"
@@ -58,9 +64,11 @@ struct MatmulData {
   std::vector<double> a, b, y;
   std::vector<S> sa, sb, sy;
   std::vector<bench_plain::PlainInterval> pa, pb, py;
+  std::vector<symerr::LeanDouble> la, lb, ly;
   MatmulData()
       : a(4096), b(4096), y(4096), sa(4096), sb(4096), sy(4096),
-        pa(4096, bench_plain::PlainInterval(bench_plain::BI(-1, 1))), pb(pa), py(4096) {
+        pa(4096, bench_plain::PlainInterval(bench_plain::BI(-1, 1))), pb(pa), py(4096),
+        la(4096, symerr::LeanDouble::input(-1, 1, -1e-12, 1e-12)), lb(la), ly(4096) {
     for (int i = 0; i < 4096; ++i) {
       a[i] = std::ldexp((i * 37) % 1024 - 512, -9);
       b[i] = std::ldexp((i * 91) % 1024 - 512, -9);
@@ -76,6 +84,11 @@ struct MatmulData {
     auto ta = view<kplain::tensor>(64, 64, pa.data()), tb = view<kplain::tensor>(64, 64, pb.data()),
          ty = view<kplain::tensor>(64, 64, py.data());
     kplain::onnx_matmul(&ta, &tb, &ty);
+  }
+  void run_lean() {
+    auto ta = view<klean::tensor>(64, 64, la.data()), tb = view<klean::tensor>(64, 64, lb.data()),
+         ty = view<klean::tensor>(64, 64, ly.data());
+    klean::onnx_matmul(&ta, &tb, &ty);
   }
   void run_symbolic() {
     auto ta = view<ksym::tensor>(64, 64, sa.data()), tb = view<ksym::tensor>(64, 64, sb.data()),
@@ -146,8 +159,14 @@ double cpu_seconds(F&& f) {
 // median of the per-round ratios (thread CPU time).
 void matmul_ratio() {
   MatmulData d;
-  std::vector<double> td, ts, tp, ratio;
+  std::vector<double> td, ts, tp, tl, ratio, lean_ratio;
   for (int round = 0; round < 15; ++round) {
+    tl.push_back(cpu_seconds([&] {
+      for (int i = 0; i < 20; ++i) {
+        d.run_lean();
+        benchmark::DoNotOptimize(d.ly.data());
+      }
+    }) / 20);
     tp.push_back(cpu_seconds([&] {
       for (int i = 0; i < 5; ++i) {
         d.run_plain();
@@ -167,7 +186,9 @@ void matmul_ratio() {
     td.push_back(a);
     ts.push_back(b);
     ratio.push_back(b / a);
+    lean_ratio.push_back(tl.back() / a);
   }
+  std::sort(lean_ratio.begin(), lean_ratio.end());
   std::sort(ratio.begin(), ratio.end());
   const double fastest = *std::min_element(ts.begin(), ts.end()) / *std::min_element(td.begin(), td.end());
   const double best = *std::min_element(ts.begin(), ts.end());
@@ -176,6 +197,11 @@ void matmul_ratio() {
               "operation, 2 x 64^3 operations)\n",
               fastest, ratio[ratio.size() / 2], 1e3 * *std::min_element(td.begin(), td.end()), 1e3 * best,
               1e9 * best / (2.0 * 64 * 64 * 64));
+  const double lean = *std::min_element(tl.begin(), tl.end());
+  std::printf("  the same C kernel substituted on LeanDouble: fastest rounds %.1fx, median %.1fx the double kernel "
+              "(%.3g ms = %.1f ns per operation); y[0] err [%.4g, %.4g]\n",
+              lean / *std::min_element(td.begin(), td.end()), lean_ratio[lean_ratio.size() / 2], 1e3 * lean,
+              1e9 * lean / (2.0 * 64 * 64 * 64), d.ly[0].err().lo, d.ly[0].err().hi);
   const double plain = *std::min_element(tp.begin(), tp.end());
   std::printf("  reference, the same C kernel on one boost::numeric::interval<double> (no error analysis): "
               "%.1fx the double kernel (%.3g ms); SymbolicError / one interval: %.1fx\n",

@@ -11,6 +11,7 @@
 #include <gmpxx.h>
 
 #include <symerr/domains/symbolic_interval.hpp>
+#include <symerr/lean.hpp>
 #include "domain_scope.hpp"  // DomainScope<D>: an Affine context for domain-templated tests
 #include "test_scale.hpp"
 
@@ -70,6 +71,13 @@ template <class D>
 bool encloses(const SymbolicDomainError<D>& s, const mpq_class& real, double computed) {
   return contains(s.real, real) && contains(s.fp, exact_value(computed)) &&
          contains(s.err, mpq_class(exact_value(computed) - real));
+}
+
+// The same for a LeanError (its enclosures: fp, err, real = fp − err).
+template <class F>
+bool encloses(const LeanError<F>& s, const mpq_class& real, double computed) {
+  const auto in = [](const LeanInterval& i, const mpq_class& q) { return exact_value(i.lo) <= q && q <= exact_value(i.hi); };
+  return in(s.real(), real) && in(s.fp(), exact_value(computed)) && in(s.err(), exact_value(computed) - real);
 }
 
 inline double to_double(const mpq_class& q) { return q.get_d(); }

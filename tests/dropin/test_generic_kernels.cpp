@@ -52,9 +52,10 @@ struct Stats {
   std::string first;
 };
 
-// Samples executions of an n-input scalar kernel and checks them against `s`.
-template <class Kernel>
-Stats sample(const S& s, const Case& c, std::size_t n_in, std::uint64_t seed, Kernel&& k) {
+// Samples executions of an n-input scalar kernel and checks them against `s`
+// (a SymbolicDomainError or a LeanError).
+template <class B, class Kernel>
+Stats sample(const B& s, const Case& c, std::size_t n_in, std::uint64_t seed, Kernel&& k) {
   InputSampler gen(seed, c.F, c.e);
   Stats st;
   std::vector<mpq_class> r(n_in);
@@ -81,9 +82,15 @@ Stats sample(const S& s, const Case& c, std::size_t n_in, std::uint64_t seed, Ke
   return st;
 }
 
-void report(const char* kernel, const Case& c, const S& s, const Stats& st) {
+double err_mag(const S& s) { return mag(s.err); }
+template <class F>
+double err_mag(const LeanError<F>& s) {
+  return s.err().mag();
+}
+template <class B>
+void report(const char* kernel, const Case& c, const B& s, const Stats& st) {
   std::printf("%-14s %-13s samples %zu  bound %.3g  max observed %.3g  ratio %.3g\n", kernel, c.name, st.n,
-              mag(s.err), st.max_err, st.max_err > 0 ? mag(s.err) / st.max_err : 0.0);
+              err_mag(s), st.max_err, st.max_err > 0 ? err_mag(s) / st.max_err : 0.0);
   INFO(kernel << " " << c.name << ": " << st.first);
   CHECK(st.violations == 0);
 }
@@ -199,6 +206,51 @@ TEST_CASE("relu x < 0 ? T(0) : x through the driver on 16 elements", "[dropin]")
       if (i == 1) break;  // every lane's enclosure is the same: two are sampled
     }
     CHECK(res.report.runs <= 8);  // zipped: the lanes' paths share runs
+  }
+}
+
+// The same kernels, unchanged, on LeanDouble / LeanFloat (<symerr/lean.hpp>),
+// against the same exact executions and with the same tightness twins.
+template <class L>
+void lean_generic(const Case& c) {
+  constexpr std::size_t n = 8;
+  const L box = L::input(-1, 1, -c.e, c.e);
+  const std::vector<L> a(n, box);
+  const L d = kernels::dot(a.data(), a.data(), n);
+  Stats st = sample(d, c, 2 * n, 11, [](auto* v, auto*) { return kernels::dot(v, v + n, n); });
+  report("lean dot8", c, d, st);
+  const double u = std::ldexp(1.0, -c.F.precision);
+  CHECK(d.err().mag() <= 2 * n * c.e * (1 + c.e) + n * u / (1 - n * u) * n * (1 + c.e) * (1 + c.e) * 1.0001);
+  CHECK(d.err().mag() <= 5 * st.max_err);
+  const L h = kernels::horner(box);
+  st = sample(h, c, 1, 13, [](auto* v, auto*) { return kernels::horner(v[0]); });
+  report("lean horner", c, h, st);
+  CHECK(h.err().mag() <= 4 * st.max_err);
+  const L hd = kernels::horner_dyadic(box);
+  st = sample(hd, c, 1, 12, [](auto* v, auto*) { return kernels::horner_dyadic(v[0]); });
+  report("lean horner2", c, hd, st);
+  CHECK(hd.err().mag() <= 4 * st.max_err);
+  const L l = kernels::lerp(box, box, box);
+  st = sample(l, c, 3, 14, [](auto* v, auto*) { return kernels::lerp(v[0], v[1], v[2]); });
+  report("lean lerp", c, l, st);
+  CHECK(l.err().mag() <= 4 * st.max_err);
+  const L cl = kernels::clip(box, L(-0.5), L(0.5));
+  st = sample(cl, c, 1, 15, [](auto* v, auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    return kernels::clip(v[0], T(-0.5), T(0.5));
+  });
+  report("lean clip", c, cl, st);
+  CHECK(cl.err().mag() <= c.e);
+  CHECK(cl.err().mag() <= 2 * st.max_err);
+  // a branch whose outcome differs inside the box: LeanError has no driver
+  CHECK_THROWS_AS(kernels::relu(box), UndecidedBranch);
+  CHECK(kernels::relu(L::input(0.25, 1, -c.e, c.e)).err().mag() == c.e);  // decided
+}
+
+TEST_CASE("generic kernels unchanged on LeanDouble and LeanFloat: sound, same twins", "[dropin][lean]") {
+  for (const Case& c : kCases) {
+    if (c.F.precision == 53) lean_generic<LeanDouble>(c);
+    else lean_generic<LeanFloat>(c);
   }
 }
 

@@ -5,6 +5,8 @@
 //   kaff    SymbolicDomainError<Affine>                   (test_kernels_aff)
 //   krat    SymbolicDomainError<RationalInterval>         (test_kernels_rat)
 //   k32     float                                         (test_kernels_f32)
+//   klean   LeanDouble                                    (test_kernels_lean)
+//   klean32 LeanFloat                                     (test_kernels_lean32)
 //   kq      mpq_class, the exact rational reference       (test_kernels_exact)
 //   kmp     symref::Enclosure, the MPFR enclosure reference (test_kernels_mpfr)
 // A caller declares a substituted kernel as README "A C kernel, by type
@@ -36,6 +38,18 @@ namespace kaff {
 #undef double
 #define double ::symerr::SymbolicDomainError<::symerr::RationalInterval>
 namespace krat {
+#include "kernels/onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
+#undef double
+#define double ::symerr::LeanDouble
+namespace klean {
+#include "kernels/onnx_kernels.h"
+}
+#undef ONNX_KERNELS_H
+#undef double
+#define double ::symerr::LeanFloat
+namespace klean32 {
 #include "kernels/onnx_kernels.h"
 }
 #undef ONNX_KERNELS_H

@@ -81,6 +81,7 @@
 #include <symerr/domains/rational_interval.hpp>
 #include <symerr/elementary.hpp>  // exp, log, tanh, ... of a replaced value, found by ADL (as sqrt)
 #include <symerr/c_types.hpp>     // CFloat, CDouble: C_TYPES substitution
+#include <symerr/lean.hpp>        // LeanDouble, LeanFloat: `WITH ::symerr::LeanDouble`
 
 namespace symerr::substitute {
 

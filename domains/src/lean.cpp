@@ -1,0 +1,261 @@
+// LeanError's out-of-line parts: the operations under a caller's foreign
+// floating-point environment (computed here under the library's, this file
+// being compiled with -frounding-math), the messages, the comparisons, and
+// the bridge to SymbolicError for the elementary functions.
+#include <symerr/lean.hpp>
+
+#include <cstdio>
+#include <limits>
+#include <utility>
+#include <stdexcept>
+
+namespace symerr {
+
+namespace lean_detail {
+
+void fail(const std::string& what) { throw std::domain_error(what); }
+
+std::string range_text(const char* name, double lo, double hi) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s [%.17g, %.17g]", name, lo, hi);
+  return buf;
+}
+
+namespace {
+std::string sides_text(const Sides& s) {
+  return range_text("fp", s.fp.lo, s.fp.hi) + ", " + range_text("real", s.real.lo, s.real.hi);
+}
+[[noreturn]] void undecided(const Sides& a, const Sides& b, const char* op, const char* format, const char* why) {
+  throw UndecidedBranch(std::string("symerr::LeanError<") + format + ">: the comparison a " + op + " b is " + why +
+                        " (a: " + sides_text(a) + "; b: " + sides_text(b) +
+                        "). LeanError has no branch driver: run a kernel with data-dependent branches on "
+                        "SymbolicError through symerr::verify::run_kernel");
+}
+// The answer of x < y (or_equal: x <= y) for every x in [x0, x1], y in [y0, y1]:
+// 1 true, 0 false, -1 either.
+int decide(double x0, double x1, double y0, double y1, bool or_equal) {
+  if (or_equal ? x1 <= y0 : x1 < y0) return 1;
+  if (or_equal ? x0 > y1 : x0 >= y1) return 0;
+  return -1;
+}
+bool settle(int computed, int ideal, const Sides& a, const Sides& b, const char* op, const char* format) {
+  if (computed < 0 || ideal < 0) undecided(a, b, op, format, "true for some values of the operands and false for others");
+  if (computed != ideal)
+    undecided(a, b, op, format, "decided differently by the real and the computed values (an unstable test)");
+  return computed == 1;
+}
+}  // namespace
+
+bool less(const Sides& a, const Sides& b, bool or_equal, const char* op, const char* format) {
+  return settle(decide(a.fp.lo, a.fp.hi, b.fp.lo, b.fp.hi, or_equal),
+                decide(a.real.lo, a.real.hi, b.real.lo, b.real.hi, or_equal), a, b, op, format);
+}
+
+bool equal(const Sides& a, const Sides& b, const char* op, const char* format) {
+  const auto decide_eq = [](const LeanInterval& x, const LeanInterval& y) {
+    if (x.lo == x.hi && y.lo == y.hi && x.lo == y.lo) return 1;
+    if (x.hi < y.lo || y.hi < x.lo) return 0;
+    return -1;
+  };
+  return settle(decide_eq(a.fp, b.fp), decide_eq(a.real, b.real), a, b, op, format);
+}
+
+template <class F, class I>
+Sides integer_sides_guarded(I c) {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  const double f = static_cast<double>(static_cast<F>(c));  // C's conversion, round to nearest
+  const double d = static_cast<double>(c);
+  const auto diff = static_cast<__int128>(c);
+  // d's neighbours enclose c: [d, next up] or [next down, d]
+  const bool above = static_cast<__int128>(d) > diff, below = static_cast<__int128>(d) < diff;
+  return {{f, f}, {below ? d : above ? next_down(d) : d, above ? d : below ? -next_down(-d) : d}};
+}
+template <class F>
+Sides integer_sides(long long c) {
+  return integer_sides_guarded<F>(c);
+}
+template <class F>
+Sides integer_sides(unsigned long long c) {
+  return integer_sides_guarded<F>(c);
+}
+template Sides integer_sides<double>(long long);
+template Sides integer_sides<float>(long long);
+template Sides integer_sides<double>(unsigned long long);
+template Sides integer_sides<float>(unsigned long long);
+
+// Every operation of LeanError<F>, reached through its private statics.
+struct Guarded {
+  template <class F>
+  static LeanError<F> binary(const LeanError<F>& a, const LeanError<F>& b, char op) {
+    [[maybe_unused]] const FpEnvironmentGuard guard;
+    switch (op) {
+      case '+': return LeanError<F>::add(a, b);
+      case '*': return LeanError<F>::mul(a, b);
+      case '/': return LeanError<F>::div(a, b);
+      case 'M': return LeanError<F>::maximum(a, b);
+      case 'A': return LeanError<F>::magnitude(a);
+      default: return LeanError<F>::root(a);
+    }
+  }
+  template <class F>
+  static LeanError<F> fma(const LeanError<F>& a, const LeanError<F>& b, const LeanError<F>& c) {
+    [[maybe_unused]] const FpEnvironmentGuard guard;
+    return LeanError<F>::fused(a, b, c);
+  }
+};
+
+}  // namespace lean_detail
+
+template <class F>
+LeanError<F> LeanError<F>::guarded(LeanError a, LeanError b, char op) {
+  return lean_detail::Guarded::binary(a, b, op);
+}
+
+template <class F>
+LeanError<F> LeanError<F>::guarded_fma(LeanError a, LeanError b, LeanError c) {
+  return lean_detail::Guarded::fma(a, b, c);
+}
+
+template <class F>
+LeanInterval LeanError<F>::guarded_real() const {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  return exact_real();
+}
+
+template <class F>
+LeanInterval LeanError<F>::rel_err() const {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  const LeanInterval r = exact_real();
+  if (r.lo <= 0 && r.hi >= 0) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  return lean_detail::interval(lean_detail::widen(lean_detail::quotient(e_, lean_detail::pair(r))));
+}
+
+template <class F>
+LeanError<F> LeanError<F>::guarded_literal(double d) {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  return rounded_literal(d);
+}
+
+template <class F>
+void LeanError<F>::bad_literal(double d) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  lean_detail::fail(std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: the literal " + buf +
+                    (std::isfinite(d) ? " overflows the format" : " must be finite (LeanError has no infinities)"));
+}
+
+namespace {
+template <class F, class I>
+std::pair<double, double> integer_literal_parts(I c) {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  const F f = static_cast<F>(c);  // C's one conversion
+  if (!(std::fabs(static_cast<double>(f)) <= lean_detail::kMax<F>))
+    lean_detail::fail(std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: the integer literal " +
+                      std::to_string(c) + " overflows the format");
+  // exact: |f − c| < 2^40
+  return {static_cast<double>(f), static_cast<double>(static_cast<__int128>(f) - static_cast<__int128>(c))};
+}
+}  // namespace
+
+template <class F>
+LeanError<F> LeanError<F>::integer_literal(long long c) {
+  const auto [f, e] = integer_literal_parts<F>(c);
+  return LeanError(Pair{-f, f}, Pair{-e, e});
+}
+template <class F>
+LeanError<F> LeanError<F>::integer_literal(unsigned long long c) {
+  const auto [f, e] = integer_literal_parts<F>(c);
+  return LeanError(Pair{-f, f}, Pair{-e, e});
+}
+
+template <class F>
+void LeanError<F>::overflow(LeanError a, LeanError b, char op) {
+  const std::string name = std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: ";
+  const auto text = [](const LeanError& v) {
+    return lean_detail::range_text("fp", v.fp().lo, v.fp().hi) + ", " +
+           lean_detail::range_text("err", v.err().lo, v.err().hi) + ", " +
+           lean_detail::range_text("real", v.real().lo, v.real().hi);
+  };
+  const std::string ra = text(a), rb = text(b);
+  switch (op) {
+    case '/':
+      lean_detail::fail(name + "a / b: the divisor's range holds 0 or the quotient may overflow (a: " + ra +
+                        "; b: " + rb + "); LeanError has no infinities: use SymbolicError");
+    case 's':
+      lean_detail::fail(name + "sqrt(a): a may be negative (a: " + ra + "); use SymbolicError (NaN) or "
+                        "guard the operand");
+    case 'f':
+      lean_detail::fail(name + "fma(a, b, c) may overflow (a: " + ra + "; b: " + rb +
+                        "); LeanError has no infinities: use SymbolicError");
+    default:
+      lean_detail::fail(name + "a " + std::string(1, op) + " b may overflow (a: " + ra + "; b: " + rb +
+                        "); LeanError has no infinities: use SymbolicError");
+  }
+}
+
+template <class F>
+void LeanError<F>::undecided_sign(const char* op) const {
+  throw UndecidedBranch(std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: " + op +
+                        ": the sign of s is not the same everywhere in both programs (s: " +
+                        lean_detail::range_text("fp", fp().lo, fp().hi) + ", " +
+                        lean_detail::range_text("real", real().lo, real().hi) +
+                        "); LeanError has no branch driver: run a kernel with data-dependent branches on SymbolicError "
+                        "through symerr::verify::run_kernel");
+}
+
+template <class F>
+LeanError<F> LeanError<F>::input(double lo, double hi, double elo, double ehi) {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  // SymbolicError's input computes the exact range of F's values in [lo + elo, hi + ehi]
+  const SymbolicError s = SymbolicError::input(lo, hi, elo, ehi, std::is_same_v<F, double> ? FP64 : FP32);
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(elo) || !std::isfinite(ehi))
+    throw std::invalid_argument("symerr::LeanError::input: the ranges must be finite (" +
+                                lean_detail::range_text("value", lo, hi) + ", " +
+                                lean_detail::range_text("error", elo, ehi) + ")");
+  const double flo = s.fp.lower(), fhi = s.fp.upper();
+  if (!(std::max(-flo, fhi) <= lean_detail::kMax<F>))
+    throw std::invalid_argument("symerr::LeanError::input: " + lean_detail::range_text("value", lo, hi) +
+                                " plus " + lean_detail::range_text("error", elo, ehi) + " overflows " +
+                                lean_detail::format_name<F>());
+  return LeanError(lean_detail::Pair{-flo, fhi}, lean_detail::Pair{-elo, ehi});
+}
+
+template <class F>
+LeanError<F> LeanError<F>::from_enclosures(LeanInterval fp, LeanInterval err) {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  const auto bad = [](LeanInterval r) { return !(r.lo <= r.hi) || !std::isfinite(r.lo) || !std::isfinite(r.hi); };
+  if (bad(fp) || bad(err) || !(std::max(-fp.lo, fp.hi) <= lean_detail::kMax<F>) || static_cast<double>(static_cast<F>(fp.lo)) != fp.lo ||
+      static_cast<double>(static_cast<F>(fp.hi)) != fp.hi)
+    throw std::invalid_argument("symerr::LeanError::from_enclosures: " + lean_detail::range_text("fp", fp.lo, fp.hi) +
+                                " must be a finite range with ends that are values of " +
+                                lean_detail::format_name<F>() + ", " + lean_detail::range_text("err", err.lo, err.hi) +
+                                " a finite range");
+  return LeanError(lean_detail::pair(fp), lean_detail::pair(err));
+}
+
+template <class F>
+SymbolicError LeanError<F>::to_symbolic() const {
+  [[maybe_unused]] const FpEnvironmentGuard guard;
+  const LeanInterval r = real();
+  return SymbolicError::input(r.lo, r.hi, err().lo, err().hi, std::is_same_v<F, double> ? FP64 : FP32);
+}
+
+template <class F>
+LeanError<F> LeanError<F>::from_symbolic(const SymbolicError& s, const char* operation) {
+  if (s.is_finite().tri() != Tri::True || s.is_undef().tri() != Tri::False)
+    lean_detail::fail(std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: " + operation +
+                      "(x) may be infinite, NaN or undefined (its computed value " +
+                      lean_detail::range_text("fp", s.fp.lower(), s.fp.upper()) +
+                      "); LeanError has no special values: use SymbolicError");
+  const LeanInterval f{s.fp.lower(), s.fp.upper()}, e{s.err.lower(), s.err.upper()};
+  if (!(std::max(-f.lo, f.hi) <= lean_detail::kMax<F>) || !std::isfinite(e.lo) || !std::isfinite(e.hi))
+    lean_detail::fail(std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: " + operation +
+                      "(x) has no finite enclosure (" + lean_detail::range_text("fp", f.lo, f.hi) + ", " +
+                      lean_detail::range_text("err", e.lo, e.hi) + ")");
+  return LeanError(lean_detail::pair(f), lean_detail::pair(e));
+}
+
+template class LeanError<double>;
+template class LeanError<float>;
+
+}  // namespace symerr
