@@ -656,6 +656,16 @@ TEST_CASE("C kernels on LeanDouble / LeanFloat: sound against exact executions, 
   }
 }
 
+TEST_CASE("planted bug: narrowed LeanFloat enclosures of the C matmul are caught by the exact executions",
+          "[substitute][lean]") {
+  for (const Spec& s : specs()) {
+    if (s.k != K::MatMul || s.in[0].dims[0] != 4) continue;
+    std::vector<LeanView> bound = lean_outputs(s, kScenarios[3]);  // FP32, e = 2^-20
+    for (LeanView& y : bound) y.err = Interval::between(y.err.lower() * 0.75, y.err.upper() * 0.75);
+    CHECK(sample(s, kScenarios[3], bound, executions(0.2), 99).violations > 0);
+  }
+}
+
 TEST_CASE("C kernels with data-dependent comparisons on LeanDouble: UndecidedBranch naming both operands",
           "[substitute][lean]") {
   for (const Spec& s : specs()) {
