@@ -401,6 +401,21 @@ double target_ratio(const Spec& s, const Scenario& sc) {
   }
 }
 
+// The tightness twins: the target ratio bound / observed where one is set,
+// and for sums of K products of |x| <= 1 + e the a-priori bound
+// K·(2e + e^2) + gamma_K·K·(1 + e)^2, gamma_K = K·u / (1 − K·u) (it also
+// bounds the fused loop, which rounds once per step instead of twice).
+void check_tightness(const Spec& s, const Scenario& sc, double bound, double ratio) {
+  const double target = target_ratio(s, sc);
+  if (target > 0) CHECK(ratio <= target);
+  if (s.k == K::MatMul || s.k == K::MatMulFma || s.k == K::Conv) {
+    const double K = s.k == K::Conv ? 9 : s.in[0].dims[1];
+    const double u = std::ldexp(1.0, -sc.F.precision);
+    const double a_priori = K * (2 * sc.e + sc.e * sc.e) + K * u / (1 - K * u) * K * (1 + sc.e) * (1 + sc.e);
+    CHECK(bound <= a_priori * 1.0001);
+  }
+}
+
 void run_spec(const Spec& s, double factor) {
   for (const Scenario& sc : kScenarios) {
     verify::DriverResult res;
@@ -416,17 +431,7 @@ void run_spec(const Spec& s, double factor) {
     INFO(o.first);
     CHECK(o.violations == 0);
     CHECK(o.executions >= executions(factor));
-    const double target = target_ratio(s, sc);
-    if (target > 0) CHECK(ratio <= target);
-    if (s.k == K::MatMul || s.k == K::MatMulFma || s.k == K::Conv) {
-      // tightness twin for sums of K products of |x| <= 1 + e: the a-priori
-      // bound K·(2e + e^2) + gamma_K·K·(1 + e)^2, gamma_K = K·u / (1 − K·u)
-      // (it also bounds the fused loop, which rounds once per step instead of twice)
-      const double K = s.k == K::Conv ? 9 : s.in[0].dims[1];
-      const double u = std::ldexp(1.0, -sc.F.precision);
-      const double a_priori = K * (2 * sc.e + sc.e * sc.e) + K * u / (1 - K * u) * K * (1 + sc.e) * (1 + sc.e);
-      CHECK(bound <= a_priori * 1.0001);
-    }
+    check_tightness(s, sc, bound, ratio);
   }
 }
 
@@ -639,14 +644,7 @@ TEST_CASE("C kernels on LeanDouble / LeanFloat: sound against exact executions, 
         CHECK(ratio <= kLeanSoftmaxCeiling);
         continue;
       }
-      const double target = target_ratio(s, sc);
-      if (target > 0) CHECK(ratio <= target);
-      if (s.k == K::MatMul || s.k == K::MatMulFma || s.k == K::Conv) {
-        const double K = s.k == K::Conv ? 9 : s.in[0].dims[1];
-        const double u = std::ldexp(1.0, -sc.F.precision);
-        const double a_priori = K * (2 * sc.e + sc.e * sc.e) + K * u / (1 - K * u) * K * (1 + sc.e) * (1 + sc.e);
-        CHECK(bound <= a_priori * 1.0001);
-      }
+      check_tightness(s, sc, bound, ratio);
       // SymbolicError's bound on the sums and products (measured equal);
       // batchnorm's quotient and square root 1.07x (e > 0) and 1.41x (e = 0);
       // fma at e = 0 1.64x (no exactness test at a power of two)
