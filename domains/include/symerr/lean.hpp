@@ -4,8 +4,9 @@
 // (`fp`, values of F = double or float) and the error fp − real (`err`); the
 // real value is enclosed by fp − err. Add, Sub, Mul, Div, fma, sqrt, min/max,
 // fabs and the comparisons are inline, in round-to-nearest double arithmetic
-// with every bound rounded outward (one successor step, Rump et al., BIT 2009:
-// c + (|c|·2^-52 + 2^-1074) ≥ succ(c)); the elementary functions (exp, log,
+// with every bound rounded outward (c + (|c|·2^-50 + 2^-1074), a few
+// successor steps; Rump, Zimmermann, Boldo, Melquiond, BIT 2009, for one
+// step); the elementary functions (exp, log,
 // tanh, erf, pow, ...) go through SymbolicError (its enclosures on an input
 // holding this value), so they cost what they cost there.
 //
@@ -16,7 +17,8 @@
 // root of a value that may be negative throw std::domain_error naming the
 // operation and the ranges), no branch driver (a comparison whose outcome is
 // not the same for the real and the computed value everywhere throws
-// UndecidedBranch), IEEE round-to-nearest only.
+// UndecidedBranch); the computed program rounds to nearest (the spec's
+// semantics), whatever mode the caller has set.
 //
 // Literals: as for SymbolicError, a literal is the exact real constant the
 // compiler gave it; its rounding into F is its error (LeanFloat(0.1) has err
@@ -202,6 +204,15 @@ class LeanError {
   // A value from its enclosures: fp in [fp.lo, fp.hi] (values of F), err in
   // [err.lo, err.hi]. Throws std::invalid_argument on empty or non-finite ranges.
   static LeanError from_enclosures(LeanInterval fp, LeanInterval err);
+
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  explicit operator T() const {
+    static_assert(sizeof(T) == 0,
+                  "symerr::LeanError: a lean value cannot be converted to a number (it stands for every "
+                  "execution's value); x.fp(), x.err() and x.real() are its enclosures");
+    return T{};
+  }
 
   LeanInterval fp() const noexcept { return lean_detail::interval(f_); }
   LeanInterval err() const noexcept { return lean_detail::interval(e_); }
