@@ -225,7 +225,8 @@ void report(const char* name, const Tally& t) {
   INFO(t.first_loose);
   CHECK(t.loose == 0);
   CHECK(t.executions > 1000);
-  CHECK((t.twins > 50 || std::string(name) == "fdim" || std::string(name) == "fma-sh"));
+  // every operation (but fdim and the shared fma, which have none) met its twin often
+  CHECK((t.twins * 20 >= t.ops || std::string(name) == "fdim" || std::string(name) == "fma-sh"));
 }
 
 template <class F>

@@ -1,6 +1,7 @@
 // The installed symerr_add_substituted_kernel(): scale.c compiled on
 // SymbolicError, with C_TYPES (double -> CDouble) and on the Affine domain, run
-// through the branch driver.
+// through the branch driver; and on LeanDouble (no driver: inputs where the
+// relu's comparison is decided).
 #include <cstdio>
 #include <vector>
 
@@ -28,6 +29,14 @@ namespace kernel_aff {  // the Affine domain: no include of its own (substitute.
 double* scale_relu(const double* x, int n, double alpha, double beta);
 void release(double* p);
 }  // namespace kernel_aff
+#include <symerr/substitute_end.hpp>
+#include <symerr/substitute.hpp>
+#undef double
+#define double ::symerr::LeanDouble
+namespace kernel_lean {
+double* scale_relu(const double* x, int n, double alpha, double beta);
+void release(double* p);
+}  // namespace kernel_lean
 #include <symerr/substitute_end.hpp>
 
 int main() {
@@ -65,8 +74,14 @@ int main() {
       },
       ina, 8, opt);
   std::printf("Affine scale_relu: err bound %g (%s)\n", mag(a.outputs[0].err), a.report.summary().c_str());
+  const std::vector<symerr::LeanDouble> inl(8, symerr::LeanDouble::input(0, 1, -1e-12, 1e-12));
+  symerr::LeanDouble* outl = kernel_lean::scale_relu(inl.data(), 8, 0.5, 0.25);
+  const double lean = outl[0].err().mag();
+  kernel_lean::release(outl);
+  std::printf("LeanDouble scale_relu on [0, 1]: err bound %g\n", lean);
   return !r.report.budget_exhausted && mag(r.outputs[0].err) < 1e-11 && !c.report.budget_exhausted &&
-                 mag(c.outputs[0].err) < 1e-11 && !a.report.budget_exhausted && mag(a.outputs[0].err) < 1e-11
+                 mag(c.outputs[0].err) < 1e-11 && !a.report.budget_exhausted && mag(a.outputs[0].err) < 1e-11 &&
+                 lean > 0 && lean < 1e-11
              ? 0
              : 1;
 }
