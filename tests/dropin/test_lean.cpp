@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <cfenv>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -482,6 +483,15 @@ TEST_CASE("LeanError literals: exact reals rounded into the format as error, com
   static_assert(!addable<LeanDouble, LeanFloat> && !addable<LeanFloat, LeanDouble>);
   static_assert(addable<LeanDouble, int> && addable<float, LeanFloat>);
   static_assert(std::is_trivially_copyable_v<LeanFloat> && sizeof(LeanFloat) == 32);
+  // the format's limits, as exact constants; no infinity (a clear error, not a silent 0)
+  CHECK(std::numeric_limits<LeanFloat>::lowest().fp().lo == -static_cast<double>(FLT_MAX));
+  CHECK(std::numeric_limits<LeanDouble>::max().fp().hi == DBL_MAX);
+  CHECK(std::numeric_limits<LeanDouble>::epsilon().err().mag() == 0);
+  CHECK(std::numeric_limits<LeanFloat>::digits == 24);
+  CHECK_THROWS_WITH(std::numeric_limits<LeanDouble>::infinity(), Catch::Contains("no infinities"));
+  LeanDouble m = std::numeric_limits<LeanDouble>::lowest();  // a running maximum of negative values
+  for (double v : {-3.0, -2.0, -5.0}) m = fmax(m, LeanDouble(v));
+  CHECK(m.fp().lo == -2.0);
 }
 
 TEST_CASE("LeanError refuses what it cannot bound, by name: overflow, 0 divisors, negative roots, bad ranges",

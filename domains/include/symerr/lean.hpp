@@ -672,3 +672,48 @@ extern template class LeanError<double>;
 extern template class LeanError<float>;
 
 }  // namespace symerr
+
+// std::numeric_limits<LeanError<F>>: F's limits as exact constants
+// (`T m = std::numeric_limits<T>::lowest();` before a running maximum);
+// without it the primary template answers T(), an exact 0, and a maximum of
+// negative values would silently start at 0. LeanError has no infinities
+// and no NaN: infinity() and quiet_NaN() throw std::domain_error.
+template <class F>
+struct std::numeric_limits<symerr::LeanError<F>> {
+  using T = symerr::LeanError<F>;
+  using L = std::numeric_limits<F>;
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = false;
+  static constexpr bool has_quiet_NaN = false;
+  static constexpr bool has_signaling_NaN = false;
+  static constexpr bool is_iec559 = false;
+  static constexpr bool is_bounded = true;
+  static constexpr bool is_modulo = false;
+  static constexpr int digits = L::digits;
+  static constexpr int digits10 = L::digits10;
+  static constexpr int max_digits10 = L::max_digits10;
+  static constexpr int radix = 2;
+  static constexpr int min_exponent = L::min_exponent;
+  static constexpr int max_exponent = L::max_exponent;
+  static constexpr std::float_round_style round_style = std::round_to_nearest;
+  static T min() { return T(L::min()); }
+  static T max() { return T(L::max()); }
+  static T lowest() { return T(L::lowest()); }
+  static T epsilon() { return T(L::epsilon()); }
+  static T round_error() { return T(0.5); }
+  static T denorm_min() { return T(L::denorm_min()); }
+  static T infinity() { symerr::lean_detail::fail(no_special("infinity()")); }
+  static T quiet_NaN() { symerr::lean_detail::fail(no_special("quiet_NaN()")); }
+
+ private:
+  static std::string no_special(const char* member) {
+    std::string text = "std::numeric_limits<LeanError<";  // appended: GCC 12 warns on string + literal chains
+    text.append(symerr::lean_detail::format_name<F>()).append(">>::").append(member);
+    text.append(": LeanError has no infinities and no NaN; start a running maximum at lowest() or at the first "
+                "element, or use SymbolicError");
+    return text;
+  }
+};
