@@ -471,6 +471,10 @@ TEST_CASE("LeanError literals: exact reals rounded into the format as error, com
   CHECK(box < 2);
   CHECK(2.0 > box);
   CHECK_THROWS_AS(box < 0, UndecidedBranch);
+  CHECK_FALSE(box != box);  // one object with itself (C's NaN test): decided
+  CHECK(box <= box);
+  const LeanDouble copy = box;
+  CHECK_THROWS_AS(copy == box, UndecidedBranch);  // a copy is not known to hold the same value: undecided
   CHECK_THROWS_WITH(box < 0.5, Catch::Contains("LeanError<FP64>") && Catch::Contains("fp [") &&
                                    Catch::Contains("real [") && Catch::Contains("run_kernel"));
   // mixed arithmetic with numbers on either side, compound operators

@@ -298,12 +298,14 @@ class LeanError {
   friend bool isfinite(const LeanError&) noexcept { return true; }
 
   // ---- comparisons: decided when the real and the computed value agree everywhere
-  friend bool operator<(const LeanError& a, const LeanError& b) { return a.less(b, false, "<"); }
-  friend bool operator<=(const LeanError& a, const LeanError& b) { return a.less(b, true, "<="); }
-  friend bool operator>(const LeanError& a, const LeanError& b) { return b.less(a, false, ">"); }
-  friend bool operator>=(const LeanError& a, const LeanError& b) { return b.less(a, true, ">="); }
-  friend bool operator==(const LeanError& a, const LeanError& b) { return a.equal(b, "=="); }
-  friend bool operator!=(const LeanError& a, const LeanError& b) { return !a.equal(b, "!="); }
+  // One object compared with itself (C's NaN test x != x) is decided: a
+  // LeanError is never NaN.
+  friend bool operator<(const LeanError& a, const LeanError& b) { return &a != &b && a.less(b, false, "<"); }
+  friend bool operator<=(const LeanError& a, const LeanError& b) { return &a == &b || a.less(b, true, "<="); }
+  friend bool operator>(const LeanError& a, const LeanError& b) { return &a != &b && b.less(a, false, ">"); }
+  friend bool operator>=(const LeanError& a, const LeanError& b) { return &a == &b || b.less(a, true, ">="); }
+  friend bool operator==(const LeanError& a, const LeanError& b) { return &a == &b || a.equal(b, "=="); }
+  friend bool operator!=(const LeanError& a, const LeanError& b) { return &a != &b && !a.equal(b, "!="); }
 
  private:
   friend struct lean_detail::Guarded;
