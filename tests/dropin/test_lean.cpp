@@ -50,10 +50,18 @@ struct Operand {
 template <class F>
 class Gen {
  public:
-  explicit Gen(std::uint64_t seed) : rng_(seed) {}
+  // boxes: operands [−2^k, 2^k] or [0, 2^k] (k in −2..2), exact or with a few
+  // ulps of error: the results' largest magnitudes are powers of two (the
+  // exactness refinements of add, mul and fma)
+  explicit Gen(std::uint64_t seed, bool boxes = false) : rng_(seed), boxes_(boxes) {}
 
   Operand<F> operand(bool positive = false) {
     constexpr bool fp64 = std::is_same_v<F, double>;
+    if (boxes_) {
+      const double p = std::ldexp(1.0, pick(-2, 2)), lo = positive || pick(0, 3) == 0 ? p / 4 : -p;
+      const double e = pick(0, 1) ? 0.0 : p * (fp64 ? 0x1p-52 : 0x1p-23) * pick(1, 4);
+      return {{lo, p}, {-e, e}, LeanError<F>::from_enclosures({lo, p}, {-e, e}), true};
+    }
     const double scales[] = {1.0, 0x1p-30, 0x1p30, fp64 ? 0x1p-1060 : 0x1p-140, fp64 ? 0x1p-1000 : 0x1p-120,
                              fp64 ? 0x1p500 : 0x1p60};
     const double s = scales[pick(0, 5)];
@@ -104,6 +112,7 @@ class Gen {
 
  private:
   std::mt19937_64 rng_;
+  bool boxes_;
 };
 
 struct Tally {
@@ -154,8 +163,8 @@ using Apply = std::function<LeanError<F>(const std::vector<LeanError<F>>&)>;
 // x's rounding bound from the side it clips).
 template <class F>
 Tally nary(const char* name, int arity, const Apply<F>& op, const Exact& exact, const Computed& computed,
-           std::uint64_t seed, bool positive_last = false, bool twin_check = true) {
-  Gen<F> gen(seed);
+           std::uint64_t seed, bool positive_last = false, bool twin_check = true, bool boxes = false) {
+  Gen<F> gen(seed, boxes);
   Tally t;
   const std::size_t ops = symerr::test::scaled(3000, 100);
   const int corners = 1 << (2 * arity), draws = corners + 48;
@@ -273,6 +282,17 @@ void arithmetic() {
                               [](const Q& a) { return mpq_class(a[0] * a[1] + a[0]); },
                               [&](const D& a) { return static_cast<double>(std::fma(f(a[0]), f(a[1]), f(a[0]))); }, 11,
                               false, false));
+  // power-of-two boxes: the halved rounding terms of add, mul and fma
+  report<F>("add-2k", nary<F>("add-2k", 2, [](const V& a) { return a[0] + a[1]; },
+                              [](const Q& a) { return mpq_class(a[0] + a[1]); },
+                              [&](const D& a) { return static_cast<double>(f(a[0]) + f(a[1])); }, 13, false, true, true));
+  report<F>("mul-2k", nary<F>("mul-2k", 2, [](const V& a) { return a[0] * a[1]; },
+                              [](const Q& a) { return mpq_class(a[0] * a[1]); },
+                              [&](const D& a) { return static_cast<double>(f(a[0]) * f(a[1])); }, 14, false, true, true));
+  report<F>("fma-2k", nary<F>("fma-2k", 3, [](const V& a) { return fma(a[0], a[1], a[2]); },
+                              [](const Q& a) { return mpq_class(a[0] * a[1] + a[2]); },
+                              [&](const D& a) { return static_cast<double>(std::fma(f(a[0]), f(a[1]), f(a[2]))); }, 15,
+                              false, true, true));
   // fdim's twin: the subtraction's error, 0's, or both joined
   Gen<F> gen(12);
   for (int k = 0; k < 200; ++k) {

@@ -409,6 +409,23 @@ class LeanError {
       }
     return d / 2;
   }
+  // fma: every corner's exact a·b + c within [−m, m] (a·b exact: FP32, or
+  // FP64 powers of two; the sum's exact remainder by TwoSum).
+  static double fused_rounding(Pair a, Pair b, Pair c, Pair f, double d) noexcept {
+    const double m = std::max(f[0], f[1]);
+    const auto pow2 = [](double x) { return (std::bit_cast<std::uint64_t>(x) & 0x000FFFFFFFFFFFFFull) == 0; };
+    for (const double x : {-a[0], a[1]})
+      for (const double y : {-b[0], b[1]}) {
+        if (std::is_same_v<F, double> && !(pow2(x) && pow2(y))) return d;
+        const double p = x * y;  // exact
+        for (const double z : {-c[0], c[1]}) {
+          const double t = p + z, v = t - p, r = (p - (t - v)) + (z - v);  // t + r = p + z exactly
+          const double mag = std::fabs(t), rest = t < 0 ? -r : r;       // |p + z| = mag + rest
+          if (mag > m || (mag == m && rest > 0)) return d;
+        }
+      }
+    return d / 2;
+  }
   [[gnu::always_inline]] bool exact_zero() const noexcept {
     return f_[0] == 0 && f_[1] == 0 && e_[0] == 0 && e_[1] == 0;
   }
@@ -479,6 +496,7 @@ LeanError<F> LeanError<F>::div(const LeanError& a, const LeanError& b) {
 template <class F>
 LeanError<F> LeanError<F>::fused(const LeanError& a, const LeanError& b, const LeanError& c) {
   using namespace lean_detail;
+  if (c.exact_zero()) return mul(a, b);  // fma(a, b, 0) rounds a·b once (`acc = 0; acc = fma(x, y, acc)`)
   const LeanInterval fa = a.fp(), fb = b.fp(), fc = c.fp();
   const F a0 = static_cast<F>(fa.lo), a1 = static_cast<F>(fa.hi);
   const F b0 = static_cast<F>(fb.lo), b1 = static_cast<F>(fb.hi);
@@ -489,7 +507,9 @@ LeanError<F> LeanError<F>::fused(const LeanError& a, const LeanError& b, const L
   const double hi = std::max(std::max<double>(fma(a0, b0, c1), fma(a0, b1, c1)),
                              std::max<double>(fma(a1, b0, c1), fma(a1, b1, c1)));
   const Pair f{-lo, hi};
-  const double d = rounding(f, a, b, 'f');
+  double d = rounding(f, a, b, 'f');
+  if (at_power_of_two(f, d)) [[unlikely]]
+    d = fused_rounding(a.f_, b.f_, c.f_, f, d);
   const Pair x = widen(product(a.e_, b.f_));
   const Pair y = widen(product(a.real_pair(), b.e_));
   return LeanError(f, widen(widen(x + c.e_) + widen(y + d)));
