@@ -10,32 +10,28 @@
 #define SYMERR_SUBSTITUTE_DOUBLE ::symerr::SymbolicError
 #include <symerr/substitute.hpp>
 namespace kernel {
-double* scale_relu(const double* x, int n, double alpha, double beta);
-void release(double* p);
+#include "scale.h"
 }  // namespace kernel
 #include <symerr/substitute_end.hpp>
 #include <symerr/substitute.hpp>
 #undef double
 #define double ::symerr::CDouble
 namespace kernel_c {
-double* scale_relu(const double* x, int n, double alpha, double beta);
-void release(double* p);
+#include "scale.h"
 }  // namespace kernel_c
 #include <symerr/substitute_end.hpp>
 #include <symerr/substitute.hpp>
 #undef double
 #define double ::symerr::SymbolicDomainError<::symerr::Affine>
 namespace kernel_aff {  // the Affine domain: no include of its own (substitute.hpp has it)
-double* scale_relu(const double* x, int n, double alpha, double beta);
-void release(double* p);
+#include "scale.h"
 }  // namespace kernel_aff
 #include <symerr/substitute_end.hpp>
 #include <symerr/substitute.hpp>
 #undef double
 #define double ::symerr::LeanDouble
 namespace kernel_lean {
-double* scale_relu(const double* x, int n, double alpha, double beta);
-void release(double* p);
+#include "scale.h"
 }  // namespace kernel_lean
 #include <symerr/substitute_end.hpp>
 
