@@ -106,9 +106,19 @@ inline double next_down(double x) noexcept {
 }
 // x − y rounded down and up exactly (TwoSum's remainder says on which side
 // round-to-nearest fell; Knuth): the real value's enclosure fp − err.
+// TwoSum's remainder (Knuth): s = RN(x + y) and s + r = x + y exactly (per lane).
+template <class T>
+inline T two_sum_remainder(T x, T y, T s) noexcept {
+  const T v = s - x;
+  return (x - (s - v)) + (y - v);
+}
+// A power of two (or zero): no significand bits.
+inline bool power_of_two(double x) noexcept {
+  return (std::bit_cast<std::uint64_t>(x) & 0x000FFFFFFFFFFFFFull) == 0;
+}
 inline double sub_down(double x, double y) noexcept {
-  const double s = x - y, v = s - x, r = (x - (s - v)) + (-y - v);
-  return r < 0 ? next_down(s) : s;
+  const double s = x - y;
+  return two_sum_remainder(x, -y, s) < 0 ? next_down(s) : s;
 }
 inline double sub_up(double x, double y) noexcept { return -sub_down(y, x); }
 // The same for one end: up(c) ≥ c, down(c) ≤ c by the same margin.
@@ -385,12 +395,12 @@ class LeanError {
   // [−1, 1] + [−1, 1]). Above the subnormal spacing only.
   [[gnu::always_inline]] static bool at_power_of_two(Pair f, double d) noexcept {
     const double m = std::max(f[0], f[1]);
-    return (std::bit_cast<std::uint64_t>(m) & 0x000FFFFFFFFFFFFFull) == 0 &&
+    return lean_detail::power_of_two(m) &&
            d > (std::is_same_v<F, double> ? 0x1p-1074 : 0x1p-150);
   }
   // Sums: raw = RN64(x + y) per lane, its exact remainder by TwoSum (Knuth).
   static double sum_rounding(Pair x, Pair y, Pair raw, Pair f, double d) noexcept {
-    const Pair v = raw - x, r = (x - (raw - v)) + (y - v);  // raw + r = x + y exactly
+    const Pair r = lean_detail::two_sum_remainder(x, y, raw);  // raw + r = x + y exactly
     const double m = std::max(f[0], f[1]);
     for (int i = 0; i < 2; ++i)
       if (f[i] == m && !(raw[i] < m || (raw[i] == m && r[i] <= 0))) return d;
@@ -400,12 +410,12 @@ class LeanError {
   // values is exact; FP64: both factors are powers of two, as ±1).
   static double product_rounding(Pair a, Pair b, Pair f, double d) noexcept {
     const double m = std::max(f[0], f[1]);
-    const auto pow2 = [](double x) { return (std::bit_cast<std::uint64_t>(x) & 0x000FFFFFFFFFFFFFull) == 0; };
+    using lean_detail::power_of_two;
     for (const double x : {-a[0], a[1]})
       for (const double y : {-b[0], b[1]}) {
         const double p = x * y;
         if (std::fabs(static_cast<double>(static_cast<F>(p))) != m) continue;
-        if (std::is_same_v<F, double> ? !(pow2(x) && pow2(y)) : !(std::fabs(p) <= m)) return d;
+        if (std::is_same_v<F, double> ? !(power_of_two(x) && power_of_two(y)) : !(std::fabs(p) <= m)) return d;
       }
     return d / 2;
   }
@@ -413,13 +423,13 @@ class LeanError {
   // FP64 powers of two; the sum's exact remainder by TwoSum).
   static double fused_rounding(Pair a, Pair b, Pair c, Pair f, double d) noexcept {
     const double m = std::max(f[0], f[1]);
-    const auto pow2 = [](double x) { return (std::bit_cast<std::uint64_t>(x) & 0x000FFFFFFFFFFFFFull) == 0; };
+    using lean_detail::power_of_two;
     for (const double x : {-a[0], a[1]})
       for (const double y : {-b[0], b[1]}) {
-        if (std::is_same_v<F, double> && !(pow2(x) && pow2(y))) return d;
+        if (std::is_same_v<F, double> && !(power_of_two(x) && power_of_two(y))) return d;
         const double p = x * y;  // exact
         for (const double z : {-c[0], c[1]}) {
-          const double t = p + z, v = t - p, r = (p - (t - v)) + (z - v);  // t + r = p + z exactly
+          const double t = p + z, r = lean_detail::two_sum_remainder(p, z, t);  // t + r = p + z exactly
           const double mag = std::fabs(t), rest = t < 0 ? -r : r;       // |p + z| = mag + rest
           if (mag > m || (mag == m && rest > 0)) return d;
         }
