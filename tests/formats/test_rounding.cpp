@@ -232,7 +232,7 @@ TEST_CASE("exact_decimal: decimal constants in base 10, leading zeros included",
   CHECK(exact_decimal("0.401") == mpq_class(401, 1000));
   CHECK(exact_decimal("017") == 17);
   CHECK(exact_decimal("0.09") == mpq_class(9, 100));  // "009": not even a valid octal number
-  CHECK(exact_decimal("331.4") == mpq_class(3314, 10));
+  CHECK(exact_decimal("331.4") == mpq_class(1657, 5));
   CHECK(exact_decimal("3.5e7") == 35000000);
   CHECK(exact_decimal("42.7e-6") == mpq_class(427, 10000000));
   CHECK(exact_decimal("-0.5E+1") == -5);
