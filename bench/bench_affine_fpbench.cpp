@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <symerr/decimal.hpp>
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
@@ -24,26 +25,7 @@ namespace {
 template <class D>
 struct Literal {
   SymbolicDomainError<D> operator()(const char* decimal) const {
-    return SymbolicDomainError<D>::literal(decimal_to_rational(decimal), FP64);
-  }
-  // "331.4", "3.5e7", "42.7e-6" as exact rationals.
-  static mpq_class decimal_to_rational(const std::string& s) {
-    const auto e = s.find_first_of("eE");
-    const std::string mant = s.substr(0, e);
-    const long exp10 = e == std::string::npos ? 0 : std::stol(s.substr(e + 1));
-    const auto dot = mant.find('.');
-    std::string digits = mant;
-    long frac = 0;
-    if (dot != std::string::npos) {
-      digits = mant.substr(0, dot) + mant.substr(dot + 1);
-      frac = static_cast<long>(mant.size() - dot - 1);
-    }
-    mpz_class num(digits), ten_pow;
-    const long shift = exp10 - frac;
-    mpz_ui_pow_ui(ten_pow.get_mpz_t(), 10, static_cast<unsigned long>(shift < 0 ? -shift : shift));
-    mpq_class q = shift >= 0 ? mpq_class(num * ten_pow) : mpq_class(num, ten_pow);
-    q.canonicalize();
-    return q;
+    return SymbolicDomainError<D>::literal(exact_decimal(decimal), FP64);
   }
 };
 

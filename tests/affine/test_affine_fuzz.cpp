@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include <symerr/domains/affine.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "fuzz/dag_fuzzer.hpp"
 

@@ -9,6 +9,7 @@
 #include <symerr/domains/affine.hpp>
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 using namespace symerr;
 

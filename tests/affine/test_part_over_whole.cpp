@@ -30,6 +30,7 @@
 #include <symerr/elementary.hpp>
 #include <symerr/kernels/softmax.hpp>
 #include <symerr/symbolic.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "test_scale.hpp"
 

@@ -9,6 +9,7 @@
 #include <symerr/domains/interval.hpp>
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "fuzz/dag_fuzzer.hpp"
 

@@ -15,6 +15,7 @@
 #include <symerr/domains/interval.hpp>
 #include <symerr/symbolic.hpp>
 #include <symerr/symbolic/map_enclosures.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "core/symbolic_oracle.hpp"
 // private to domains/src: the Affine fast path's rounding bound (found

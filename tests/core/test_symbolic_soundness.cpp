@@ -9,6 +9,7 @@
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
 #include <symerr/symbolic.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "core/symbolic_oracle.hpp"
 

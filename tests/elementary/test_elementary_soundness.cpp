@@ -15,6 +15,7 @@
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/domains/rational_interval.hpp>
 #include <symerr/elementary.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "elementary/elementary_oracle.hpp"
 

@@ -20,6 +20,7 @@
 #include <symerr/domains/rational_interval.hpp>
 #include <symerr/elementary.hpp>
 #include <symerr/symbolic/std_math.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "elementary/unary_function_tests.hpp"
 #include "test_scale.hpp"

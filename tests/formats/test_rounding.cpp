@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <random>
 
+#include <symerr/decimal.hpp>
+
 #include "formats/mpfr_emulation.hpp"
 
 using namespace symerr;
@@ -220,4 +222,22 @@ TEST_CASE("conversion between formats", "[formats][rounding]") {
   CHECK(convert(1.0 + 3 * std::ldexp(1.0, -8), FP32, BF16, RoundingMode::NearestEven).value ==
         1.0 + std::ldexp(1.0, -6));
   CHECK_THROWS_AS(convert(0.1, FP32, FP16, RoundingMode::NearestEven), std::invalid_argument);
+}
+
+// exact_decimal (<symerr/decimal.hpp>): decimal constants in base 10. GMP's
+// mpz_class("0125") reads the leading zero as an octal prefix (85), which
+// turned "0.125" into 0.085 and "0.401" into 0.257.
+TEST_CASE("exact_decimal: decimal constants in base 10, leading zeros included", "[formats][decimal]") {
+  CHECK(exact_decimal("0.125") == mpq_class(1, 8));
+  CHECK(exact_decimal("0.401") == mpq_class(401, 1000));
+  CHECK(exact_decimal("017") == 17);
+  CHECK(exact_decimal("0.09") == mpq_class(9, 100));  // "009": not even a valid octal number
+  CHECK(exact_decimal("331.4") == mpq_class(1657, 5));
+  CHECK(exact_decimal("3.5e7") == 35000000);
+  CHECK(exact_decimal("42.7e-6") == mpq_class(427, 10000000));
+  CHECK(exact_decimal("-0.5E+1") == -5);
+  CHECK(exact_decimal("+.25") == mpq_class(1, 4));
+  CHECK(exact_decimal("1.") == 1);
+  for (const char* bad : {"", "-", ".", "1e", "1e-", "0x10", "1.2.3", "1,5", " 1", "1 ", "e5", "nan"})
+    CHECK_THROWS_WITH(exact_decimal(bad), Catch::Contains("is not a decimal number"));
 }

@@ -25,6 +25,7 @@
 #include <string>
 #include <tuple>
 #include <vector>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "substitute/kernel_builds.hpp"
 #include "test_scale.hpp"

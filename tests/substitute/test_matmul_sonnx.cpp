@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <symerr/verify/bounds/bounds.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include "substitute/kernel_builds.hpp"
 #include "test_scale.hpp"

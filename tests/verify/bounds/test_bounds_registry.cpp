@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <symerr/verify/bounds/bounds.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include <atomic>
 #include <cctype>

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <symerr/verify/bounds/bounds.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 using namespace symerr;
 using namespace symerr::verify;

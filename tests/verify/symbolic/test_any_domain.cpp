@@ -14,6 +14,7 @@
 #include <symerr/domains/rational_interval.hpp>
 #include <symerr/verify/bounds/bounds.hpp>
 #include <symerr/verify/symbolic/symbolic_campaign.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 using namespace symerr;
 using namespace symerr::verify;

@@ -4,6 +4,7 @@
 
 #include <symerr/verify/symbolic/symbolic_campaign.hpp>
 #include <symerr/verify/symbolic/symbolic_check.hpp>
+#include <symerr/domains/symbolic_instances.hpp>  // the library's instantiations (compile time)
 
 #include <map>
 #include <set>

@@ -24,3 +24,6 @@ static_assert(std::is_trivially_copyable_v<SymbolicError>);
 static_assert(std::is_trivially_destructible_v<SymbolicError>);
 static_assert(sizeof(void*) != 8 || sizeof(SymbolicError) == 176, "SymbolicError grew: see the size note above");
 }  // namespace symerr
+
+// The common instantiations, compiled in the library (extern templates).
+#include <symerr/domains/symbolic_instances.hpp>
