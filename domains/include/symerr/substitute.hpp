@@ -33,10 +33,14 @@
 //   * `restrict` is GCC's __restrict; the kernel's functions get C++ linkage
 //     in the namespace (no `extern "C"` needed, no clash with the same kernel
 //     compiled as C).
-// Not handled: printf of a replaced value, VLAs and compound literals of the
-// replaced type (compile errors); memory from another allocator, or a
-// pointer into a block, passed to free(), and memset() of a non-zero byte on
-// a buffer of symbolic values (std::invalid_argument naming the call). A
+// Not handled: printf/fprintf/sprintf/snprintf of a replaced value (a
+// compile error naming the call, <symerr/symbolic/printf_guard.hpp>; other
+// variadic functions receive the object's raw bytes); the address of a
+// compound literal of the replaced type (g++: "taking address of temporary
+// array"); memory from another allocator, or a pointer into a block, passed
+// to free(), and memset() of a non-zero byte on a buffer of symbolic values
+// (std::invalid_argument naming the call). VLAs of the replaced type work
+// (g++'s extension constructs their elements). A
 // block the kernel returns is the C library's own: its caller may release it
 // with the plain free() (or with the substituted free, which also destroys
 // elements that need it).
