@@ -12,7 +12,7 @@ execute_process(COMMAND ${cmd} -DSYMERR_PROBE_REFUSED RESULT_VARIABLE rc OUTPUT_
 if(rc EQUAL 0)
   message(FATAL_ERROR "printf of a symbolic value compiled")
 endif()
-string(REGEX MATCHALL "symerr: a symbolic value cannot be passed to [a-z:]+" found "${out}")
+string(REGEX MATCHALL "symerr: a symbolic value cannot be passed to ([a-z]+::)?[a-z]+" found "${out}")
 list(LENGTH found n)
 if(NOT n EQUAL EXPECTED)
   message(FATAL_ERROR "${n} refusals, expected ${EXPECTED}:\n${out}")
