@@ -14,8 +14,8 @@ echo "== Release tests"
 (cd build/release && ctest --output-on-failure -j"$jobs")
 echo "== Benchmark programs build (built, not run)"
 # They are EXCLUDE_FROM_ALL; built here so that a change cannot leave one
-# uncompilable (bench_substitute did not build from session 15 to 16: the
-# reference interval type lacked the fabs/fdim/copysign a new C kernel calls).
+# uncompilable (a new C kernel calling fabs/fdim/copysign once broke
+# bench_substitute, whose reference interval type lacked them).
 cmake --build build/release -j"$jobs" --target bench
 
 echo "== ASan+UBSan build"

@@ -20,3 +20,22 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/symerrConfig.cmake
               ${CMAKE_CURRENT_SOURCE_DIR}/cmake/SymerrSubstitute.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/symerrConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symerr)
+
+# pkg-config (symerr.pc, beside the CMake package's directory): the same
+# libraries and include directory for builds without CMake, relocatable
+# (${pcfiledir}). Boost is header-only and found in the compiler's default
+# include path; the ONNX component has no pkg-config file.
+set(_pcdir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(SYMERR_PC_PREFIX_FROM_PCDIR "")
+  set(SYMERR_PC_INCLUDEDIR "${CMAKE_INSTALL_FULL_INCLUDEDIR}")
+  set(SYMERR_PC_LIBDIR "${CMAKE_INSTALL_FULL_LIBDIR}")
+else()
+  file(RELATIVE_PATH SYMERR_PC_PREFIX_FROM_PCDIR /symerr-prefix/${_pcdir} /symerr-prefix)
+  set(SYMERR_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+  set(SYMERR_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+configure_file(cmake/symerr.pc.in ${CMAKE_CURRENT_BINARY_DIR}/symerr.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/symerr.pc DESTINATION ${_pcdir})
+# The licence (Apache-2.0), also named in symerr.pc.
+install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

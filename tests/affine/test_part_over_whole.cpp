@@ -299,7 +299,7 @@ TEST_CASE("part over its whole, Affine: softmax with input errors within 1.05x o
     CHECK(mag(y[0].err) <= 1.05 * observed);
     CHECK(mag(z[0].err) <= 1.05 * observed_z);
     // the whole-kernel split: propagated at the witness's (measured 5.03e-13
-    // against 5.00e-13, n = 4; 1.4e-11 and 5.8e-12 before session 24's split)
+    // against 5.00e-13, n = 4; 1.4e-11 and 5.8e-12 without the part-over-whole split)
     const Execution w = execute(c, x, err);
     const double prop = std::max(std::fabs(w.prop_lo[0]), std::fabs(w.prop_hi[0]));
     INFO("propagated " << mag(y[0].propagated) << ", witness " << prop << "; introduced " << mag(y[0].introduced));

@@ -361,7 +361,7 @@ TEMPLATE_TEST_CASE("whole-kernel split: a tiny introduced error is not taken for
   REQUIRE_ENCLOSES(n3, binary(ArithOp::Div, e2, e0, FP64, FP64, up, IntegerDivision::Floor));
 }
 
-// Found by the [long] DAG fuzzer (session 19): x / 0 in an integer or the real
+// Found by the [long] DAG fuzzer: x / 0 in an integer or the real
 // format is undefined, flagged ±inf by its table entry; converted into a float
 // format it looked like an exact infinity, and `y < y`, `y < 0` were answered
 // "certainly false" although the value is undefined.

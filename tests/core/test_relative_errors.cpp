@@ -305,8 +305,8 @@ const std::vector<Case>& cases() {
       {"exp(x0) exp(x1) / (exp(x0) + exp(x1)), FP64 [-20, 20] (relative)", Kernel::ExpHarmonic, 2, -20, 20, FP64, 0, true, 7, INFINITY, INFINITY},
       {"softmax of 8 (first output, known maximum), FP64 [-1, 1]", Kernel::Softmax, 8, -1, 1, FP64, 0, false, 31, 5.29e-15, 3.13e-13},
       {"softmax of 8 (first output, known maximum), FP64 [-1, 1], e = 1e-12", Kernel::Softmax, 8, -1, 1, FP64, 1e-12, false, 10, 7.75e-12, 4.58e-10},
-      // log, exp2, pow, cbrt, sigmoid, tanh and erf with their relative identities (session 20;
-      // before: err / real for their operands, and no relative identity of their own)
+      // log, exp2, pow, cbrt, sigmoid, tanh and erf with their relative identities (the last
+      // columns: err / real for their operands, and no relative identity of their own)
       {"log sum exp of 8, FP64 [-1, 1]", Kernel::LogSumExp, 8, -1, 1, FP64, 0, false, 7, 4.52e-15, 4.19e-15},
       {"log sum exp of 8, FP64 [-1, 1], e = 1e-12", Kernel::LogSumExp, 8, -1, 1, FP64, 1e-12, false, 2.5, 7.39e-12, 6.85e-12},
       {"2^x0 2^x1 / (2^x0 + 2^x1), FP64 [-20, 20] (relative)", Kernel::Exp2Harmonic, 2, -20, 20, FP64, 0, true, 6, 2.11e14, 7.33e-4},
@@ -317,11 +317,11 @@ const std::vector<Case>& cases() {
       {"tanh(x0 x1) / erf(x2), FP64 [0.5, 2], e = 1e-12 (relative)", Kernel::TanhOverErf, 3, 0.5, 2, FP64, 1e-12, true, 2.6, 1.05e-11, 1.7e-11},
       {"tanh(x0 x1) / erf(x2), FP32 [0.5, 2] (relative)", Kernel::TanhOverErf, 3, 0.5, 2, FP32, 0, true, 7, 8.385e-7, 1.36e-6},
       // the quotient's error with the divisor's relative error: e_x / fp_y − real_z·r_y / (1 + r_y)
-      // (session 20; before: (e_x − real_z·e_y) / fp_y, e_y over the divisor's smallest value)
+      // (the last columns: (e_x − real_z·e_y) / fp_y alone, e_y over the divisor's smallest value)
       {"swish x / (1 + exp(-x)), FP32 [-20, 20]", Kernel::Swish, 1, -20, 20, FP32, 0, false, 9, 40.0001, INFINITY},
       {"swish x / (1 + exp(-x)), FP32 [-20, 20], e = 2^-20", Kernel::Swish, 1, -20, 20, FP32, 0x1p-20, false, 28, 40.0001, INFINITY},
       // the mixed relative/absolute pair through values that may be 0, and the ½-Hölder
-      // bound of √ (session 21; before: no relative error where the real range holds 0)
+      // bound of √ (the last columns: no relative error where the real range holds 0)
       {"sum of 4 squares / 4 + 2^-17, FP32 [-1, 1] (relative)", Kernel::MeanSquareEps, 4, -1, 1, FP32, 0, true, 5.5, 1.937e-7, 0.02539},
       {"sum of 4 squares / 4 + 2^-17, FP64 [-1, 1] (relative)", Kernel::MeanSquareEps, 4, -1, 1, FP64, 0, true, 5.5, 3.608e-16, 4.729e-11},
       {"sum of 4 squares / 4 + 2^-17, FP32 [-2^-70, 2^-70] (relative)", Kernel::MeanSquareEps, 4, -0x1p-70, 0x1p-70, FP32, 0, true, 2.5, 7.189e-43, INFINITY},

@@ -351,9 +351,8 @@ TEST_CASE("the driver tightens only modifiable operands, a const local is not wr
   CHECK(mag(mut.outputs[0].err) == 1e-12);
   // const local: never written (no const object is modified). A copy of an
   // input still gets relu's bound e: the comparison copies its operands'
-  // input tags, and the unstable pair is bounded through the input (session
-  // 11). Until session 12 this test was registered under a name with ';',
-  // which ctest split, so it never ran; it expected the whole range here.
+  // input tags, and the unstable pair is bounded through the input. (The
+  // test's name has no ';': ctest splits a name there and runs nothing.)
   std::vector<S> seen;
   const auto con = verify::run_kernel(
       [&seen](std::span<S> in, std::span<S> out) {
@@ -366,9 +365,9 @@ TEST_CASE("the driver tightens only modifiable operands, a const local is not wr
   for (const S& v : seen) CHECK((v.real.lower() == -1.0 && v.real.upper() == 1.0));
   CHECK(mag(con.outputs[0].err) == 1e-12);
   // a const *computed* local is not written, but it is numbered when made
-  // (session 18: results of operations on driver inputs are numbered), so the
-  // unstable pair is related through it: err = 2e (until session 17 the
-  // whole range 2); its real range stays untightened (the path's value is v,
+  // (results of operations on driver inputs are numbered), so the unstable
+  // pair is related through it: err = 2e (unrelated, the whole range 2); its
+  // real range stays untightened (the path's value is v,
   // real [-2, 2]); the same value in a non-const local is also tightened
   const auto con_computed = verify::run_kernel(
       [](std::span<S> in, std::span<S> out) {

@@ -206,7 +206,7 @@ TEST_CASE("run_kernel, Affine: separate inputs are independent, one element used
 
 // The fill constructor in the Affine domain gives copies of one input (one
 // quantity, by design): the report counts them and names the first, so the
-// trap of a session-21 tryout (a softmax of copies: every output 0.5) shows.
+// trap (a softmax of copies: every output 0.5, found by a new-user tryout) shows.
 TEST_CASE("run_kernel, Affine: copies of one input element are reported", "[dropin][driver][defects]") {
   AffineContext ctx;
   AffineScope scope(ctx);
@@ -224,7 +224,7 @@ TEST_CASE("run_kernel, Affine: copies of one input element are reported", "[drop
   CHECK_THAT(s.report.summary(), !Catch::Contains("copies"));
 }
 
-// Two relus of computed values (session-21 tryout): u = x0 + x1, v = x0 − x1,
+// Two relus of computed values (found by a new-user tryout): u = x0 + x1, v = x0 − x1,
 // y0 = relu(u), y1 = relu(v). In FP64 without input error y1 had the bound
 // [−2, 1.1e-16] in the Interval domain (y0, FP32 and Affine: one rounding).
 // The unstable pair's linear program (conditions 2ε + 2^-53·ε' <= 0 for u and

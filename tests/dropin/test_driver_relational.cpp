@@ -3,7 +3,7 @@
 // driver.hpp, "Unstable pairs"), so a maximum written with `if` on locals
 // keeps err ∈ hull(err of the operands) — in the Affine domain through its
 // forms, in the Interval domain through the driver's input tags (the outputs
-// are copies of inputs), and since session 17 also for computed values held
+// are copies of inputs), and also for computed values held
 // in locals (x · 1 in `T v`: the driver numbers the results of operations).
 // Checked against exact executions; the twin compares temporaries
 // (`if (x[j] * 1 > m) m = x[j] * 1;`): the compared and the assigned values
@@ -316,9 +316,9 @@ T gather_argmax(const T* x, std::size_t n) {
 
 // Inputs of different ranges: the driver narrows a compared operand's range
 // on each path. In the Affine domain it keeps the operand's form (meet: same
-// symbols, narrower range); until session 16 it made a fresh form of the
-// narrowed range, which lost the relation between the chosen element's real
-// value, its error and the other comparisons: err [-1, 1] against e.
+// symbols, narrower range); a fresh form of the narrowed range would lose
+// the relation between the chosen element's real value, its error and the
+// other comparisons: err [-1, 1] against e.
 TEMPLATE_TEST_CASE("argmax and gather on inputs of different ranges: the narrowed operands keep their relations",
                    "[dropin][driver][relational]", Affine, Interval) {
   using S = SymbolicDomainError<TestType>;

@@ -2,11 +2,11 @@
 // bound. An unstable comparison (its real and computed outcomes differ in
 // the band of width e around the switch) makes the driver run the path of
 // the real value and the path of the computed value, and bound an output by
-// fp on the one minus real on the other. Before session 23 that held for
-// every output of the lane, also those computed the same way on both paths:
-// after `y0 = x0 < 0 ? 0 : x0`, y1 = x1 * x2 on [-1, 1] had the bound 2
-// (against its own 2e-6; session-23 tryout), hypot(x1, x2) 1.41 in both
-// domains. The driver now keeps how each quantity of a run was made (its
+// fp on the one minus real on the other. Applied to every output of the
+// lane, also those computed the same way on both paths, that gives, after
+// `y0 = x0 < 0 ? 0 : x0`, y1 = x1 * x2 on [-1, 1] the bound 2 (against its
+// own 2e-6), hypot(x1, x2) 1.41 in both domains. The driver keeps how each
+// quantity of a run was made (its
 // recipe: operation, operands, constants, format) and recognises an output
 // made alike on both paths as one quantity, whose error is its own.
 // Checked here: such outputs get the bound of the same kernel without the
@@ -115,8 +115,8 @@ TEST_CASE("driver: an output made alike on both paths of an unstable branch keep
 
 TEST_CASE("driver: elementary functions after an unstable branch keep their own bound",
           "[dropin][driver][same-quantity]") {
-  // the session-23 tryout: hypot 1.41 and pow 0.414 after a relu, in both
-  // domains (their results were not numbered quantities, or were numbered
+  // without matching: hypot 1.41 and pow 0.414 after a relu, in both
+  // domains (results that are not numbered quantities, or are numbered
   // after the divergence without a way to match them)
   auto run = []<class D>(bool with_branch) {
     using S = SymbolicDomainError<D>;

@@ -5,9 +5,9 @@
 // `while (val < v[j - 1]) --j;` needs no bound, because it stops at v[0] at
 // the latest. A driver that forks every undecided comparison on its own would
 // explore the path "v[i] >= v[0], then val < v[0]" — no execution takes it —
-// and the kernel walks off the front of its buffer (before session 17:
-// "corrupted double-linked list" from std::sort of four FP32 inputs). The
-// driver now drops an outcome that contradicts the path's condition so far
+// and the kernel walks off the front of its buffer ("corrupted double-linked
+// list" from std::sort of four FP32 inputs). The driver drops an outcome that
+// contradicts the path's condition so far
 // (certified, strict outcomes included). Checked here: no contradictory
 // path is run (the insertion sort counts the would-be overruns), every
 // execution is enclosed (exact executions, GMP), and the bounds are the true

@@ -295,8 +295,8 @@ TEST_CASE("subdivision lane by lane: 8 elementwise lanes as tight as one lane al
 // (both enclose the half's executions). The witness: Affine inputs that are
 // one quantity (the caller passes the same value twice). The whole box keeps
 // the correlation (x0 − x1 = 0), a sub-box re-creates its inputs as
-// independent ones (README, "Affine contexts"); until session 16 the hull
-// over the halves was the subdivided result: x0 − x1 = ±(box width).
+// independent ones (docs: "Affine contexts"); the hull over the halves
+// alone would be x0 − x1 = ±(box width).
 TEST_CASE("subdivision never widens the whole box's bound: correlated Affine inputs stay exact",
           "[dropin][driver][subdivision]") {
   using SA = SymbolicDomainError<Affine>;

@@ -6,8 +6,8 @@
 // whose root and quotient then keep a relative error. Sound against exact
 // executions (the same template on float/double; a 256-bit MPFR reference),
 // and tight: within a stated factor of the largest observed error, and far
-// below what the same run gave before the mixed pair (session 20 code, same
-// options: FP32 1.035e-4, FP64 1.928e-13; 354x and 450x the observed error).
+// below what the same run gives without the mixed pair (same options: FP32
+// 1.035e-4, FP64 1.928e-13; 354x and 450x the observed error).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -102,7 +102,7 @@ void check(const FloatFormat& format, double max_ratio, double before) {
 
 TEST_CASE("RMS norm of 4 on [-1,1]^4, e = 0: mixed relative/absolute errors through the driver, sound and tight",
           "[dropin][driver][subdivision][mixed]") {
-  // measured (session 21, 10^5 executions): FP32 3.5x, FP64 4.4x the observed error
+  // measured (10^5 executions): FP32 3.5x, FP64 4.4x the observed error
   check<float>(FP32, 8.5, 1.035e-4);
   check<double>(FP64, 11, 1.928e-13);
 }

@@ -104,8 +104,8 @@ TEST_CASE("softmax of 4 (if-maximum) FP64 on [-1,1]^4, e = 0: Affine driver with
 // (x_i − m <= 0: exp(x_i − m) in [e^-2, 1]) and each quotient is a part over
 // its whole (exp(x_i − m) / Σ_j exp(x_j − m), the sum's other terms at least
 // (n − 1)·e^-2), so the real range of an output is exact: at most
-// 1/(1 + (n − 1)e^-2) (0.7112 for 4, 0.3300 for 16); the bounds before
-// (session 21) were 12.4 and 3.27, err 1.31e-14 / 7.83e-15 (e = 0) and
+// 1/(1 + (n − 1)e^-2) (0.7112 for 4, 0.3300 for 16); without the recorded
+// maximum and sum they are 12.4 and 3.27, err 1.31e-14 / 7.83e-15 (e = 0) and
 // 5.46e-11 / 1.37e-11 (e = 1e-12). Sound against exact executions (256-bit
 // MPFR reference of real and err) at uniform points, ties and the corners
 // where one output is largest.
@@ -114,10 +114,10 @@ TEST_CASE("softmax (max form) FP64 on the whole box [-1,1]^n, Affine, unsplit: e
   using SA = SymbolicDomainError<Affine>;
   const struct {
     std::size_t n;
-    // measured: 5.81e-16, 5.013e-13, 6.25e-16, 4.435e-13 (session 24: the
-    // part over its whole with the relative errors as forms and the sum's
-    // roundings weighed by the numerator's share; 7.90e-16, 2.85e-12,
-    // 8.06e-16 and 1.32e-12 before)
+    // measured: 5.81e-16, 5.013e-13, 6.25e-16, 4.435e-13 (the part over its
+    // whole with the relative errors as forms and the sum's roundings weighed
+    // by the numerator's share; 7.90e-16, 2.85e-12, 8.06e-16 and 1.32e-12
+    // without them)
     double e, ceiling;
   } cases[] = {{4, 0.0, 6.0e-16}, {4, 1e-12, 5.1e-13}, {16, 0.0, 6.4e-16}, {16, 1e-12, 4.5e-13}};
   for (const auto& c : cases) {
@@ -181,8 +181,8 @@ TEST_CASE("softmax (max form) FP64 on the whole box [-1,1]^n, Affine, unsplit: e
 // A softmax of two *computed* scores (attention: s_j = q·k_j / √4), FP32,
 // q, k_0, k_1 in [-1, 1]^4, Affine, unsplit. y_0 = σ(s_0 − s_1) with
 // s_0 − s_1 = q·(k_0 − k_1)/2 in [−4, 4], so its real range is exactly
-// [σ(−4), σ(4)]: the recorded maximum and sum give it (the session-21 tryout
-// found [0.00017, 1364] and err ±2.4e-3; the Interval domain still gives
+// [σ(−4), σ(4)]: the recorded maximum and sum give it (without them
+// [0.00017, 1364] and err ±2.4e-3; the Interval domain gives
 // [0.00017, 1490]). Sound against exact executions (scores exact, exp and
 // the quotient at 300 bits) at uniform points, corners ±1 and ties k_0 = ±k_1.
 TEST_CASE("softmax of two computed attention scores, FP32, Affine: exact real range, sound",
@@ -209,7 +209,7 @@ TEST_CASE("softmax of two computed attention scores, FP32, Affine: exact real ra
     INFO(v);
     CHECK(v.real.lower() >= lo * (1 - 1e-9));
     CHECK(v.real.upper() <= hi * (1 + 1e-9));
-    CHECK(mag(v.err) <= 2e-6);  // measured 1.64e-6 (session 21: 2.4e-3)
+    CHECK(mag(v.err) <= 2e-6);  // measured 1.64e-6 (without the records: 2.4e-3)
   }
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<float> u(-1, 1);

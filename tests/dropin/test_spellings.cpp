@@ -300,8 +300,8 @@ TEMPLATE_TEST_CASE("(int)x under the driver: a truncating quantiser, sound again
         // by the difference of its two paths' enclosures (README, "not
         // supported yet"). The conversion compares a modifiable copy of x·4,
         // which the driver narrows on each path (real and computed within
-        // err of each other): the true maximum here (before session 16,
-        // 2.0, the whole range of q/4)
+        // err of each other): the true maximum here (without the narrowed
+        // copy: 2.0, the whole range of q/4)
         CHECK(mag(z.err) == 0.25);
       }
     }
@@ -350,9 +350,9 @@ T quantise_dequantise(T x, float scale, bool via_nearbyint = false) {
 }
 }  // namespace
 
-// In the interval domains (x / scale is a computed value without a form)
-// since session 16: the conversion compares a modifiable copy of x / scale,
-// which the driver narrows on each path (before: 2, the whole range).
+// In the interval domains (x / scale is a computed value without a form):
+// the conversion compares a modifiable copy of x / scale, which the driver
+// narrows on each path (without it: 2, the whole range).
 TEMPLATE_TEST_CASE("int8 quantise-dequantise with lrintf: sound, and bound = one quantum",
                    "[dropin][int_conversion]", Affine, Interval) {
   using SA = SymbolicDomainError<TestType>;
@@ -400,8 +400,8 @@ TEMPLATE_TEST_CASE("int8 quantise-dequantise with lrintf: sound, and bound = one
     // Through nearbyintf two quanta: the compared value is nearbyint's
     // result, whose err is [-1, 1] and whose integrality the copy the
     // conversion narrows does not know, so a real path at n + 1/2 + 0 meets a
-    // computed one at n - 1/2 (measured; before session 16: 4 quanta on a
-    // 64-box subdivision, the whole range without one).
+    // computed one at n - 1/2 (measured; without the narrowed copy: 4 quanta
+    // on a 64-box subdivision, the whole range without one).
     CHECK(mag(z.err) == (nbi ? 2.0 : 1.0) / 64);
     if (e > 0) CHECK(observed == 1.0 / 64);
     else CHECK(observed == 0);

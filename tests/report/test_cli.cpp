@@ -23,6 +23,10 @@ TEST_CASE("symerr: --version, usage errors and bad campaign files", "[cli]") {
   CHECK(run_command(exe + " --help").status == 0);
   CHECK(run_command(exe).status == 2);
   CHECK(run_command(exe + " run --no-such-flag").status == 2);
+  // an unknown subcommand is named, with the subcommands there are
+  r = run_command(exe + " frob");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("unknown subcommand 'frob'") && Catch::Contains("run, audit, report, unary"));
   CHECK(run_command(exe + " report /nonexistent.json").status == 2);
 
   const auto dir = temp_dir("cli-bad");

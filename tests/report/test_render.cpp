@@ -12,7 +12,8 @@
 #include "schema_check.hpp"
 #include "util.hpp"
 
-using namespace symerr::verify;
+using namespace symerr;
+using namespace symerr::verify;  // with symerr: `detail` names one namespace
 using namespace symerr::verify::test;
 
 namespace {

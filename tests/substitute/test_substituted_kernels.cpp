@@ -748,8 +748,8 @@ TEST_CASE("substitution: memset of a non-zero byte and free of a foreign pointer
 TEST_CASE("substitution: a block a kernel returns may be released by its caller with the plain free()",
           "[substitute]") {
   // A C kernel returning a malloc'd array, its C++ caller doing what C does:
-  // free(result). Until session 23 the substituted malloc put a header in
-  // front of the block and glibc aborted ("free(): invalid pointer").
+  // free(result). (A header in front of the block, kept by the substituted
+  // malloc, would make glibc abort: "free(): invalid pointer".)
   namespace sub = symerr::substitute;
   for (int round = 0; round < 3; ++round) {
     S* p = sub::allocate(16 * sizeof(S), false);

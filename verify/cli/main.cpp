@@ -81,6 +81,22 @@ int main(int argc, char** argv) {
   unary->add_option("--threads", unary_args.threads, "Threads of the exhaustive sweep");
   unary->add_option("--seed", unary_args.seed, "Seed of the random strategy");
 
+  // A first word that is no subcommand is named, with the subcommands (CLI11
+  // alone would answer "A subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::string names;
+    bool known = false;
+    for (const CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || s->get_name() == word;
+      names += (names.empty() ? "" : ", ") + s->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "symerr: error: unknown subcommand '%s' (the subcommands: %s; see symerr --help)\n",
+                   word.c_str(), names.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

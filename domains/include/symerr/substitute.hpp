@@ -33,10 +33,14 @@
 //   * `restrict` is GCC's __restrict; the kernel's functions get C++ linkage
 //     in the namespace (no `extern "C"` needed, no clash with the same kernel
 //     compiled as C).
-// Not handled: printf of a replaced value, VLAs and compound literals of the
-// replaced type (compile errors); memory from another allocator, or a
-// pointer into a block, passed to free(), and memset() of a non-zero byte on
-// a buffer of symbolic values (std::invalid_argument naming the call). A
+// Not handled: printf/fprintf/sprintf/snprintf of a replaced value (a
+// compile error naming the call, <symerr/symbolic/printf_guard.hpp>; other
+// variadic functions receive the object's raw bytes); the address of a
+// compound literal of the replaced type (g++: "taking address of temporary
+// array"); memory from another allocator, or a pointer into a block, passed
+// to free(), and memset() of a non-zero byte on a buffer of symbolic values
+// (std::invalid_argument naming the call). VLAs of the replaced type work
+// (g++'s extension constructs their elements). A
 // block the kernel returns is the C library's own: its caller may release it
 // with the plain free() (or with the substituted free, which also destroys
 // elements that need it).
@@ -46,9 +50,9 @@
 // regions, each ended by <symerr/substitute_end.hpp>, e.g. one kernel header
 // on SymbolicError and again on SymbolicDomainError<Affine> (redefine
 // SYMERR_SUBSTITUTE_FLOAT/DOUBLE between them, and let the kernel header be
-// read twice: its include guard, if any, undefined in between). Before
-// session 21 the header was `#pragma once` and a second region silently kept
-// `float` as float.
+// read twice: its include guard, if any, undefined in between). The header is
+// not `#pragma once`: with it, a second region would silently keep `float` as
+// float.
 #ifndef SYMERR_SUBSTITUTE_HPP_DECLARATIONS
 #define SYMERR_SUBSTITUTE_HPP_DECLARATIONS
 
@@ -89,9 +93,9 @@ namespace symerr::substitute {
 // calloc), so that the caller of a kernel may release a block the kernel
 // returned with the plain free(); what the substitution needs of it (its byte
 // count, and how to destroy the elements it was converted to) is kept in a
-// process-wide table by address. Before session 23 a header in front of the
-// block held it, and a caller's plain free() of a kernel's result aborted in
-// glibc ("free(): invalid pointer"; session-23 tryout). A block released by
+// process-wide table by address, not in a header in front of the block
+// (with such a header, a caller's plain free() of a kernel's result aborts in
+// glibc: "free(): invalid pointer"). A block released by
 // the plain free() leaves its entry until its address is handed out again
 // (the elements it held are then not destroyed: a SymbolicError needs no
 // destruction; an mpq_class or MPFR element leaks its limbs).
@@ -188,8 +192,8 @@ inline void release(void* p) {
 // realloc: a new block, the old elements copied over (as bytes for trivially
 // copyable types, by assignment otherwise), the old block released. Elements
 // beyond the old size are constructed as in a new block; the copied ones are
-// kept (before session 23 the first conversion of the new block constructed
-// every element, so that realloc of a SymbolicError buffer zeroed it).
+// kept (constructing every element of the new block at its first conversion
+// would zero a SymbolicError buffer).
 template <class T>
 Allocation reallocate(T* p, std::size_t bytes) {
   if (!p) return allocate(bytes, false);

@@ -28,6 +28,7 @@
 #include <symerr/format.hpp>
 #include <symerr/ops/semantics.hpp>
 #include <symerr/symbolic/mixed_error.hpp>
+#include <symerr/symbolic/printf_guard.hpp>
 #include <symerr/symbolic/specials.hpp>
 #include <symerr/tribool.hpp>
 
@@ -115,8 +116,8 @@ class SymbolicDomainError {
 
   // No conversion to float or double: a symbolic value is every execution's
   // value at once, not one number. A cast `(double)x` fails to compile with
-  // this message (before session 23: "invalid cast from type 'const
-  // symerr::SymbolicError' to type 'double'", which did not say what to do).
+  // this message (g++ alone would say "invalid cast from type 'const
+  // symerr::SymbolicError' to type 'double'", which does not say what to do).
   template <class F>
     requires std::is_floating_point_v<F>
   explicit operator F() const {
@@ -199,6 +200,11 @@ class SymbolicDomainError {
   // the reduced fields alone.
   void reduce(bool rule_mixed = false);
 };
+
+// printf("%f", x) and its family refuse a symbolic value (and the types
+// derived from it): a compile error, <symerr/symbolic/printf_guard.hpp>.
+template <RealDomain D>
+void varargs_refused(const SymbolicDomainError<D>*);
 
 }  // namespace symerr
 

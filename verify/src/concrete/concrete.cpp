@@ -196,8 +196,8 @@ void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first, con
   std::string inputs;
   for (std::size_t i = 0; i < f.reproducer.size(); ++i) {
     std::string t;
-    for (const auto& v : f.reproducer[i]) detail::append_sep(t, ", ", v.bits.empty() ? v.exact : v.bits + " = " + v.exact);
-    detail::append_sep(inputs, "; ", "(" + t + ")");
+    for (const auto& v : f.reproducer[i]) symerr::detail::append_sep(t, ", ", v.bits.empty() ? v.exact : v.bits + " = " + v.exact);
+    symerr::detail::append_sep(inputs, "; ", "(" + t + ")");
   }
   r.reason = f.message + " on a batch of " + std::to_string(n) + " inputs; the smallest batch found that " +
              (reproduced ? "reproduces it" : "was tried (not reproduced)") + " has " + std::to_string(len) +

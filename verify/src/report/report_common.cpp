@@ -18,9 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
-namespace symerr::verify {
+// The renderers' shared helpers (declared in report.hpp, in symerr::detail).
+namespace symerr::detail {
 
-namespace detail {
+using namespace ::symerr::verify;
 
 std::string format_number(double x) {
   if (std::isnan(x)) return "nan";
@@ -244,7 +245,9 @@ std::vector<std::pair<std::string, std::string>> hypotheses(const CampaignResult
   return h;
 }
 
-}  // namespace detail
+}  // namespace symerr::detail
+
+namespace symerr::verify {
 
 std::optional<double> bound_in_ulp(const CheckResult& check) {
   const auto& m = check.evidence.metrics;

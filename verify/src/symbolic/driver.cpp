@@ -241,8 +241,8 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
   // that differ only in error terms (x1 ≥ x0 on the real and on the computed
   // values) made each other's reduced cost −5e-17 by rounding alone, and
   // Bland's rule cycled between them until the iteration cap, never trying
-  // the condition that bounds the pair (session 16: an argmax and gather with
-  // e = 1e-12 had the bound 1 instead of e).
+  // the condition that bounds the pair (an argmax and gather with e = 1e-12
+  // got the bound 1 instead of e).
   constexpr double tiny_cost = 1e-20, tiny_pivot = 1e-13;
   const double rounding = 4.0 * static_cast<double>(n + 1) * 0x1p-53;
   // A column whose only positive entries are below the pivot threshold is
@@ -250,7 +250,7 @@ std::vector<double> dual_multipliers(const std::vector<double>& c, const std::ve
   // skipped until the next pivot. Taking it for a ray ended the search at
   // y = 0: two relus of computed FP64 values, u = x0 + x1 and v = x0 − x1
   // (conditions 2ε + 2^-53·ε' on both), had v's pair bounded by the plain
-  // difference [−2, 0] instead of one rounding error (session-21 tryout).
+  // difference [−2, 0] instead of one rounding error.
   std::vector<bool> blocked(cols, false);
   for (int iteration = 0; iteration < 400; ++iteration) {
     std::size_t enter = cols;
@@ -655,9 +655,9 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     // is one function of the inputs: an execution's err is that quantity's
     // error, which each side's enclosure holds on the executions of its path
     // (the real runs refine only real ranges after the divergence, the
-    // computed runs only computed ones). Before session 23 such an output
-    // took the difference of the two paths' enclosures (x1 * x2 on [-1, 1]:
-    // 2, against its own 2e-6).
+    // computed runs only computed ones). Without this, such an output takes
+    // the difference of the two paths' enclosures (x1 * x2 on [-1, 1]: 2,
+    // against its own 2e-6).
     const std::optional<std::pair<double, double>> same = same_quantity_err(g, k);
     if (same && !std::is_same_v<D, Affine>) return same;
     const std::optional<std::pair<double, double>> rel = relational_pair_err(g, k);

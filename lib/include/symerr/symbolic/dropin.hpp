@@ -470,10 +470,10 @@ bool refine_operand(void* target_ptr, const ComparisonInfo& info, bool target_is
   auto holds = [](Relation rel, bool outcome) { return outcome ? rel : negated(rel); };
   // v's range narrowed, by meet: in the Affine domain the same form (its
   // symbols, so its relation to the operand's other fields and to the other
-  // values of the kernel) with a narrower range; before session 16 a fresh
-  // form D::between(...), which lost that relation (a value chosen by
-  // comparisons, y = x[argmax], had err [-1, 1] on a box whose inputs'
-  // ranges differ, against e).
+  // values of the kernel) with a narrower range; a fresh form
+  // D::between(...) would lose that relation (a value chosen by
+  // comparisons, y = x[argmax], would get err [-1, 1] on a box whose
+  // inputs' ranges differ, against e).
   auto tighten = [](const D& v, Relation rel, const double (&o)[2]) {
     switch (rel) {
       case Relation::Lt:

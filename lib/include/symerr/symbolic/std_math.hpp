@@ -1,6 +1,7 @@
 // The qualified spellings std::exp(x), std::sqrt(x), std::fmax(a, b), ...
 // for symerr's number types (SymbolicDomainError<D> of every domain, and the
-// types derived from it: CFloat, CDouble).
+// types derived from it: CFloat, CDouble); and std::printf(fmt, x) with a
+// symerr value refused at compile time.
 //
 // A C++ kernel often writes its math functions qualified. std::exp has no
 // overload for a class type, so `std::exp(x)` with x symbolic did not compile
@@ -25,6 +26,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdio>
 #include <type_traits>
 #include <utility>
 
@@ -78,6 +80,34 @@ namespace std {
   }
 SYMERR_STD_NAMES(SYMERR_STD_DECLARE)
 #undef SYMERR_STD_DECLARE
+
+// std::printf(fmt, x) and its family with a symerr value among the arguments:
+// a compile error naming the call, as for the unqualified spellings
+// (<symerr/symbolic/printf_guard.hpp>).
+template <class... A>
+  requires ::symerr::any_refuses_varargs_v<A...>
+int printf(const char*, const A&...) {
+  static_assert(!::symerr::any_refuses_varargs_v<A...>, SYMERR_VARARGS_REFUSED("std::printf"));
+  return 0;
+}
+template <class... A>
+  requires ::symerr::any_refuses_varargs_v<A...>
+int fprintf(std::FILE*, const char*, const A&...) {
+  static_assert(!::symerr::any_refuses_varargs_v<A...>, SYMERR_VARARGS_REFUSED("std::fprintf"));
+  return 0;
+}
+template <class... A>
+  requires ::symerr::any_refuses_varargs_v<A...>
+int sprintf(char*, const char*, const A&...) {
+  static_assert(!::symerr::any_refuses_varargs_v<A...>, SYMERR_VARARGS_REFUSED("std::sprintf"));
+  return 0;
+}
+template <class... A>
+  requires ::symerr::any_refuses_varargs_v<A...>
+int snprintf(char*, std::size_t, const char*, const A&...) {
+  static_assert(!::symerr::any_refuses_varargs_v<A...>, SYMERR_VARARGS_REFUSED("std::snprintf"));
+  return 0;
+}
 }  // namespace std
 
 #undef SYMERR_STD_NAMES

@@ -52,53 +52,55 @@ CampaignResult read_report(const std::filesystem::path& json_file);
 // The same from the text of a report; `json_file` names it in errors.
 CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file);
 
-namespace detail {
-// Shared by the renderers (report_common.cpp).
+}  // namespace symerr::verify
+
+// Shared by the renderers (report_common.cpp); in symerr::detail, the library's
+// one internal namespace (a second `detail` in symerr::verify would make `detail`
+// ambiguous under `using namespace symerr; using namespace symerr::verify;`).
+namespace symerr::detail {
 std::string format_number(double x);          // "%.6g"; "inf", "-inf", "nan"
 std::string format_count(std::uint64_t n);    // 1234567 -> "1,234,567"
 // s += (s.empty() ? "" : sep) + x, without temporaries.
 void append_sep(std::string& s, std::string_view sep, std::string_view x);
 // A check's semantics as "key = value, key = value" (unescaped).
-std::string semantics_text(const CheckResult& c);
+std::string semantics_text(const verify::CheckResult& c);
 // 1-based line and column of byte `offset` in `text` (column counts bytes).
 struct LineColumn {
   std::size_t line = 1, column = 1;
 };
 LineColumn line_column(const std::string& text, std::size_t offset);
 // Inputs covered per class, "normal 10 (1 failed), zero 2"; "-" when none.
-std::string classes_text(const Evidence& e);
+std::string classes_text(const verify::Evidence& e);
 // Margin to the bound at the worst input: bound_ulp - max_ulp_error, if known.
-std::optional<double> margin_in_ulp(const CheckResult& check);
+std::optional<double> margin_in_ulp(const verify::CheckResult& check);
 
 // The first summary line: what the implementations and the specifications
 // came to, e.g. "symerr's own kernels: all correct; the seed specifications
 // contain 19 false statements (see the spec audit)".
-std::string headline(const CampaignResult& r);
+std::string headline(const verify::CampaignResult& r);
 // "12 checks: 3 proven, 5 passed on samples, 1 violated, ..." over one subject.
-std::string verdict_counts(const CampaignResult& r, Subject s);
+std::string verdict_counts(const verify::CampaignResult& r, verify::Subject s);
 // What a verdict means, one sentence (the reports' verdict legend).
-const char* verdict_meaning(Verdict v);
+const char* verdict_meaning(verify::Verdict v);
 // Display name: "passed on samples", "timed out", ...
-std::string verdict_name(Verdict v);
+std::string verdict_name(verify::Verdict v);
 // The largest error in the check's unit: "0.5 ulp (rel 2.98e-08)" for float
 // concrete checks, "3 units" for integers, "excess 1.6 % (abs 1.2e-05) over
 // the bound" for symbolic and audit checks; wrong special values counted apart.
-std::string error_figure(const CheckResult& c);
+std::string error_figure(const verify::CheckResult& c);
 // A value for tables: hex float and %.17g for floats ("0x1.8p+0 = 1.5"),
 // integers exactly; long exact decimals only in the JSON.
-std::string value_brief(const Value& v);
+std::string value_brief(const verify::Value& v);
 // Input classes and what they mean (classes overlap: one input can be in several).
 const std::vector<std::pair<std::string, std::string>>& class_legend();
 
 // Requirement -> checks -> verdict (the traceability matrix).
 struct TraceRow {
   std::string requirement;
-  std::vector<std::size_t> checks;  // indices into CampaignResult::checks
-  Verdict verdict = Verdict::Proven;
+  std::vector<std::size_t> checks;  // indices into verify::CampaignResult::checks
+  verify::Verdict verdict = verify::Verdict::Proven;
 };
-std::vector<TraceRow> traceability(const CampaignResult& r);
+std::vector<TraceRow> traceability(const verify::CampaignResult& r);
 // The hypotheses every verdict rests on (title, text).
-std::vector<std::pair<std::string, std::string>> hypotheses(const CampaignResult& r);
-}  // namespace detail
-
-}  // namespace symerr::verify
+std::vector<std::pair<std::string, std::string>> hypotheses(const verify::CampaignResult& r);
+}  // namespace symerr::detail

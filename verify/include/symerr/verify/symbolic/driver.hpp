@@ -303,7 +303,12 @@ DriverResult run_kernel(const KernelFn& kernel, std::span<const SymbolicError> i
                         const DriverOptions& options = {});
 
 // ---- kernel buffers of another element type ------------------------------
-namespace detail {
+}  // namespace symerr::verify
+
+// (in symerr::detail, the library's one internal namespace: a second `detail`
+// in symerr::verify would make `detail` ambiguous under `using namespace
+// symerr; using namespace symerr::verify;`)
+namespace symerr::detail {
 // A buffer of values (count elements, stride bytes apart from address begin)
 // that a running driver treats as its own: a comparison on one of its
 // elements may tighten it in place, also when the kernel reads it through a
@@ -329,7 +334,9 @@ const void* domain_tag() noexcept {
   static const char tag = 0;
   return &tag;
 }
-}  // namespace detail
+}  // namespace symerr::detail
+
+namespace symerr::verify {
 
 // KernelBuffer<T>: a fixed-size buffer of T, a type derived from
 // SymbolicDomainError<D> with no data of its own (CFloat, CDouble of

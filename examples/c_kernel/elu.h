@@ -1,0 +1,1 @@
+void elu(const float* x, float* y, int n);

@@ -1,0 +1,31 @@
+# Driven by ctest (install/printf-refused): compiles probe/printf_probe.cpp
+# twice with -fsyntax-only. Without SYMERR_PROBE_REFUSED it must compile (the
+# twin); with it, it must fail with symerr's message once per refused call
+# (EXPECTED of them), each function's spelling named.
+separate_arguments(flags UNIX_COMMAND "${FLAGS}")
+set(cmd ${CXX} ${flags} -fsyntax-only ${PROBE})
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the twin (plain numbers) does not compile:\n${out}")
+endif()
+execute_process(COMMAND ${cmd} -DSYMERR_PROBE_REFUSED RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "printf of a symbolic value compiled")
+endif()
+string(REGEX MATCHALL "symerr: a symbolic value cannot be passed to ([a-z]+::)?[a-z]+" found "${out}")
+list(LENGTH found n)
+if(NOT n EQUAL EXPECTED)
+  message(FATAL_ERROR "${n} refusals, expected ${EXPECTED}:\n${out}")
+endif()
+foreach(fn IN ITEMS "printf" "std::printf" "std::fprintf" "snprintf")
+  if(NOT "${found}" MATCHES "passed to ${fn}(;|$)")
+    message(FATAL_ERROR "no refusal of ${fn}:\n${out}")
+  endif()
+endforeach()
+# no other error than the refusals
+string(REGEX MATCHALL "error: " errors "${out}")
+list(LENGTH errors e)
+if(NOT e EQUAL EXPECTED)
+  message(FATAL_ERROR "${e} errors, expected ${EXPECTED} (the refusals alone):\n${out}")
+endif()
+message("the ${EXPECTED} refused calls fail with symerr's message; the twin compiles")
