@@ -44,6 +44,7 @@
 #include <symerr/domains/symbolic_interval.hpp>
 #include <symerr/elementary.hpp>
 #include <symerr/fp_environment.hpp>
+#include <symerr/lean_interval.hpp>
 #include <symerr/tribool.hpp>
 
 #if defined(__SSE2__)
@@ -51,26 +52,6 @@
 #endif
 
 namespace symerr {
-
-// A closed interval of doubles [lo, hi] (an enclosure of LeanError).
-struct LeanInterval {
-  double lo;
-  double hi;
-  bool contains(double x) const noexcept { return lo <= x && x <= hi; }
-  double mag() const noexcept { return std::max(-lo, hi); }
-};
-// The bound on |x| over the interval, as mag() of the domains: mag(y.err()).
-inline double mag(const LeanInterval& i) noexcept { return i.mag(); }
-
-template <class F>
-class LeanError;
-using LeanDouble = LeanError<double>;
-using LeanFloat = LeanError<float>;
-// printf("%f", x) and its family refuse a lean value or enclosure: a compile
-// error (<symerr/symbolic/printf_guard.hpp>).
-template <class F>
-void varargs_refused(const LeanError<F>*);
-void varargs_refused(const LeanInterval*);
 
 namespace lean_detail {
 
