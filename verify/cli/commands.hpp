@@ -33,19 +33,4 @@ struct UnaryArgs {
 int unary_command(const UnaryArgs& a);
 void write_unary_audit(const std::string& dir);  // table on stdout and <dir>/unary_audit.md
 
-// quantization checks (quant_command.cpp): exhaustive sweeps with a verdict on a claim
-struct QuantArgs {
-  std::string kind;                    // "requantize" or "quantize"
-  std::string variant = "all";         // a variant's name or "all"
-  std::string claim;                   // "", "equal" (to the ideal rule) or a number of LSB
-  std::int32_t multiplier = 1 << 30;   // requantize: Q31 multiplier
-  int shift = 0;                       // requantize: right shift
-  std::string input = "fp16", type = "int8";  // quantize: input format, output type
-  float scale = 1.0f;                  // quantize: y_scale
-  std::int64_t zero_point = 0;         // quantize: y_zero_point
-  std::optional<std::int64_t> first, last;  // a sub-range (accumulators or encodings)
-  unsigned threads = 2;
-};
-int quant_command(const QuantArgs& a);
-
 }  // namespace symerr::cli

@@ -20,6 +20,7 @@
 #include <symerr/version.hpp>
 
 #include "commands.hpp"
+#include "quant_command.hpp"
 
 namespace {
 
@@ -82,22 +83,7 @@ int main(int argc, char** argv) {
   unary->add_option("--threads", unary_args.threads, "Threads of the exhaustive sweep");
   unary->add_option("--seed", unary_args.seed, "Seed of the random strategy");
 
-  symerr::cli::QuantArgs quant_args;
-  CLI::App* quant = app.add_subcommand("quant", "Check requantization or QuantizeLinear variants against their exact "
-                                                "ideal over every input (docs/quantization.md)");
-  quant->add_option("check", quant_args.kind, "requantize or quantize")->required();
-  quant->add_option("--variant", quant_args.variant, "A variant's name, or all (default)");
-  quant->add_option("--claim", quant_args.claim, "equal (to ONNX's rule / the ideal) or a number of LSB");
-  quant->add_option("--multiplier", quant_args.multiplier, "requantize: the Q31 multiplier M");
-  quant->add_option("--shift", quant_args.shift, "requantize: the right shift s (multiplier M*2^-(31+s))");
-  quant->add_option("--input", quant_args.input, "quantize: fp16, bf16 or fp32");
-  quant->add_option("--type", quant_args.type, "quantize: int8, uint8, int16, uint16, int4 or uint4");
-  quant->add_option("--scale", quant_args.scale, "quantize: y_scale");
-  quant->add_option("--zero-point", quant_args.zero_point, "quantize: y_zero_point");
-  quant->add_option("--first", quant_args.first, "First accumulator / input encoding (default: the whole space)");
-  quant->add_option("--last", quant_args.last, "Last accumulator / input encoding");
-  quant->add_option("--threads", quant_args.threads, "Threads (results do not depend on them)");
-
+  const symerr::cli::QuantCommand quant = symerr::cli::add_quant_command(app);
   // A first word that is no subcommand is named, with the subcommands (CLI11
   // alone would answer "A subcommand is required").
   if (argc > 1 && argv[1][0] != '-') {
@@ -132,7 +118,7 @@ int main(int argc, char** argv) {
     if (*run) return symerr::cli::run_command(common, campaign, exhaustive, command_line(argc, argv));
     if (*audit) return symerr::cli::audit_command(common, command_line(argc, argv));
     if (*unary) return symerr::cli::unary_command(unary_args);
-    if (*quant) return symerr::cli::quant_command(quant_args);
+    if (*quant.app) return symerr::cli::quant_command(*quant.args);
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "symerr: error: %s\n", e.what());

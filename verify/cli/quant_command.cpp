@@ -16,7 +16,7 @@
 
 #include <symerr/verify/quant/sweep.hpp>
 
-#include "commands.hpp"
+#include "quant_command.hpp"
 
 namespace symerr::cli {
 namespace {
@@ -154,6 +154,26 @@ int quantize_command(const QuantArgs& a) {
 }
 
 }  // namespace
+
+QuantCommand add_quant_command(CLI::App& app) {
+  QuantCommand c{app.add_subcommand("quant", "Check requantization or QuantizeLinear variants against their exact "
+                                             "ideal over every input (docs/quantization.md)"),
+                 std::make_shared<QuantArgs>()};
+  QuantArgs& a = *c.args;
+  c.app->add_option("check", a.kind, "requantize or quantize")->required();
+  c.app->add_option("--variant", a.variant, "A variant's name, or all (default)");
+  c.app->add_option("--claim", a.claim, "equal (to ONNX's rule / the ideal) or a number of LSB");
+  c.app->add_option("--multiplier", a.multiplier, "requantize: the Q31 multiplier M");
+  c.app->add_option("--shift", a.shift, "requantize: the right shift s (multiplier M*2^-(31+s))");
+  c.app->add_option("--input", a.input, "quantize: fp16, bf16 or fp32");
+  c.app->add_option("--type", a.type, "quantize: int8, uint8, int16, uint16, int4 or uint4");
+  c.app->add_option("--scale", a.scale, "quantize: y_scale");
+  c.app->add_option("--zero-point", a.zero_point, "quantize: y_zero_point");
+  c.app->add_option("--first", a.first, "First accumulator / input encoding (default: the whole space)");
+  c.app->add_option("--last", a.last, "Last accumulator / input encoding");
+  c.app->add_option("--threads", a.threads, "Threads (results do not depend on them)");
+  return c;
+}
 
 int quant_command(const QuantArgs& a) {
   if (a.kind == "requantize") return requantize_command(a);
