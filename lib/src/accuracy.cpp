@@ -104,8 +104,8 @@ UlpBound AccuracyModel::bound(ElementaryFunction f, const FloatFormat& F, Roundi
   const bool directed = mode != RoundingMode::NearestEven;
   for (const GlibcEntry& e : kGlibc) {
     if (e.f != f) continue;
-    const int k64 = directed ? e.double_directed : e.double_rne;
-    const int k32 = directed ? e.float_directed : e.float_rne;
+    const auto m = static_cast<std::size_t>(mode);
+    const int k64 = e.fp64[m], k32 = e.fp32[m];
     if (F == FP64) return {false, static_cast<double>(k64), kGlibcSource};
     if (F == FP32) return {false, static_cast<double>(k32), kGlibcSource};
     if (F.precision < 24 && F.emin >= FP32.emin && F.emax <= FP32.emax) {

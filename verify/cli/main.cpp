@@ -4,6 +4,8 @@
 //   symerr report FILE.json      re-render a stored report.json
 //   symerr unary LIB SYMBOL --op Exp --type FP32 [--strategy …] [--bound cr|K]
 //                                the concrete check of a unary kernel
+//   symerr libm [--samples N]    the installed libm against MPFR and the
+//                                glibc accuracy model's table
 // Exit status: 0 nothing failed, 1 an implementation violates its bound (or
 // crashed / timed out), 3 only specification statements refuted, 2 usage or
 // input error.
@@ -19,6 +21,7 @@
 #include <symerr/version.hpp>
 
 #include "commands.hpp"
+#include "libm_command.hpp"
 
 namespace {
 
@@ -81,6 +84,9 @@ int main(int argc, char** argv) {
   unary->add_option("--threads", unary_args.threads, "Threads of the exhaustive sweep");
   unary->add_option("--seed", unary_args.seed, "Seed of the random strategy");
 
+  symerr::cli::LibmArgs libm_args;
+  CLI::App* libm = symerr::cli::add_libm_command(app, libm_args);
+
   // A first word that is no subcommand is named, with the subcommands (CLI11
   // alone would answer "A subcommand is required").
   if (argc > 1 && argv[1][0] != '-') {
@@ -115,6 +121,7 @@ int main(int argc, char** argv) {
     if (*run) return symerr::cli::run_command(common, campaign, exhaustive, command_line(argc, argv));
     if (*audit) return symerr::cli::audit_command(common, command_line(argc, argv));
     if (*unary) return symerr::cli::unary_command(unary_args);
+    if (*libm) return symerr::cli::libm_command(libm_args);
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "symerr: error: %s\n", e.what());
