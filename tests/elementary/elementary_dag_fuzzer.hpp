@@ -62,12 +62,12 @@ inline std::optional<double> glibc_result(Fn f, double t, double c, const FloatF
   double (*volatile d)(double) = nullptr;
   float (*volatile s)(float) = nullptr;
   switch (f) {
-    case Fn::Exp: d = ::exp, s = ::expf; break;
-    case Fn::Expm1: d = ::expm1, s = ::expm1f; break;
-    case Fn::Log: d = ::log, s = ::logf; break;
-    case Fn::Log1p: d = ::log1p, s = ::log1pf; break;
-    case Fn::Tanh: d = ::tanh, s = ::tanhf; break;
-    case Fn::Erf: d = ::erf, s = ::erff; break;
+    case Fn::Exp: d = ::exp; s = ::expf; break;
+    case Fn::Expm1: d = ::expm1; s = ::expm1f; break;
+    case Fn::Log: d = ::log; s = ::logf; break;
+    case Fn::Log1p: d = ::log1p; s = ::log1pf; break;
+    case Fn::Tanh: d = ::tanh; s = ::tanhf; break;
+    case Fn::Erf: d = ::erf; s = ::erff; break;
     default: break;
   }
   double (*volatile dp)(double, double) = ::pow;
