@@ -85,8 +85,11 @@ UlpBound AccuracyModel::bound(ElementaryFunction f, const FloatFormat& F, Roundi
     if (F.precision < 24 && F.emin >= FP32.emin && F.emax <= FP32.emax) {
       // the FP32 function, then one rounding into F: |y − f| <= ½ ulp_F + k32 ulp_32,
       // and ulp_32 <= 2^(p−24) ulp_F on F's range (directed modes: 1 ulp_F).
+      // The rounding's ulp is that of the FP32 result, |y32| <= |f|·(1 + k32·2^-23)
+      // (normal range; below it the spacing does not change): UlpBound::widen.
       const double k = (directed ? 1.0 : 0.5) + k32 * std::ldexp(1.0, F.precision - 24);
-      return {false, k, std::string(kGlibcSource) + ", FP32 function rounded to " + std::string(F.name)};
+      return {false, k, std::string(kGlibcSource) + ", FP32 function rounded to " + std::string(F.name),
+              k32 * 0x1p-23};
     }
     break;
   }

@@ -102,3 +102,22 @@ TEST_CASE("2-bit formats: a result of the other sign is allowed when k ulps reac
   const SymbolicError t = tanh(point(0.75, kP2, rn), AccuracyModel::ulps(2));
   CHECK(t.fp.lower() >= 0);
 }
+
+TEST_CASE("glibc model, narrow formats: the FP32 result may cross into the next binade first",
+          "[elementary][formats]") {
+  // expf(−2^−60) upward is 1 + 2^−23 in glibc 2.36 (f = 1 − 2^−60 < 1); rounded
+  // upward into BF16 it is 1 + 2^−7, two BF16 ulps (2^−8 below 1) above f
+  float (*volatile g)(float) = ::expf;
+  const int saved = std::fegetround();
+  std::fesetround(FE_UPWARD);
+  const float y32 = g(-0x1p-60f);
+  std::fesetround(saved);
+  const double y = round_to(static_cast<double>(y32), BF16, RoundingMode::Upward).value;
+  const SymbolicError z = exp(point(-0x1p-60, BF16, RoundingMode::Upward));
+  CHECK(contains(z.fp, y));
+  CHECK(contains(z.fp, 1 + 0x1p-7));
+  CHECK(z.fp.upper() <= 1 + 0x1p-7);  // tightness: not a binade further
+  // to nearest the same widening keeps the result within one BF16 ulp of 1
+  const SymbolicError n = exp(point(-0x1p-60, BF16, RoundingMode::NearestEven));
+  CHECK(n.fp.upper() <= 1 + 0x1p-7);
+}

@@ -47,6 +47,11 @@ struct UlpBound {
   bool correctly_rounded = false;
   double ulps = 0;          // meaningful when !correctly_rounded (>= 0.5)
   std::string source;       // where the number comes from
+  // The ulp is that of the largest |f(t)|·(1 + widen): a result computed in a
+  // wider format and rounded into this one (the glibc model's FP16, BF16) may
+  // have crossed into the next binade first (expf(-0x1.ff5772p-54) upward is
+  // 1 + 2^-23, which rounds upward to 1 + 2^-7 in BF16: 2 ulps of f(t) < 1).
+  double widen = 0;
 };
 
 class AccuracyModel {

@@ -215,7 +215,7 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
   }
   // |impl(t) − f(t)| <= k·ulp(f(t)) <= k·ulp(M) for every |f(t)| <= M.
   const double max = detail::max_finite(*F);
-  double u = detail::ulp_of(std::min(mag(image), max), *F);
+  double u = detail::ulp_of(std::min(b.widen > 0 ? mag(image) * (1 + b.widen) : mag(image), max), *F);
   // Without subnormals ulp is not monotone: below 2^emin it is the gap 2^emin
   // (symerr::ulp), so an f(t) there may come out as ±0 or ±2^emin. The bound
   // takes the gap within 2^-10 (relative) of it: the glibc model's narrow
