@@ -16,14 +16,16 @@
 
 namespace symerr::cli {
 
-CLI::App* add_libm_command(CLI::App& app, LibmArgs& a) {
+LibmCommand add_libm_command(CLI::App& app) {
+  auto args = std::make_shared<LibmArgs>();
+  LibmArgs& a = *args;
   CLI::App* c = app.add_subcommand("libm", "Measure the installed libm against MPFR (FP32, FP64, every rounding "
                                            "mode) and check the glibc accuracy model's table");
   c->add_option("--samples", a.samples, "Sampled inputs per function, format and mode (default 100000)");
   c->add_option("--seed", a.seed, "Seed of the samples");
   c->add_option("--functions", a.functions, "Comma-separated libm names (default: every function of the table)");
   c->add_option("--json", a.json, "Also write the measurements (with a proposed entry each) as JSON");
-  return c;
+  return {c, args};
 }
 
 int libm_command(const LibmArgs& a) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace CLI {
@@ -18,8 +19,12 @@ struct LibmArgs {
   std::string json;            // write the measurements as JSON to this file
 };
 
-// Registers the subcommand on `app` (options bound to `a`).
-CLI::App* add_libm_command(CLI::App& app, LibmArgs& a);
+// The subcommand registered on an app, and the arguments its options fill.
+struct LibmCommand {
+  CLI::App* app;
+  std::shared_ptr<LibmArgs> args;
+};
+LibmCommand add_libm_command(CLI::App& app);
 // Exit status: 0 every entry of the table holds, 1 some entry is below the
 // measured maximum, 2 usage error.
 int libm_command(const LibmArgs& a);

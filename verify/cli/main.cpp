@@ -84,9 +84,7 @@ int main(int argc, char** argv) {
   unary->add_option("--threads", unary_args.threads, "Threads of the exhaustive sweep");
   unary->add_option("--seed", unary_args.seed, "Seed of the random strategy");
 
-  symerr::cli::LibmArgs libm_args;
-  CLI::App* libm = symerr::cli::add_libm_command(app, libm_args);
-
+  const symerr::cli::LibmCommand libm = symerr::cli::add_libm_command(app);
   // A first word that is no subcommand is named, with the subcommands (CLI11
   // alone would answer "A subcommand is required").
   if (argc > 1 && argv[1][0] != '-') {
@@ -121,7 +119,7 @@ int main(int argc, char** argv) {
     if (*run) return symerr::cli::run_command(common, campaign, exhaustive, command_line(argc, argv));
     if (*audit) return symerr::cli::audit_command(common, command_line(argc, argv));
     if (*unary) return symerr::cli::unary_command(unary_args);
-    if (*libm) return symerr::cli::libm_command(libm_args);
+    if (*libm.app) return symerr::cli::libm_command(*libm.args);
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "symerr: error: %s\n", e.what());
