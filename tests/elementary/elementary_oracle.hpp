@@ -181,7 +181,11 @@ inline std::optional<double> ieee_special(Fn f, double t, double c) {
 // The machine result y of f at t (a value of F) under the model: correctly
 // rounded, or one of the extreme format values within k·ulp(f(t)) of f(t)
 // (pick selects which: 0 nearest, 1 lowest, 2 highest). ft: f(t) at 256 bits.
-inline double model_result(mpfr_srcptr ft, const FloatFormat& F, const UlpBound& b, RoundingMode mode, int pick) {
+// `inner`: the end of f(t)'s enclosure nearer to 0 (default ft): the slack
+// takes its ulp, so that an enclosure straddling a power of 2 does not take
+// the larger ulp of the binade above f(t).
+inline double model_result(mpfr_srcptr ft, const FloatFormat& F, const UlpBound& b, RoundingMode mode, int pick,
+                           mpfr_srcptr inner = nullptr) {
   // far outside the format's range (round_to would build huge integers): ±inf or ±0 in RNE
   if (mode == RoundingMode::NearestEven && mpfr_number_p(ft) && !mpfr_zero_p(ft)) {
     const mpfr_exp_t e = mpfr_get_exp(ft);
@@ -191,7 +195,7 @@ inline double model_result(mpfr_srcptr ft, const FloatFormat& F, const UlpBound&
   }
   if (b.correctly_rounded || pick == 0) return round_to(ft, F, b.correctly_rounded ? mode : RoundingMode::NearestEven).value;
   Mp z(256), w(300);
-  mpfr_set(z.v, ft, MPFR_RNDZ);
+  mpfr_set(z.v, inner ? inner : ft, MPFR_RNDZ);
   const double near = mpfr_get_d(z.v, MPFR_RNDZ);  // same binade as f(t)
   const double slack = b.ulps * ulp(std::isinf(near) ? std::copysign(F.max_finite(), near) : near, F);
   // beyond max finite + k ulps no finite value is within the bound: the result overflows
@@ -278,7 +282,19 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
     eval_mpfr(f, ft_hi.v, tt.v, c, MPFR_RNDU);
     if (mpfr_overflow_p() || mpfr_underflow_p()) return kUndecided;
     t_ordinary = true;
-    y = ex.machine ? *ex.machine : model_result(pick == 2 ? ft_lo.v : ft_hi.v, F, b, mode, pick);
+    // a correctly rounded (or nearest) result needs both ends of f(t) to round
+    // alike: Ziv's retries to 4096 bits (exp(−2^−1000) at 256 bits is 1 upward)
+    for (mpfr_prec_t prec = 1024; (b.correctly_rounded || pick == 0) && prec <= 4096 && !ex.machine; prec *= 4) {
+      const RoundingMode m = b.correctly_rounded ? mode : RoundingMode::NearestEven;
+      if (round_to(ft_lo.v, F, m).value == round_to(ft_hi.v, F, m).value) break;
+      for (mpfr_ptr v : {ft_lo.v, ft_hi.v}) mpfr_set_prec(v, prec);
+      eval_mpfr(f, ft_lo.v, tt.v, c, MPFR_RNDD);
+      eval_mpfr(f, ft_hi.v, tt.v, c, MPFR_RNDU);
+      if (prec == 4096 && round_to(ft_lo.v, F, m).value != round_to(ft_hi.v, F, m).value) return kUndecided;
+    }
+    // the ulp of the end nearer to 0: never the larger ulp of a binade above f(t)
+    mpfr_srcptr inner = mpfr_cmpabs(ft_lo.v, ft_hi.v) <= 0 ? ft_lo.v : ft_hi.v;
+    y = ex.machine ? *ex.machine : model_result(pick == 2 ? ft_lo.v : ft_hi.v, F, b, mode, pick, inner);
     if (f == Fn::Abs) y = std::fabs(ex.t);
     // a zero result carries the sign IEEE gives f: that of t for odd f, else +0
     const bool odd = f == Fn::Expm1 || f == Fn::Log1p || f == Fn::Tanh || f == Fn::Erf ||
@@ -347,11 +363,29 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
     }
   }
   if (mpfr_sgn(fr_lo.v) > 0 || mpfr_sgn(fr_hi.v) < 0) {  // f(r) != 0: (y − f(r))/f(r) = y/f(r) − 1, monotone in f(r)
-    Mp lo(512), hi(512);
+    Mp lo(4300), hi(4300);
     relative_error_range(y, fr_lo.v, fr_hi.v, lo.v, hi.v);
-    if (!encloses(z.rel_err, lo.v, hi.v)) return "(y - f(r))/f(r) not in rel_err";
+    // f(r) at 256 bits may be too wide next to y/f(r) − 1 ≈ −r (exp of a tiny r): 4096 bits
+    if (!encloses(z.rel_err, lo.v, hi.v)) {
+      Mp f_lo(4096), f_hi(4096);
+      eval_mpfr(f, f_lo.v, r.v, c, MPFR_RNDD);
+      eval_mpfr(f, f_hi.v, r.v, c, MPFR_RNDU);
+      relative_error_range(y, f_lo.v, f_hi.v, lo.v, hi.v);
+    }
+    if (!encloses(z.rel_err, lo.v, hi.v)) {
+      std::ostringstream o;
+      o << "(y - f(r))/f(r) not in rel_err: y = " << std::hexfloat << y << ", (y - f(r))/f(r) in ["
+        << mpfr_get_d(lo.v, MPFR_RNDD) << ", " << mpfr_get_d(hi.v, MPFR_RNDU) << "], rel_err [" << z.rel_err.lower()
+        << ", " << z.rel_err.upper() << "]";
+      return o.str();
+    }
   }
-  if (!mixed_holds(z.mixed, y, fr_lo.v, fr_hi.v)) return "|y - f(r)| above mixed.rel |f(r)| + mixed.abs";
+  if (!mixed_holds(z.mixed, y, fr_lo.v, fr_hi.v)) {  // again with f(r) at 4096 bits (see rel_err)
+    Mp f_lo(4096), f_hi(4096);
+    eval_mpfr(f, f_lo.v, r.v, c, MPFR_RNDD);
+    eval_mpfr(f, f_hi.v, r.v, c, MPFR_RNDU);
+    if (!mixed_holds(z.mixed, y, f_lo.v, f_hi.v)) return "|y - f(r)| above mixed.rel |f(r)| + mixed.abs";
+  }
   return "";
 }
 
