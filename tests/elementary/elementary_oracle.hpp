@@ -181,7 +181,11 @@ inline std::optional<double> ieee_special(Fn f, double t, double c) {
 // The machine result y of f at t (a value of F) under the model: correctly
 // rounded, or one of the extreme format values within k·ulp(f(t)) of f(t)
 // (pick selects which: 0 nearest, 1 lowest, 2 highest). ft: f(t) at 256 bits.
-inline double model_result(mpfr_srcptr ft, const FloatFormat& F, const UlpBound& b, RoundingMode mode, int pick) {
+// `inner`: the end of f(t)'s enclosure nearer to 0 (default ft): the slack
+// takes its ulp, so that an enclosure straddling a power of 2 does not take
+// the larger ulp of the binade above f(t).
+inline double model_result(mpfr_srcptr ft, const FloatFormat& F, const UlpBound& b, RoundingMode mode, int pick,
+                           mpfr_srcptr inner = nullptr) {
   // far outside the format's range (round_to would build huge integers): ±inf or ±0 in RNE
   if (mode == RoundingMode::NearestEven && mpfr_number_p(ft) && !mpfr_zero_p(ft)) {
     const mpfr_exp_t e = mpfr_get_exp(ft);
@@ -191,7 +195,7 @@ inline double model_result(mpfr_srcptr ft, const FloatFormat& F, const UlpBound&
   }
   if (b.correctly_rounded || pick == 0) return round_to(ft, F, b.correctly_rounded ? mode : RoundingMode::NearestEven).value;
   Mp z(256), w(300);
-  mpfr_set(z.v, ft, MPFR_RNDZ);
+  mpfr_set(z.v, inner ? inner : ft, MPFR_RNDZ);
   const double near = mpfr_get_d(z.v, MPFR_RNDZ);  // same binade as f(t)
   const double slack = b.ulps * ulp(std::isinf(near) ? std::copysign(F.max_finite(), near) : near, F);
   // beyond max finite + k ulps no finite value is within the bound: the result overflows
@@ -247,6 +251,11 @@ inline void erfc_difference(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr t, mpfr_srcptr
 struct UnaryExecution {
   mpq_class r;  // the real input
   double t;     // the machine input (a value of F, or ±0)
+  // the operand's real value on the actual inputs (arith.hpp's whole-kernel
+  // split) when it differs from t: propagated ∋ f(pr) − f(r), introduced ∋ y − f(pr)
+  std::optional<mpq_class> pr = std::nullopt;
+  // the implementation's result at t (e.g. the installed libm's); else model_result's
+  std::optional<double> machine = std::nullopt;
 };
 
 // Checks z against one execution of f: returns "" or what failed.
@@ -273,12 +282,24 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
     eval_mpfr(f, ft_hi.v, tt.v, c, MPFR_RNDU);
     if (mpfr_overflow_p() || mpfr_underflow_p()) return kUndecided;
     t_ordinary = true;
-    y = model_result(pick == 2 ? ft_lo.v : ft_hi.v, F, b, mode, pick);
+    // a correctly rounded (or nearest) result needs both ends of f(t) to round
+    // alike: Ziv's retries to 4096 bits (exp(−2^−1000) at 256 bits is 1 upward)
+    for (mpfr_prec_t prec = 1024; (b.correctly_rounded || pick == 0) && prec <= 4096 && !ex.machine; prec *= 4) {
+      const RoundingMode m = b.correctly_rounded ? mode : RoundingMode::NearestEven;
+      if (round_to(ft_lo.v, F, m).value == round_to(ft_hi.v, F, m).value) break;
+      for (mpfr_ptr v : {ft_lo.v, ft_hi.v}) mpfr_set_prec(v, prec);
+      eval_mpfr(f, ft_lo.v, tt.v, c, MPFR_RNDD);
+      eval_mpfr(f, ft_hi.v, tt.v, c, MPFR_RNDU);
+      if (prec == 4096 && round_to(ft_lo.v, F, m).value != round_to(ft_hi.v, F, m).value) return kUndecided;
+    }
+    // the ulp of the end nearer to 0: never the larger ulp of a binade above f(t)
+    mpfr_srcptr inner = mpfr_cmpabs(ft_lo.v, ft_hi.v) <= 0 ? ft_lo.v : ft_hi.v;
+    y = ex.machine ? *ex.machine : model_result(pick == 2 ? ft_lo.v : ft_hi.v, F, b, mode, pick, inner);
     if (f == Fn::Abs) y = std::fabs(ex.t);
     // a zero result carries the sign IEEE gives f: that of t for odd f, else +0
     const bool odd = f == Fn::Expm1 || f == Fn::Log1p || f == Fn::Tanh || f == Fn::Erf ||
                      (f == Fn::Pow && std::trunc(c) == c && std::fmod(c, 2.0) != 0);
-    if (y == 0) y = odd ? std::copysign(0.0, ex.t) : 0.0;
+    if (y == 0 && !ex.machine) y = odd ? std::copysign(0.0, ex.t) : 0.0;
   }
   if (special) *special = !std::isfinite(y) || y == 0;
   if (std::isnan(y)) return s.may_be_nan ? "" : "NaN result not flagged";
@@ -291,11 +312,20 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
   if (!contains(z.fp, y)) return "y not in fp";
   if (y == 0 && std::signbit(y) && !s.may_be_neg_zero) return "-0 result not flagged";
   if (y == 0 && !std::signbit(y) && !s.may_be_pos_zero) return "+0 result not flagged";
+  // the split's reference point: pr where it differs from t (f(pr) defined), else t
+  Mp pr(4096), fp_lo(256), fp_hi(256);
+  const bool split = t_ordinary && ex.pr && *ex.pr != exact_value(ex.t);
+  if (split) {
+    if (mpfr_set_q(pr.v, ex.pr->get_mpq_t(), MPFR_RNDN) != 0) return kUndecided;
+    if (!eval_mpfr(f, fp_lo.v, pr.v, c, MPFR_RNDD) || !eval_mpfr(f, fp_hi.v, pr.v, c, MPFR_RNDU)) t_ordinary = false;
+    if (mpfr_overflow_p() || mpfr_underflow_p()) return kUndecided;
+  }
+  mpfr_srcptr ref = split ? pr.v : tt.v, ref_lo = split ? fp_lo.v : ft_lo.v, ref_hi = split ? fp_hi.v : ft_hi.v;
   Mp a(512), bb(512);
   if (t_ordinary && f != Fn::Abs) {
-    mpfr_d_sub(a.v, y, ft_hi.v, MPFR_RNDD);
-    mpfr_d_sub(bb.v, y, ft_lo.v, MPFR_RNDU);
-    if (!encloses(z.introduced, a.v, bb.v)) return "y - f(t) not in introduced";
+    mpfr_d_sub(a.v, y, ref_hi, MPFR_RNDD);
+    mpfr_d_sub(bb.v, y, ref_lo, MPFR_RNDU);
+    if (!encloses(z.introduced, a.v, bb.v)) return split ? "y - f(pr) not in introduced" : "y - f(t) not in introduced";
   }
   if (!real_defined) return "";
   if (!s.may_be_defined) return "real defined but may_be_defined is false";
@@ -304,22 +334,22 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
   mpfr_d_sub(bb.v, y, fr_lo.v, MPFR_RNDU);
   if (!encloses(z.err, a.v, bb.v)) return "y - f(r) not in err";
   if (t_ordinary && f != Fn::Abs) {
-    if (ex.r == exact_value(ex.t)) {  // f(t) − f(r) = 0 exactly
+    if (ex.r == (split ? *ex.pr : exact_value(ex.t))) {  // f(t) − f(r) = 0 exactly
       mpfr_set_zero(a.v, 1);
       mpfr_set_zero(bb.v, 1);
     } else {
-      mpfr_sub(a.v, ft_lo.v, fr_hi.v, MPFR_RNDD);
-      mpfr_sub(bb.v, ft_hi.v, fr_lo.v, MPFR_RNDU);
+      mpfr_sub(a.v, ref_lo, fr_hi.v, MPFR_RNDD);
+      mpfr_sub(bb.v, ref_hi, fr_lo.v, MPFR_RNDU);
     }
     // erf far out: erf(t) − erf(r) = erfc(r) − erfc(t) (t, r > 0; mirrored for t, r < 0),
     // a difference of two tiny numbers that MPFR's erfc gives to 256 bits relative,
     // where erf itself would need thousands of bits (1 − erf(20) < 2^−580)
-    if (f == Fn::Erf && !encloses(z.propagated, a.v, bb.v)) erfc_difference(a.v, bb.v, tt.v, r.v);
+    if (f == Fn::Erf && !encloses(z.propagated, a.v, bb.v)) erfc_difference(a.v, bb.v, ref, r.v);
     // f(t) − f(r) may cancel below 256 bits (expm1 near −1): Ziv-style retries
     for (mpfr_prec_t prec = 1024; !encloses(z.propagated, a.v, bb.v) && prec <= 4096; prec *= 4) {
       Mp p1(prec), p2(prec), p3(prec), p4(prec);
-      eval_mpfr(f, p1.v, tt.v, c, MPFR_RNDD);
-      eval_mpfr(f, p2.v, tt.v, c, MPFR_RNDU);
+      eval_mpfr(f, p1.v, ref, c, MPFR_RNDD);
+      eval_mpfr(f, p2.v, ref, c, MPFR_RNDU);
       eval_mpfr(f, p3.v, r.v, c, MPFR_RNDD);
       eval_mpfr(f, p4.v, r.v, c, MPFR_RNDU);
       mpfr_sub(a.v, p1.v, p4.v, MPFR_RNDD);
@@ -333,11 +363,29 @@ std::string check_unary(Fn f, double c, const SymbolicDomainError<D>& z, const U
     }
   }
   if (mpfr_sgn(fr_lo.v) > 0 || mpfr_sgn(fr_hi.v) < 0) {  // f(r) != 0: (y − f(r))/f(r) = y/f(r) − 1, monotone in f(r)
-    Mp lo(512), hi(512);
+    Mp lo(4300), hi(4300);
     relative_error_range(y, fr_lo.v, fr_hi.v, lo.v, hi.v);
-    if (!encloses(z.rel_err, lo.v, hi.v)) return "(y - f(r))/f(r) not in rel_err";
+    // f(r) at 256 bits may be too wide next to y/f(r) − 1 ≈ −r (exp of a tiny r): 4096 bits
+    if (!encloses(z.rel_err, lo.v, hi.v)) {
+      Mp f_lo(4096), f_hi(4096);
+      eval_mpfr(f, f_lo.v, r.v, c, MPFR_RNDD);
+      eval_mpfr(f, f_hi.v, r.v, c, MPFR_RNDU);
+      relative_error_range(y, f_lo.v, f_hi.v, lo.v, hi.v);
+    }
+    if (!encloses(z.rel_err, lo.v, hi.v)) {
+      std::ostringstream o;
+      o << "(y - f(r))/f(r) not in rel_err: y = " << std::hexfloat << y << ", (y - f(r))/f(r) in ["
+        << mpfr_get_d(lo.v, MPFR_RNDD) << ", " << mpfr_get_d(hi.v, MPFR_RNDU) << "], rel_err [" << z.rel_err.lower()
+        << ", " << z.rel_err.upper() << "]";
+      return o.str();
+    }
   }
-  if (!mixed_holds(z.mixed, y, fr_lo.v, fr_hi.v)) return "|y - f(r)| above mixed.rel |f(r)| + mixed.abs";
+  if (!mixed_holds(z.mixed, y, fr_lo.v, fr_hi.v)) {  // again with f(r) at 4096 bits (see rel_err)
+    Mp f_lo(4096), f_hi(4096);
+    eval_mpfr(f, f_lo.v, r.v, c, MPFR_RNDD);
+    eval_mpfr(f, f_hi.v, r.v, c, MPFR_RNDU);
+    if (!mixed_holds(z.mixed, y, f_lo.v, f_hi.v)) return "|y - f(r)| above mixed.rel |f(r)| + mixed.abs";
+  }
   return "";
 }
 

@@ -3,6 +3,8 @@
 // (elementary_oracle.hpp, unary_mpfr_support.hpp).
 #pragma once
 
+#include <algorithm>
+
 #include <mpfr.h>
 
 #include <symerr/symbolic/mixed_error.hpp>
@@ -13,7 +15,7 @@ namespace symerr::test {
 // qlo and qhi at least 512 bits.
 inline void relative_error_range(double y, mpfr_srcptr lo, mpfr_srcptr hi, mpfr_ptr qlo, mpfr_ptr qhi) {
   mpfr_t q1, q2;
-  mpfr_inits2(512, q1, q2, static_cast<mpfr_ptr>(nullptr));
+  mpfr_inits2(std::max<mpfr_prec_t>(512, mpfr_get_prec(qlo)), q1, q2, static_cast<mpfr_ptr>(nullptr));
   mpfr_d_div(q1, y, lo, MPFR_RNDD);
   mpfr_d_div(q2, y, hi, MPFR_RNDD);
   mpfr_min(qlo, q1, q2, MPFR_RNDD);
@@ -31,7 +33,7 @@ inline void relative_error_range(double y, mpfr_srcptr lo, mpfr_srcptr hi, mpfr_
 inline bool mixed_holds(const MixedError& m, double y, mpfr_srcptr lo, mpfr_srcptr hi) {
   if (!m.known()) return true;
   mpfr_t d, f, zero;
-  mpfr_inits2(1024, d, f, zero, static_cast<mpfr_ptr>(nullptr));
+  mpfr_inits2(std::max<mpfr_prec_t>(1024, mpfr_get_prec(lo) + 128), d, f, zero, static_cast<mpfr_ptr>(nullptr));
   mpfr_set_zero(zero, 1);
   auto holds_at = [&](mpfr_srcptr v) {  // |y − v| <= rel·|v| + abs, exactly (1024 bits hold every term)
     mpfr_d_sub(d, y, v, MPFR_RNDU);

@@ -27,7 +27,9 @@ TEST_CASE("the accuracy model is explicit and named", "[elementary][model]") {
   CHECK(accuracy_model_name() == "glibc-2.36-x86_64");
   const auto m = AccuracyModel::glibc_x86_64();
   CHECK(m.bound(ElementaryFunction::Tanh, FP32, RoundingMode::NearestEven).ulps == 3);  // measured 2.19 > 2
-  CHECK(m.bound(ElementaryFunction::Tanh, FP64, RoundingMode::NearestEven).ulps == 2);
+  CHECK(m.bound(ElementaryFunction::Tanh, FP64, RoundingMode::NearestEven).ulps == 3);  // measured 1.975 (+ 1/16 margin)
+  CHECK(m.bound(ElementaryFunction::Exp, FP32, RoundingMode::Upward).ulps == 3);          // measured 2.000000002
+  CHECK(m.bound(ElementaryFunction::Erf, FP64, RoundingMode::NearestEven).ulps == 2);     // measured 1.0436
   CHECK(m.bound(ElementaryFunction::Exp, FP64, RoundingMode::NearestEven).ulps == 1);
   CHECK(m.bound(ElementaryFunction::Exp, FP16, RoundingMode::NearestEven).ulps == 0.5 + 0x1p-13);
   CHECK(m.bound(ElementaryFunction::Sqrt, FP32, RoundingMode::NearestEven).correctly_rounded);

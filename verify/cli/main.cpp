@@ -5,6 +5,8 @@
 //   symerr unary LIB SYMBOL --op Exp --type FP32 [--strategy …] [--bound cr|K]
 //                                the concrete check of a unary kernel
 //   symerr quant requantize|quantize [...]  quantization variants, exhaustively
+//   symerr libm [--samples N]    the installed libm against MPFR and the
+//                                glibc accuracy model's table
 // Exit status: 0 nothing failed, 1 an implementation violates its bound (or
 // crashed / timed out), 3 only specification statements refuted, 2 usage or
 // input error.
@@ -21,6 +23,7 @@
 
 #include "commands.hpp"
 #include "quant_command.hpp"
+#include "libm_command.hpp"
 
 namespace {
 
@@ -84,6 +87,7 @@ int main(int argc, char** argv) {
   unary->add_option("--seed", unary_args.seed, "Seed of the random strategy");
 
   const symerr::cli::QuantCommand quant = symerr::cli::add_quant_command(app);
+  const symerr::cli::LibmCommand libm = symerr::cli::add_libm_command(app);
   // A first word that is no subcommand is named, with the subcommands (CLI11
   // alone would answer "A subcommand is required").
   if (argc > 1 && argv[1][0] != '-') {
@@ -119,6 +123,7 @@ int main(int argc, char** argv) {
     if (*audit) return symerr::cli::audit_command(common, command_line(argc, argv));
     if (*unary) return symerr::cli::unary_command(unary_args);
     if (*quant.app) return symerr::cli::quant_command(*quant.args);
+    if (*libm.app) return symerr::cli::libm_command(*libm.args);
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "symerr: error: %s\n", e.what());

@@ -13,11 +13,15 @@
 //  * correctly_rounded(): impl(t) = round(f(t)) in the value's rounding mode;
 //  * ulps(k): |impl(t) − f(t)| <= k · ulp(f(t)) in the value's format
 //    (k >= 0.5; ulp as symerr::ulp, i.e. the subnormal spacing below the normal
-//    range), in every rounding mode;
-//  * glibc_x86_64(): per function and format, the maximal known errors of
-//    glibc's libm on x86-64 (sysdeps/x86_64/fpu/libm-test-ulps). They are
-//    glibc's measured maxima over its test inputs, not proven bounds; the
-//    exhaustive FP32 checks (README, "Elementary functions") measure them.
+//    range; in a format without subnormals the gap 2^emin below the normal
+//    range, so that a result next to it may be ±0 or ±2^emin), in every
+//    rounding mode; a result of the other sign than f(t) is allowed when
+//    k·ulp(f(t)) > |f(t)| (formats of 2 or 3 bits);
+//  * glibc_x86_64(): per function, format and rounding mode (each of the
+//    four), the maximal errors of glibc 2.36's libm on x86-64: glibc's
+//    sysdeps/x86_64/fpu/libm-test-ulps, raised where `symerr libm` measured
+//    Debian 12's libm above it (docs/accuracy-models.md). Measured maxima,
+//    not proven bounds; a test checks them against the installed libm.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +47,11 @@ struct UlpBound {
   bool correctly_rounded = false;
   double ulps = 0;          // meaningful when !correctly_rounded (>= 0.5)
   std::string source;       // where the number comes from
+  // The ulp is that of the largest |f(t)|·(1 + widen): a result computed in a
+  // wider format and rounded into this one (the glibc model's FP16, BF16) may
+  // have crossed into the next binade first (expf(-0x1.ff5772p-54) upward is
+  // 1 + 2^-23, which rounds upward to 1 + 2^-7 in BF16: 2 ulps of f(t) < 1).
+  double widen = 0;
 };
 
 class AccuracyModel {

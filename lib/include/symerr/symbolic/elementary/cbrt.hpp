@@ -23,6 +23,7 @@ namespace symerr {
 
 template <RealDomain D>
 SymbolicDomainError<D> cbrt(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   namespace el = elementary;
   auto p = el::whole_line_parts(x, OpId::Cbrt, el::directed_d<OpId::Cbrt>);
   const D& R = x.real;

@@ -215,25 +215,33 @@ void round_image(SymbolicDomainError<D>& z, const D& image, ElementaryFunction f
   }
   // |impl(t) − f(t)| <= k·ulp(f(t)) <= k·ulp(M) for every |f(t)| <= M.
   const double max = detail::max_finite(*F);
-  const double u = detail::ulp_of(std::min(mag(image), max), *F);
+  double u = detail::ulp_of(std::min(b.widen > 0 ? mag(image) * (1 + b.widen) : mag(image), max), *F);
+  // Without subnormals ulp is not monotone: below 2^emin it is the gap 2^emin
+  // (symerr::ulp), so an f(t) there may come out as ±0 or ±2^emin. The bound
+  // takes the gap within 2^-10 (relative) of it: the glibc model's narrow
+  // formats round the FP32 result (within 8 ulp_32 <= 2^-20 |f(t)| of f(t)),
+  // which may lie in the gap when f(t) does not.
+  if (!F->subnormals && mig(image) < detail::min_normal(*F) * (1 + 0x1p-10)) u = std::max(u, detail::min_normal(*F));
   double slack = b.ulps * u;
   if (slack / u != b.ulps) slack = std::ceil(b.ulps) * u;  // k·u not exact (deep subnormal)
   // one rounding of a double operation is off by less than one ulp in any mode
   double lo = std::nextafter(image.lower() - slack, -INFINITY);
   double hi = std::nextafter(image.upper() + slack, INFINITY);
   // k·ulp(f(t)) <= max(k·2^(1−p)·|f(t)|, k·s) (s: the spacing below the normal
-  // range), so at an end of one sign impl(t) is within that of the end itself:
+  // range, the gap 2^emin without subnormals), so at an end of one sign impl(t) is within that of the end itself:
   // exp over [−20, 20] keeps fp > 0 (the slack of its largest value,
   // k·ulp(e^20), would reach below 0)
   if (std::isfinite(slack) && is_bounded(image)) {
     const double k = std::ceil(b.ulps);
-    const double rel = std::ldexp(k, 1 - F->precision), abs = k * detail::ulp_of(0.0, *F);
+    const double rel = std::ldexp(k, 1 - F->precision), abs = k * detail::min_subnormal(*F);
     auto near = [&](double v, double dir) {  // v moved by max(rel·|v|, abs) towards dir, rounded outward
       const double m = std::max(std::fabs(v) * rel, abs);
       return std::nextafter(std::nextafter(v + dir * m, dir * INFINITY), dir * INFINITY);
     };
-    if (image.lower() > 0) lo = std::max(lo, near(image.lower(), -1));
-    if (image.upper() < 0) hi = std::min(hi, near(image.upper(), 1));
+    // f − max(rel·f, abs) increases with f only for rel <= 1: in a format of
+    // 2 bits, k > 2 ulps may reach across 0 from the far end of the image
+    if (rel <= 1 && image.lower() > 0) lo = std::max(lo, near(image.lower(), -1));
+    if (rel <= 1 && image.upper() < 0) hi = std::min(hi, near(image.upper(), 1));
   }
   s.may_overflow = hi > max || lo < -max;
   s.may_be_pos_inf = s.may_be_pos_inf || hi > max;
@@ -261,6 +269,9 @@ D relative_image_rounding(const D& image, const D& introduced, ElementaryFunctio
   if (!F || detail::is_exact_zero(introduced)) return detail::relative_rounding(image, introduced, F, mode);
   const UlpBound b = model.bound(fn, *F, mode);
   if (b.correctly_rounded) return detail::relative_rounding(image, introduced, F, mode);
+  // next to the gap of a format without subnormals the result may be ±0 (round_image)
+  if (!F->subnormals && mig(image) < detail::min_normal(*F) * (1 + 0x1p-10))
+    return detail::relative_rounding(image, introduced, F, INFINITY);
   // k·2^(1−p), k rounded up
   return detail::relative_rounding(image, introduced, F, std::ldexp(std::ceil(b.ulps * 1024) / 1024, 1 - F->precision));
 }

@@ -17,6 +17,7 @@ namespace symerr {
 
 template <RealDomain D>
 SymbolicDomainError<D> erf(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Erf, elementary::erf_d);
   p.propagated = elementary::erf_slope_image(hull(x.real, x.fp)) * x.err;
   p.rel_propagated = elementary::contracted_relative(x);
@@ -30,6 +31,7 @@ SymbolicDomainError<D> erf(const SymbolicDomainError<D>& x, const AccuracyModel&
 
 template <RealDomain D>
 SymbolicDomainError<D> erfc(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   // decreasing on the whole line (the domain's ends are infinite: every
   // input is in it)
   auto p = elementary::interval_domain_parts(x, ElementaryFunction::Erfc, elementary::directed_d<OpId::Erfc>,

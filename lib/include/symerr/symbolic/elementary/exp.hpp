@@ -15,6 +15,7 @@ namespace symerr {
 
 template <RealDomain D>
 SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Exp, elementary::exp_d);
   p.rel_propagated = elementary::increasing_image<D>(elementary::expm1_d, x.err);
   p.propagated = p.real * p.rel_propagated;
@@ -31,6 +32,7 @@ SymbolicDomainError<D> exp(const SymbolicDomainError<D>& x, const AccuracyModel&
 
 template <RealDomain D>
 SymbolicDomainError<D> expm1(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Expm1, elementary::expm1_d);
   p.propagated = elementary::increasing_image<D>(elementary::exp_d, x.real) *
                  elementary::increasing_image<D>(elementary::expm1_d, x.err);

@@ -14,6 +14,7 @@ namespace symerr {
 
 template <RealDomain D>
 SymbolicDomainError<D> exp2(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   using elementary::Dir;
   auto p = elementary::whole_line_parts(x, OpId::Exp2, elementary::directed_d<OpId::Exp2>);
   const D ln2 = D::between(elementary::log_d(2.0, Dir::Down), elementary::log_d(2.0, Dir::Up));

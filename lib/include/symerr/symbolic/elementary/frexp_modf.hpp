@@ -41,6 +41,7 @@ template <RealDomain D>
 
 template <RealDomain D>
 SymbolicDomainError<D> frexp(const SymbolicDomainError<D>& x, int* exp) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   if (!detail::plain_finite(x))
     detail::refuse_decomposition("frexp", x, "the operand may be NaN or infinite (its exponent is unspecified)");
   if (x.is_integer()) throw std::invalid_argument("frexp: not defined on integer format " + format_name(x.format));
@@ -73,6 +74,7 @@ SymbolicDomainError<D> frexp(const SymbolicDomainError<D>& x, int* exp) {
 
 template <RealDomain D>
 SymbolicDomainError<D> modf(const SymbolicDomainError<D>& x, SymbolicDomainError<D>* integral) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   if (!detail::plain_finite(x))
     detail::refuse_decomposition("modf", x, "the operand may be NaN or infinite");
   const SymbolicDomainError<D> t = trunc(x);

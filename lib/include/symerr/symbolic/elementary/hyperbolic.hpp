@@ -49,18 +49,21 @@ UnaryParts<D> hyperbolic_parts(const SymbolicDomainError<D>& x, OpId fn) {
 
 template <RealDomain D>
 SymbolicDomainError<D> sinh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::finish(x, elementary::hyperbolic_parts(x, OpId::Sinh), model),
                                  [&](const SymbolicDomainError<D>& v) { return sinh(v, model); });
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> cosh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::finish(x, elementary::hyperbolic_parts(x, OpId::Cosh), model),
                                  [&](const SymbolicDomainError<D>& v) { return cosh(v, model); });
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> asinh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   namespace el = elementary;
   auto p = el::whole_line_parts(x, OpId::Asinh, el::directed_d<OpId::Asinh>);
   p.propagated = el::even_slope_image(el::shape_detail::asinh_slope, hull(x.real, x.fp), true) * x.err;
@@ -74,6 +77,7 @@ SymbolicDomainError<D> asinh(const SymbolicDomainError<D>& x, const AccuracyMode
 
 template <RealDomain D>
 SymbolicDomainError<D> acosh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   namespace el = elementary;
   auto p = el::interval_domain_parts(x, OpId::Acosh, el::directed_d<OpId::Acosh>, 1.0, INFINITY, true, false);
   const D h = hull(x.real, x.fp);
@@ -90,6 +94,7 @@ SymbolicDomainError<D> acosh(const SymbolicDomainError<D>& x, const AccuracyMode
 
 template <RealDomain D>
 SymbolicDomainError<D> atanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   namespace el = elementary;
   auto p = el::interval_domain_parts(x, OpId::Atanh, el::directed_d<OpId::Atanh>, -1.0, 1.0, true, true);
   const D h = hull(x.real, x.fp);

@@ -60,6 +60,7 @@ UnaryParts<D> arc_parts(const SymbolicDomainError<D>& x, OpId fn) {
 
 template <RealDomain D>
 SymbolicDomainError<D> atan(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = elementary::whole_line_parts(x, OpId::Atan, elementary::directed_d<OpId::Atan>);
   p.propagated = elementary::even_slope_image(elementary::shape_detail::atan_slope, hull(x.real, x.fp), true) * x.err;
   p.rel_propagated = elementary::contracted_relative(x);  // odd, concave on [0, inf)
@@ -75,12 +76,14 @@ SymbolicDomainError<D> atan(const SymbolicDomainError<D>& x, const AccuracyModel
 
 template <RealDomain D>
 SymbolicDomainError<D> asin(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::finish(x, elementary::arc_parts(x, OpId::Asin), model),
                                  [&](const SymbolicDomainError<D>& v) { return asin(v, model); });
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> acos(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::finish(x, elementary::arc_parts(x, OpId::Acos), model),
                                  [&](const SymbolicDomainError<D>& v) { return acos(v, model); });
 }

@@ -35,6 +35,7 @@ D scaled(const D& a, int n) {
 
 template <RealDomain D>
 SymbolicDomainError<D> ldexp(const SymbolicDomainError<D>& x, int n) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   namespace el = elementary;
   if (x.is_integer()) throw std::invalid_argument("ldexp: not defined on integer format " + format_name(x.format));
   el::UnaryParts<D> p;

@@ -58,6 +58,7 @@ UnaryParts<D> log_parts(const SymbolicDomainError<D>& x, ElementaryFunction fn, 
 template <RealDomain D>
 SymbolicDomainError<D> log_base(const SymbolicDomainError<D>& x, OpId fn, const Shape& shape, double base,
                                 const AccuracyModel& model) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = log_parts(x, fn, fn == OpId::Log2 ? directed_d<OpId::Log2> : directed_d<OpId::Log10>, 0.0);
   if (p.has_real && x.real.lower() > 0) {
     const D ln_b = D::between(log_d(base, Dir::Down), log_d(base, Dir::Up));
@@ -71,18 +72,21 @@ SymbolicDomainError<D> log_base(const SymbolicDomainError<D>& x, OpId fn, const 
 
 template <RealDomain D>
 SymbolicDomainError<D> log2(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::log_base(x, OpId::Log2, elementary::log2_shape, 2.0, model),
                                  [&](const SymbolicDomainError<D>& v) { return log2(v, model); });
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> log10(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::log_base(x, OpId::Log10, elementary::log10_shape, 10.0, model),
                                  [&](const SymbolicDomainError<D>& v) { return log10(v, model); });
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> log(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = elementary::log_parts(x, ElementaryFunction::Log, elementary::log_d, 0.0);
   p.shape = &elementary::log_shape;
   return elementary::split_whole(x, elementary::finish(x, p, model),
@@ -91,6 +95,7 @@ SymbolicDomainError<D> log(const SymbolicDomainError<D>& x, const AccuracyModel&
 
 template <RealDomain D>
 SymbolicDomainError<D> log1p(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = elementary::log_parts(x, ElementaryFunction::Log1p, elementary::log1p_d, 1.0);
   p.odd_zero = true;
   p.shape = &elementary::log1p_shape;

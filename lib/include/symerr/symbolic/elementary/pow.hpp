@@ -66,6 +66,7 @@ bool power_image(const D& A, double c, bool integer, bool odd, double tiny, D& o
 template <RealDomain D>
 SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
                            const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   using namespace elementary;
   if (std::isnan(c)) throw std::invalid_argument("pow: the exponent is NaN");
   if (x.is_integer()) throw std::invalid_argument("pow: not defined on integer format " + format_name(x.format));

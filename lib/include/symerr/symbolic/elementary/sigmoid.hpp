@@ -19,6 +19,7 @@ namespace symerr {
 namespace elementary {
 template <RealDomain D>
 SymbolicDomainError<D> sigmoid_operation(const SymbolicDomainError<D>& x, const AccuracyModel& model) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = whole_line_parts(x, ElementaryFunction::Sigmoid, sigmoid_d);
   const D half = D::point(0.5);
   p.propagated = sinh_image(x.err * half) / (D::point(2) * cosh_image(x.real * half) * cosh_image(x.fp * half));

@@ -14,6 +14,7 @@ namespace symerr {
 
 template <RealDomain D>
 SymbolicDomainError<D> tanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   auto p = elementary::whole_line_parts(x, ElementaryFunction::Tanh, elementary::tanh_d);
   p.propagated = elementary::sinh_image(x.err) / (elementary::cosh_image(x.real) * elementary::cosh_image(x.fp));
   p.rel_propagated = elementary::contracted_relative(x);

@@ -93,18 +93,21 @@ UnaryParts<D> tan_parts(const SymbolicDomainError<D>& x) {
 
 template <RealDomain D>
 SymbolicDomainError<D> tan(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::finish(x, elementary::tan_parts(x), model),
                                  [&](const SymbolicDomainError<D>& v) { return tan(v, model); });
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> sin(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::finish(x, elementary::trig_parts(x, OpId::Sin), model),
                                  [&](const SymbolicDomainError<D>& v) { return sin(v, model); });
 }
 
 template <RealDomain D>
 SymbolicDomainError<D> cos(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
+  [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
   return elementary::split_whole(x, elementary::finish(x, elementary::trig_parts(x, OpId::Cos), model),
                                  [&](const SymbolicDomainError<D>& v) { return cos(v, model); });
 }
