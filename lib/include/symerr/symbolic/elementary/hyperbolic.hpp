@@ -47,18 +47,33 @@ UnaryParts<D> hyperbolic_parts(const SymbolicDomainError<D>& x, OpId fn) {
 
 }  // namespace elementary
 
+/// sinh(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> sinh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   return elementary::split_whole(x, elementary::finish(x, elementary::hyperbolic_parts(x, OpId::Sinh), model),
                                  [&](const SymbolicDomainError<D>& v) { return sinh(v, model); });
 }
 
+/// cosh(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> cosh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   return elementary::split_whole(x, elementary::finish(x, elementary::hyperbolic_parts(x, OpId::Cosh), model),
                                  [&](const SymbolicDomainError<D>& v) { return cosh(v, model); });
 }
 
+/// asinh(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> asinh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   namespace el = elementary;
@@ -72,6 +87,11 @@ SymbolicDomainError<D> asinh(const SymbolicDomainError<D>& x, const AccuracyMode
   return el::split_whole(x, el::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return asinh(v, model); });
 }
 
+/// acosh(x) (defined for x >= 1: a real value below is undefined, a computed one gives NaN) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> acosh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   namespace el = elementary;
@@ -88,6 +108,11 @@ SymbolicDomainError<D> acosh(const SymbolicDomainError<D>& x, const AccuracyMode
   return el::split_whole(x, el::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return acosh(v, model); });
 }
 
+/// atanh(x) (poles at ±1) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> atanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   namespace el = elementary;

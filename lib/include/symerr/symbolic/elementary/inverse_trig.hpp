@@ -58,6 +58,11 @@ UnaryParts<D> arc_parts(const SymbolicDomainError<D>& x, OpId fn) {
 
 }  // namespace elementary
 
+/// atan(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> atan(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::whole_line_parts(x, OpId::Atan, elementary::directed_d<OpId::Atan>);
@@ -73,12 +78,22 @@ SymbolicDomainError<D> atan(const SymbolicDomainError<D>& x, const AccuracyModel
                                  [&](const SymbolicDomainError<D>& v) { return atan(v, model); });
 }
 
+/// asin(x) (defined on [−1, 1]) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> asin(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   return elementary::split_whole(x, elementary::finish(x, elementary::arc_parts(x, OpId::Asin), model),
                                  [&](const SymbolicDomainError<D>& v) { return asin(v, model); });
 }
 
+/// acos(x) (defined on [−1, 1]) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> acos(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   return elementary::split_whole(x, elementary::finish(x, elementary::arc_parts(x, OpId::Acos), model),

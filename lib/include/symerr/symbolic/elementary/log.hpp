@@ -69,18 +69,33 @@ SymbolicDomainError<D> log_base(const SymbolicDomainError<D>& x, OpId fn, const 
 
 }  // namespace elementary
 
+/// The base-2 logarithm of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> log2(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   return elementary::split_whole(x, elementary::log_base(x, OpId::Log2, elementary::log2_shape, 2.0, model),
                                  [&](const SymbolicDomainError<D>& v) { return log2(v, model); });
 }
 
+/// The base-10 logarithm of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> log10(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   return elementary::split_whole(x, elementary::log_base(x, OpId::Log10, elementary::log10_shape, 10.0, model),
                                  [&](const SymbolicDomainError<D>& v) { return log10(v, model); });
 }
 
+/// The natural logarithm (log(±0) = −inf, negative arguments NaN / undefined) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> log(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::log_parts(x, ElementaryFunction::Log, elementary::log_d, 0.0);
@@ -89,6 +104,11 @@ SymbolicDomainError<D> log(const SymbolicDomainError<D>& x, const AccuracyModel&
                                  [&](const SymbolicDomainError<D>& v) { return log(v, model); });
 }
 
+/// log(1 + x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> log1p(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   auto p = elementary::log_parts(x, ElementaryFunction::Log1p, elementary::log1p_d, 1.0);
