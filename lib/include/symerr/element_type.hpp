@@ -37,7 +37,7 @@ concept FloatElement = std::same_as<T, float> || std::same_as<T, double> ||
 template <class T>
 concept ArithmeticElement = IntegerElement<T> || FloatElement<T>;
 
-// The format-table entry of an integer element type.
+/// The format-table entry of an integer element type.
 template <IntegerElement T>
 constexpr IntFormat int_format_of() noexcept {
   if constexpr (std::same_as<T, Int4>) return INT4;
@@ -55,7 +55,7 @@ constexpr IntFormat int_format_of() noexcept {
   }
 }
 
-// The format-table entry of a float element type.
+/// The format-table entry of a float element type.
 template <FloatElement T>
 constexpr FloatFormat float_format_of() noexcept {
   if constexpr (std::same_as<T, float>) return FP32;
@@ -64,8 +64,8 @@ constexpr FloatFormat float_format_of() noexcept {
   else return FP16;  // Half, _Float16
 }
 
-// "FP32", "INT8", "UINT4", ...; a class type names itself with a static
-// type_name() if it has one, otherwise "class type".
+/// "FP32", "INT8", "UINT4", ...; a class type names itself with a static
+/// type_name() if it has one, otherwise "class type".
 template <class T>
 constexpr std::string_view element_type_name() noexcept {
   if constexpr (IntegerElement<T>) return int_format_of<T>().name;
