@@ -35,6 +35,9 @@
 
 namespace symerr {
 
+/// pow with a symbolic exponent that is one exact value (a literal, or an input of zero
+/// width and zero error): pow(x, c) with that value.
+/// @throws std::invalid_argument when the exponent may take several values or be special.
 template <RealDomain D>
 SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c,
                            const AccuracyModel& model = current_accuracy_model()) {
@@ -50,8 +53,8 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, const SymbolicDomain
   }
   return pow(x, c.real.lower(), model);
 }
-// A number base and a symbolic exponent (`powf(10000.0f, e)`, one exact value):
-// the base as a drop-in number (the literal format applies).
+/// A number base and a symbolic exponent (`powf(10000.0f, e)`, one exact value):
+/// the base as a drop-in number (the literal format applies).
 template <RealDomain D, DropInNumber A>
 SymbolicDomainError<D> pow(A x, const SymbolicDomainError<D>& c,
                            const AccuracyModel& model = current_accuracy_model()) {

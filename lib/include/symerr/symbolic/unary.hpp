@@ -18,7 +18,7 @@
 
 namespace symerr {
 
-// An enclosure of ulp(v) in F for v ∈ a (ulp is monotone in |v|).
+/// An enclosure of ulp(v) in F for v ∈ a (ulp is monotone in |v|).
 template <RealDomain D>
 D ulp(const D& a, const FloatFormat& F) {
   const double hi = std::min(mag(a), F.max_finite());
@@ -185,6 +185,7 @@ SYMERR_SDE_CMP(==, cmp_eq, Eq)
 SYMERR_SDE_CMP(!=, cmp_ne, Ne)
 #undef SYMERR_SDE_CMP
 
+/// Prints the value's format, enclosures and special flags (for messages and debugging).
 template <RealDomain D>
 std::ostream& operator<<(std::ostream& os, const SymbolicDomainError<D>& x) {
   const SpecialStates& s = x.specials;
