@@ -20,7 +20,6 @@ struct LeanInterval {
 /// The bound on |x| over the interval, as mag() of the domains: mag(y.err()).
 inline double mag(const LeanInterval& i) noexcept { return i.mag(); }
 
-/// The value type of large kernels (<symerr/lean.hpp>): see there.
 template <class F>
 class LeanError;
 /// LeanError over double (<symerr/lean.hpp>).
