@@ -206,10 +206,15 @@ decltype(auto) operand(const A& a) {
     using R = c_types_detail::Result<A, B>;                                                      \
     return R(c_types_detail::operand<R>(a) op c_types_detail::operand<R>(b));                    \
   }
+///@{
+/// Arithmetic by C's usual arithmetic conversions: a double operand (CDouble or a
+/// double literal) makes a double operation (the float operand converted exactly),
+/// otherwise a float one; integers are converted to the operation's type first.
 SYMERR_C_TYPES_ARITH(+)
 SYMERR_C_TYPES_ARITH(-)
 SYMERR_C_TYPES_ARITH(*)
 SYMERR_C_TYPES_ARITH(/)
+///@}
 #undef SYMERR_C_TYPES_ARITH
 
 /// Negation (exact).
@@ -235,12 +240,16 @@ CNumber<D, K> operator+(const CNumber<D, K>& x) {
     using R = CNumber<D, CType::Double>;                                                         \
     return c_types_detail::operand<R>(a) op c_types_detail::operand<R>(b);                       \
   }
+///@{
+/// float compared with double: in double (the float converted exactly); every other
+/// comparison is the drop-in one.
 SYMERR_C_TYPES_CMP(<)
 SYMERR_C_TYPES_CMP(<=)
 SYMERR_C_TYPES_CMP(>)
 SYMERR_C_TYPES_CMP(>=)
 SYMERR_C_TYPES_CMP(==)
 SYMERR_C_TYPES_CMP(!=)
+///@}
 #undef SYMERR_C_TYPES_CMP
 
 
@@ -258,6 +267,9 @@ SYMERR_C_TYPES_CMP(!=)
   }                                                                                              \
   template <RealDomain D, CType K>                                                               \
   void name##l(const CNumber<D, K>& x) = delete; /* long double is not modelled */
+///@{
+/// <math.h>: `name` is the double function (a float argument converted exactly, the
+/// result a CDouble), `name##f` the float one (a double argument rounded to float first).
 SYMERR_C_TYPES_UNARY(sqrt)
 SYMERR_C_TYPES_UNARY(fabs)
 SYMERR_C_TYPES_UNARY(exp)
@@ -288,6 +300,7 @@ SYMERR_C_TYPES_UNARY(round)
 SYMERR_C_TYPES_UNARY(rint)
 SYMERR_C_TYPES_UNARY(nearbyint)
 SYMERR_C_TYPES_UNARY(cbrt)
+///@}
 #undef SYMERR_C_TYPES_UNARY
 
 // fmin, fmax, pow, fmod, hypot, atan2, copysign, fdim, remainder (double) and fminf, fmaxf,
@@ -309,6 +322,9 @@ SYMERR_C_TYPES_UNARY(cbrt)
   template <class A, class B>                                                                    \
     requires c_types_detail::Pair<A, B>                                                          \
   void name##l(const A& a, const B& b) = delete; /* long double is not modelled */
+///@{
+/// The binary <math.h> functions (double) and their float names: either argument a
+/// CNumber, the other a CNumber or a number, both converted to the function's type.
 SYMERR_C_TYPES_BINARY(fmin)
 SYMERR_C_TYPES_BINARY(fmax)
 SYMERR_C_TYPES_BINARY(pow)
@@ -318,6 +334,7 @@ SYMERR_C_TYPES_BINARY(atan2)
 SYMERR_C_TYPES_BINARY(copysign)
 SYMERR_C_TYPES_BINARY(fdim)
 SYMERR_C_TYPES_BINARY(remainder)
+///@}
 #undef SYMERR_C_TYPES_BINARY
 
 // ldexp, scalbn (double) and ldexpf, scalbnf (float): x converted to the
@@ -333,8 +350,11 @@ SYMERR_C_TYPES_BINARY(remainder)
     using R = CNumber<D, CType::Float>;                                                          \
     return R(name(c_types_detail::operand<R>(x), n));                                            \
   }
+///@{
+/// ldexp, scalbn (double) and ldexpf, scalbnf (float): x converted to the function's type, scaled by 2^n.
 SYMERR_C_TYPES_SCALE(ldexp)
 SYMERR_C_TYPES_SCALE(scalbn)
+///@}
 #undef SYMERR_C_TYPES_SCALE
 
 // frexp, modf (double) and frexpf, modff (float): x converted to the
@@ -353,8 +373,12 @@ SYMERR_C_TYPES_SCALE(scalbn)
     *integral = R(i);                                                                             \
     return f;                                                                                     \
   }
+///@{
+/// frexp, modf (double) and frexpf, modff (float): x converted to the function's type;
+/// modf's integral part is of that type.
 SYMERR_C_TYPES_DECOMPOSE(, Double)
 SYMERR_C_TYPES_DECOMPOSE(f, Float)
+///@}
 #undef SYMERR_C_TYPES_DECOMPOSE
 
 // fma (double) and fmaf (float): one rounding of a·b + c in the function's type.

@@ -639,12 +639,17 @@ bool LeanError<F>::equal(const LeanError& b, const char* op) const {
     const lean_detail::Sides y = lean_detail::sides(a), x = lean_detail::sides_of_number<F>(c);        \
     return call;                                                                                      \
   }
+///@{
+/// Comparisons with a number, with its exact value (as C compares): true or false
+/// when the real and the computed comparison agree for every value of the range.
+/// @throws UndecidedBranch otherwise.
 SYMERR_LEAN_COMPARE(<, lean_detail::less(x, y, false, "<", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(<=, lean_detail::less(x, y, true, "<=", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(>, lean_detail::less(y, x, false, ">", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(>=, lean_detail::less(y, x, true, ">=", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(==, lean_detail::equal(x, y, "==", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(!=, !lean_detail::equal(x, y, "!=", lean_detail::format_name<F>()))
+///@}
 #undef SYMERR_LEAN_COMPARE
 
 // ---- the elementary functions, through SymbolicError ---------------------------
@@ -657,6 +662,10 @@ SYMERR_LEAN_COMPARE(!=, !lean_detail::equal(x, y, "!=", lean_detail::format_name
   LeanError<F> name##f(const LeanError<F>& x) {                                  \
     return name(x);                                                              \
   }
+///@{
+/// The elementary functions of a lean value and their float names (expf, ...):
+/// through SymbolicError, under the accuracy model in force.
+/// @throws std::domain_error when the result may be special (NaN, ±inf, undefined).
 SYMERR_LEAN_UNARY(exp)
 SYMERR_LEAN_UNARY(expm1)
 SYMERR_LEAN_UNARY(exp2)
@@ -679,6 +688,7 @@ SYMERR_LEAN_UNARY(atanh)
 SYMERR_LEAN_UNARY(erf)
 SYMERR_LEAN_UNARY(erfc)
 SYMERR_LEAN_UNARY(cbrt)
+///@}
 #undef SYMERR_LEAN_UNARY
 
 /// pow(x, y) through SymbolicError (the accuracy model in force).

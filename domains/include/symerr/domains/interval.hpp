@@ -144,7 +144,11 @@ bool contains(const Interval& a, const mpq_class& q);
 
 // contains(a, v), subset, is_bounded, is_point, mag, mig, cmp_lt/le/gt/ge/eq/ne:
 // the endpoint queries shared with the one-scope path (endpoint_queries.hpp).
+///@{
+/// The endpoint queries of the domain concept for Interval: contains(a, v), subset,
+/// is_bounded, is_point, mag, mig, cmp_lt/le/gt/ge/eq/ne (<symerr/domains/endpoint_queries.hpp>).
 SYMERR_ENDPOINT_QUERIES(Interval)
+///@}
 
 /// "[lo, hi]", 17 significant digits, lo rounded down and hi rounded up.
 std::string to_string(const Interval& a);

@@ -32,6 +32,8 @@ template <RealDomain D> Truth operator!=(const D& a, const D& b) { return {cmp_n
 ///@}
 
 #define SYMERR_MIXED_CMP(op)                                                              \
+  ///@{
+  /// Comparisons of an enclosure with a double (the double as a point enclosure).
   template <RealDomain D> Truth operator op(const D& a, double b) { return a op D::point(b); } \
   template <RealDomain D> Truth operator op(double a, const D& b) { return D::point(a) op b; }
 SYMERR_MIXED_CMP(<)
@@ -40,6 +42,7 @@ SYMERR_MIXED_CMP(>)
 SYMERR_MIXED_CMP(>=)
 SYMERR_MIXED_CMP(==)
 SYMERR_MIXED_CMP(!=)
+///@}
 #undef SYMERR_MIXED_CMP
 
 }  // namespace symerr

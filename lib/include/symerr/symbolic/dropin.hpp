@@ -173,10 +173,15 @@ SymbolicDomainError<D> adopt_format(const SymbolicDomainError<D>& c, const Symbo
     x = x op detail::literal_for(y, x);                                                       \
     return x;                                                                                 \
   }
+///@{
+/// Arithmetic of a symbolic value with a number (either side), and the compound
+/// assignments: the number is the exact real constant of its value, rounded into
+/// the symbolic operand's format in its mode (the rounding that operand's introduced error).
 SYMERR_DROPIN_ARITH(+, +=)
 SYMERR_DROPIN_ARITH(-, -=)
 SYMERR_DROPIN_ARITH(*, *=)
 SYMERR_DROPIN_ARITH(/, /=)
+///@}
 #undef SYMERR_DROPIN_ARITH
 
 /// +x is x.
@@ -195,12 +200,16 @@ SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x) {
   Truth operator op(A x, const SymbolicDomainError<D>& y) {                       \
     return detail::operand_literal(x, y) op y;                                    \
   }
+///@{
+/// Comparisons with a number (either side), with the number's exact value (an integer
+/// beyond 2^p beside a float value of precision p converted first, as C does); a Truth.
 SYMERR_DROPIN_CMP(<)
 SYMERR_DROPIN_CMP(<=)
 SYMERR_DROPIN_CMP(>)
 SYMERR_DROPIN_CMP(>=)
 SYMERR_DROPIN_CMP(==)
 SYMERR_DROPIN_CMP(!=)
+///@}
 #undef SYMERR_DROPIN_CMP
 
 // ---- math functions found by unqualified lookup ---------------------------
@@ -276,9 +285,14 @@ Truth classify(const SymbolicDomainError<D>& x) {
   Truth fn(SymbolicDomainError<D>& x) { /* a non-const lvalue: modifiable */ \
     return detail::classify<D, SpecialClass::cls>(std::as_const(x)).with_targets(&x, nullptr); \
   }
+///@{
+/// isnan, isinf, isfinite of the computed value: a Truth decided by the special-value
+/// flags, undecided (a branch under the driver, UndecidedBranch outside) when the value
+/// may or may not be of the class; the non-const overloads let a driver narrow the operand.
 SYMERR_DROPIN_CLASSIFY(isnan, Nan)
 SYMERR_DROPIN_CLASSIFY(isinf, Inf)
 SYMERR_DROPIN_CLASSIFY(isfinite, Finite)
+///@}
 #undef SYMERR_DROPIN_CLASSIFY
 
 namespace detail {
@@ -407,10 +421,13 @@ SymbolicDomainError<D> fmin(const SymbolicDomainError<D>& a, const SymbolicDomai
   SymbolicDomainError<D> fn(A a, const SymbolicDomainError<D>& b) {                          \
     return fn(detail::operand_literal(a, b), b);                                             \
   }
+///@{
+/// max, min, fmax, fmin with one number operand (an exact constant adopting the symbolic operand's format).
 SYMERR_DROPIN_FN2(max)
 SYMERR_DROPIN_FN2(min)
 SYMERR_DROPIN_FN2(fmax)
 SYMERR_DROPIN_FN2(fmin)
+///@}
 #undef SYMERR_DROPIN_FN2
 
 /// clamp(x, lo, hi) = min(max(x, lo), hi) (precondition lo <= hi).

@@ -78,7 +78,12 @@ namespace std {
   auto fn(const A&... a) -> decltype(::symerr_std_math::fn##_(a...)) {           \
     return ::symerr_std_math::fn##_(a...);                                       \
   }
+///@{
+/// std::sqrt, std::exp, std::fmax, std::isnan, ... (every C math name symerr implements,
+/// float names included) for symbolic operands: each forwards to symerr's function
+/// found by argument-dependent lookup, so that `std::exp(x)` compiles for a symbolic x.
 SYMERR_STD_NAMES(SYMERR_STD_DECLARE)
+///@}
 #undef SYMERR_STD_DECLARE
 
 ///@{

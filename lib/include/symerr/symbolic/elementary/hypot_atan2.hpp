@@ -260,8 +260,12 @@ SymbolicDomainError<D> atan2(const SymbolicDomainError<D>& y, const SymbolicDoma
     using S = std::conditional_t<detail::is_symbolic_type<A>, A, B>;                                           \
     return name(detail::as_symbolic<S>(a), detail::as_symbolic<S>(b));                                         \
   }
+///@{
+/// hypot and atan2 with one number operand: an exact real constant, rounded into the
+/// symbolic operand's format (hypot(x, 1.0), atan2(1.0, x)).
 SYMERR_BINARY_ELEMENTARY_MIXED(hypot)
 SYMERR_BINARY_ELEMENTARY_MIXED(atan2)
+///@}
 #undef SYMERR_BINARY_ELEMENTARY_MIXED
 
 }  // namespace symerr
