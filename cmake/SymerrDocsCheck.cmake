@@ -5,6 +5,11 @@
 # to OUT, and fails when doxygen fails or its warnings log is not empty,
 # printing the log (every undocumented public entity, with file and line).
 #
+# With -DSOURCE_DIR=<source tree> it also checks that every namespace of the
+# headers is documented in docs/namespaces.dox or internal: doxygen reports
+# the undocumented members of documented namespaces only, so a function in a
+# new, undocumented namespace would otherwise pass unseen.
+#
 # With -DPLANTED=<header> -DNAMESPACES=<docs/namespaces.dox> it is the twin
 # that shows the check can fail: doxygen runs on a copy of that (documented)
 # header alone, which must give no warning, then on the copy with an
@@ -37,6 +42,38 @@ function(run_doxygen dir extra result_var log_var)
 endfunction()
 
 if(NOT DEFINED PLANTED)
+  set(undocumented_namespaces "")
+  if(DEFINED SOURCE_DIR)
+    file(READ "${SOURCE_DIR}/docs/namespaces.dox" dox)
+    file(GLOB_RECURSE headers "${SOURCE_DIR}/lib/include/*.hpp" "${SOURCE_DIR}/domains/include/*.hpp"
+         "${SOURCE_DIR}/verify/include/*.hpp" "${SOURCE_DIR}/verify/onnx/include/*.hpp")
+    # internal (EXCLUDE_SYMBOLS of docs/Doxyfile.in, and namespaces nested in them)
+    set(internal detail symerr_std_math elementary lin table std)
+    foreach(h IN LISTS headers)
+      file(STRINGS "${h}" decls REGEX "^[ \t]*namespace [A-Za-z_][A-Za-z0-9_:]* *{")
+      foreach(d IN LISTS decls)
+        string(REGEX REPLACE "^[ \t]*namespace ([A-Za-z0-9_:]+).*" "\\1" qname "${d}")
+        string(REPLACE "::" ";" parts "${qname}")
+        set(is_internal FALSE)
+        foreach(p IN LISTS parts)
+          if(p IN_LIST internal OR p MATCHES "_detail$")
+            set(is_internal TRUE)
+          endif()
+        endforeach()
+        if(NOT is_internal)
+          foreach(p IN LISTS parts)
+            if(NOT dox MATCHES "namespace ${p} ")
+              string(APPEND undocumented_namespaces "  ${h}: namespace ${qname} (${p})\n")
+            endif()
+          endforeach()
+        endif()
+      endforeach()
+    endforeach()
+  endif()
+  if(NOT undocumented_namespaces STREQUAL "")
+    message(FATAL_ERROR "namespaces not documented in docs/namespaces.dox (doxygen would not check "
+                        "their members):\n${undocumented_namespaces}")
+  endif()
   run_doxygen("${OUT}" "" rc log)
   string(STRIP "${log}" log)
   if(NOT rc EQUAL 0 OR NOT log STREQUAL "")

@@ -17,23 +17,26 @@
 
 namespace symerr {
 
+/// Int4 or UInt4.
 template <class T>
 concept SmallInteger = std::same_as<T, Int4> || std::same_as<T, UInt4>;
 
+/// A built-in integer type of at most 64 bits, bool excluded.
 template <class T>
 concept BuiltinInteger = std::integral<T> && !std::same_as<std::remove_cv_t<T>, bool> &&
                          sizeof(T) <= 8;
 
-// Integer element: Add/Sub/Mul wrap modulo 2^bits, Div rounds explicitly.
+/// Integer element: Add/Sub/Mul wrap modulo 2^bits, Div rounds explicitly.
 template <class T>
 concept IntegerElement = BuiltinInteger<T> || SmallInteger<T>;
 
-// IEEE binary floating-point element: operations follow IEEE 754 (RNE).
+/// IEEE binary floating-point element: operations follow IEEE 754 (RNE).
 template <class T>
 concept FloatElement = std::same_as<T, float> || std::same_as<T, double> ||
                        std::same_as<T, Half> || std::same_as<T, BFloat16> ||
                        std::same_as<T, _Float16>;
 
+/// An integer or floating-point element type.
 template <class T>
 concept ArithmeticElement = IntegerElement<T> || FloatElement<T>;
 

@@ -38,6 +38,7 @@
 
 namespace symerr {
 
+/// A number a symbolic value accepts as an operand: an arithmetic type other than bool.
 template <class A>
 concept DropInNumber = std::is_arithmetic_v<A> && !std::is_same_v<A, bool>;
 

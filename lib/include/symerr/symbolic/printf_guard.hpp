@@ -44,7 +44,7 @@ void varargs_refused(const D*);
 void varargs_refused(const Truth*);
 ///@}
 
-// T is a symerr value that C's `...` must not receive.
+/// T is a symerr value that C's `...` must not receive.
 template <class T>
 concept RefusesVarargs = requires { varargs_refused(static_cast<const std::remove_cvref_t<T>*>(nullptr)); };
 /// Whether any of the types A refuses C's `...` (RefusesVarargs).

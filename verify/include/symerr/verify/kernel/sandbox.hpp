@@ -34,12 +34,12 @@ namespace symerr::verify {
 // x86-64 MXCSR bits (on other targets the state is the fenv rounding mode
 // and flags encoded in the same positions).
 namespace mxcsr {
-inline constexpr std::uint32_t kFlags = 0x003F;      // IE DE ZE OE UE PE (sticky exception flags)
-inline constexpr std::uint32_t kDAZ = 0x0040;        // denormals are zero
-inline constexpr std::uint32_t kMasks = 0x1F80;      // exception masks (set: no trap)
-inline constexpr std::uint32_t kRounding = 0x6000;   // 00 RNE, 01 down, 10 up, 11 toward zero
-inline constexpr std::uint32_t kFTZ = 0x8000;        // flush to zero
-inline constexpr std::uint32_t kDocumented = 0x1F80; // RNE, no FTZ/DAZ, flags clear, all masked
+inline constexpr std::uint32_t kFlags = 0x003F;      ///< IE DE ZE OE UE PE (sticky exception flags)
+inline constexpr std::uint32_t kDAZ = 0x0040;        ///< denormals are zero
+inline constexpr std::uint32_t kMasks = 0x1F80;      ///< exception masks (set: no trap)
+inline constexpr std::uint32_t kRounding = 0x6000;   ///< 00 RNE, 01 down, 10 up, 11 toward zero
+inline constexpr std::uint32_t kFTZ = 0x8000;        ///< flush to zero
+inline constexpr std::uint32_t kDocumented = 0x1F80; ///< RNE, no FTZ/DAZ, flags clear, all masked
 }  // namespace mxcsr
 
 /// The FP control and status state of this thread (MXCSR on x86-64).
