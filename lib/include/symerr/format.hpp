@@ -151,8 +151,7 @@ inline constexpr IntFormat UINT64{"UINT64", 64, false};
 using Format = std::variant<std::monostate, FloatFormat, IntFormat>;
 
 /// `x.format == FP32`: the value is of that format (and !=, reversed, by
-/// C++20's rewritten comparisons). Without these the comparison did not
-/// compile (found by a new-user tryout).
+/// C++20's rewritten comparisons).
 inline bool operator==(const Format& f, const FloatFormat& F) noexcept {
   const FloatFormat* p = std::get_if<FloatFormat>(&f);
   return p && *p == F;

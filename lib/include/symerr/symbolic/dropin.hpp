@@ -66,7 +66,7 @@ inline LiteralFormatState& literal_format_state() noexcept {
 /// With ScopedLiteralFormat(FP32) `(float)d` is the FP32 value of d and sqrtf,
 /// / are FP32 operations, as in the compiled kernel. A number next to a
 /// symbolic operand (x + 0.1, x < 0.1, fmax(x, 0)) is not affected: it takes
-/// the operand's format (or is compared exactly), as before.
+/// the operand's format (or is compared exactly).
 class ScopedLiteralFormat {
  public:
   /// Sets this thread's literal format to `format` (rounding mode `mode`) until the scope ends.
