@@ -32,10 +32,10 @@ template <RealDomain D> Truth operator!=(const D& a, const D& b) { return {cmp_n
 ///@}
 
 #define SYMERR_MIXED_CMP(op)                                                              \
-  ///@{
-  /// Comparisons of an enclosure with a double (the double as a point enclosure).
   template <RealDomain D> Truth operator op(const D& a, double b) { return a op D::point(b); } \
   template <RealDomain D> Truth operator op(double a, const D& b) { return D::point(a) op b; }
+///@{
+/// Comparisons of an enclosure with a double (the double as a point enclosure).
 SYMERR_MIXED_CMP(<)
 SYMERR_MIXED_CMP(<=)
 SYMERR_MIXED_CMP(>)
