@@ -173,17 +173,6 @@ struct Guarded;  // friend: the out-of-line operations
 
 }  // namespace lean_detail
 
-/// A lean drop-in error type for large FP64/FP32 kernels (F = double or float):
-/// two enclosures, 32 bytes in all, the computed values `fp` (values of F) and
-/// the error fp − real `err`; the real value is fp − err. + − · /, fma, sqrt,
-/// min/max, fabs and the comparisons are inline (a few ns each), in round-to-nearest
-/// double arithmetic with every bound rounded outward; the elementary functions go
-/// through SymbolicError. No propagated/introduced split, no special values (an
-/// operation that may overflow, divide by a range holding 0 or take the square
-/// root of a possibly negative value throws std::domain_error naming the
-/// operation and the ranges), no branch driver (a comparison not decided alike for
-/// the real and the computed values throws UndecidedBranch). See this header's
-/// opening comment.
 template <class F>
 class LeanError {
   static_assert(std::is_same_v<F, double> || std::is_same_v<F, float>,
@@ -191,7 +180,6 @@ class LeanError {
   using Pair = lean_detail::Pair;
 
  public:
-  /// The machine type F.
   using value_type = F;
 
   // The exact 0 (calloc'd and value-initialised buffers hold it too: its
@@ -215,7 +203,6 @@ class LeanError {
   /// [err.lo, err.hi]. Throws std::invalid_argument on empty or non-finite ranges.
   static LeanError from_enclosures(LeanInterval fp, LeanInterval err);
 
-  /// No conversion to a number: a compile error (a lean value is every execution's value).
   template <class T>
     requires std::is_arithmetic_v<T>
   explicit operator T() const {
@@ -225,9 +212,7 @@ class LeanError {
     return T{};
   }
 
-  /// The enclosure of the computed values.
   LeanInterval fp() const noexcept { return lean_detail::interval(f_); }
-  /// The enclosure of the error fp − real.
   LeanInterval err() const noexcept { return lean_detail::interval(e_); }
   /// real = fp − err: [fp.lo − err.hi, fp.hi − err.lo] rounded outward
   LeanInterval real() const {
@@ -239,20 +224,13 @@ class LeanError {
   LeanInterval rel_err() const;
   /// The same value as a SymbolicError (an input with real(), err() and F's format).
   SymbolicError to_symbolic() const;
-  /// The SymbolicError result `s` of `operation` as a LeanError of F.
-  /// @throws std::domain_error when s may be special (NaN, ±inf, undefined).
   static LeanError from_symbolic(const SymbolicError& s, const char* operation);
 
   // ---- arithmetic -----------------------------------------------------------
-  /// +a is a.
   friend LeanError operator+(const LeanError& a) noexcept { return a; }
-  /// Negation (exact).
   friend LeanError operator-(const LeanError& a) noexcept {
     return LeanError(lean_detail::swap(a.f_), lean_detail::swap(a.e_));
   }
-  ///@{
-  /// Arithmetic with bounds rounded outward, the computed value rounded to nearest in F.
-  /// @throws std::domain_error when the result may overflow, or (/) the divisor's range holds 0.
   friend LeanError operator+(const LeanError& a, const LeanError& b) {
     if (lean_detail::library_environment()) [[likely]]
       return add(a, b);
@@ -273,30 +251,21 @@ class LeanError {
       return div(a, b);
     return guarded(a, b, '/');
   }
-  ///@}
-  ///@{
-  /// Compound assignment: *this = *this ∘ b.
   LeanError& operator+=(const LeanError& b) { return *this = *this + b; }
   LeanError& operator-=(const LeanError& b) { return *this = *this - b; }
   LeanError& operator*=(const LeanError& b) { return *this = *this * b; }
   LeanError& operator/=(const LeanError& b) { return *this = *this / b; }
-  ///@}
 
-  /// a·b + c with one rounding (C fma).
   friend LeanError fma(const LeanError& a, const LeanError& b, const LeanError& c) {
     if (lean_detail::library_environment()) [[likely]]
       return fused(a, b, c);
     return guarded_fma(a, b, c);
   }
-  /// The square root, correctly rounded in F.
-  /// @throws std::domain_error when the operand may be negative.
   friend LeanError sqrt(const LeanError& a) {
     if (lean_detail::library_environment()) [[likely]]
       return root(a);
     return guarded(a, a, 's');
   }
-  ///@{
-  /// The larger (smaller) of a and b, without a branch (fmin = −fmax(−a, −b); max and min are the same).
   friend LeanError fmax(const LeanError& a, const LeanError& b) {
     if (lean_detail::library_environment()) [[likely]]
       return maximum(a, b);
@@ -305,16 +274,12 @@ class LeanError {
   friend LeanError fmin(const LeanError& a, const LeanError& b) { return -fmax(-a, -b); }
   friend LeanError max(const LeanError& a, const LeanError& b) { return fmax(a, b); }
   friend LeanError min(const LeanError& a, const LeanError& b) { return fmin(a, b); }
-  ///@}
-  ///@{
-  /// |a| (exact).
   friend LeanError fabs(const LeanError& a) {
     if (lean_detail::library_environment()) [[likely]]
       return magnitude(a);
     return guarded(a, a, 'A');
   }
   friend LeanError abs(const LeanError& a) { return fabs(a); }
-  ///@}
   /// a − b if a > b, else +0: fmax(a − b, 0), continuous
   friend LeanError fdim(const LeanError& a, const LeanError& b) { return fmax(a - b, LeanError()); }
   /// |m| with the sign of s: decided when s is certainly positive or certainly
@@ -325,15 +290,12 @@ class LeanError {
     if (s.fp().hi < 0 && r.hi < 0) return -fabs(m);
     s.undecided_sign("copysign");
   }
-  ///@{
   /// A LeanError is finite (an operation that might not be throws).
   friend bool isnan(const LeanError&) noexcept { return false; }
   friend bool isinf(const LeanError&) noexcept { return false; }
   friend bool isfinite(const LeanError&) noexcept { return true; }
-  ///@}
 
   // ---- comparisons: decided when the real and the computed value agree everywhere
-  ///@{
   /// One object compared with itself (C's NaN test x != x) is decided: a
   /// LeanError is never NaN.
   friend bool operator<(const LeanError& a, const LeanError& b) { return &a != &b && a.less(b, false, "<"); }
@@ -342,7 +304,6 @@ class LeanError {
   friend bool operator>=(const LeanError& a, const LeanError& b) { return &a == &b || b.less(a, true, ">="); }
   friend bool operator==(const LeanError& a, const LeanError& b) { return &a == &b || a.equal(b, "=="); }
   friend bool operator!=(const LeanError& a, const LeanError& b) { return &a != &b && !a.equal(b, "!="); }
-  ///@}
 
  private:
   friend struct lean_detail::Guarded;
@@ -639,17 +600,12 @@ bool LeanError<F>::equal(const LeanError& b, const char* op) const {
     const lean_detail::Sides y = lean_detail::sides(a), x = lean_detail::sides_of_number<F>(c);        \
     return call;                                                                                      \
   }
-///@{
-/// Comparisons with a number, with its exact value (as C compares): true or false
-/// when the real and the computed comparison agree for every value of the range.
-/// @throws UndecidedBranch otherwise.
 SYMERR_LEAN_COMPARE(<, lean_detail::less(x, y, false, "<", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(<=, lean_detail::less(x, y, true, "<=", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(>, lean_detail::less(y, x, false, ">", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(>=, lean_detail::less(y, x, true, ">=", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(==, lean_detail::equal(x, y, "==", lean_detail::format_name<F>()))
 SYMERR_LEAN_COMPARE(!=, !lean_detail::equal(x, y, "!=", lean_detail::format_name<F>()))
-///@}
 #undef SYMERR_LEAN_COMPARE
 
 // ---- the elementary functions, through SymbolicError ---------------------------
@@ -662,10 +618,6 @@ SYMERR_LEAN_COMPARE(!=, !lean_detail::equal(x, y, "!=", lean_detail::format_name
   LeanError<F> name##f(const LeanError<F>& x) {                                  \
     return name(x);                                                              \
   }
-///@{
-/// The elementary functions of a lean value and their float names (expf, ...):
-/// through SymbolicError, under the accuracy model in force.
-/// @throws std::domain_error when the result may be special (NaN, ±inf, undefined).
 SYMERR_LEAN_UNARY(exp)
 SYMERR_LEAN_UNARY(expm1)
 SYMERR_LEAN_UNARY(exp2)
@@ -688,32 +640,25 @@ SYMERR_LEAN_UNARY(atanh)
 SYMERR_LEAN_UNARY(erf)
 SYMERR_LEAN_UNARY(erfc)
 SYMERR_LEAN_UNARY(cbrt)
-///@}
 #undef SYMERR_LEAN_UNARY
 
-/// pow(x, y) through SymbolicError (the accuracy model in force).
-/// @throws std::domain_error when the result may be special.
 template <class F>
 LeanError<F> pow(const LeanError<F>& x, const LeanError<F>& y) {
   return LeanError<F>::from_symbolic(::symerr::pow(x.to_symbolic(), y.to_symbolic()), "pow");
 }
-/// pow(x, y) with a number exponent y (a literal of F).
 template <class F, class A>
   requires std::is_arithmetic_v<A>
 LeanError<F> pow(const LeanError<F>& x, A y) {
   return pow(x, LeanError<F>(y));
 }
-/// hypot(x, y) through SymbolicError.
 template <class F>
 LeanError<F> hypot(const LeanError<F>& x, const LeanError<F>& y) {
   return LeanError<F>::from_symbolic(::symerr::hypot(x.to_symbolic(), y.to_symbolic()), "hypot");
 }
-/// atan2(y, x) through SymbolicError.
 template <class F>
 LeanError<F> atan2(const LeanError<F>& y, const LeanError<F>& x) {
   return LeanError<F>::from_symbolic(::symerr::atan2(y.to_symbolic(), x.to_symbolic()), "atan2");
 }
-///@{
 /// The C99 float names of the inline operations (a kernel written for float).
 template <class F>
 LeanError<F> fdimf(const LeanError<F>& a, const LeanError<F>& b) { return fdim(a, b); }
@@ -731,7 +676,6 @@ template <class F>
 LeanError<F> fmaf(const LeanError<F>& a, const LeanError<F>& b, const LeanError<F>& c) { return fma(a, b, c); }
 template <class F>
 LeanError<F> powf(const LeanError<F>& x, const LeanError<F>& y) { return pow(x, y); }
-///@}
 
 /// {fp [lo, hi], err [lo, hi], real [lo, hi]}, 17 significant digits
 template <class F>
@@ -756,44 +700,33 @@ extern template class LeanError<float>;
 /// and no NaN: infinity() and quiet_NaN() throw std::domain_error.
 template <class F>
 struct std::numeric_limits<symerr::LeanError<F>> {
-  /// The value type.
-  using T = symerr::LeanError<F>;
-  /// F's own limits.
-  using L = std::numeric_limits<F>;
-  ///@{
-  /// F's traits, without infinities or NaN.
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = false;
-  static constexpr bool has_quiet_NaN = false;
-  static constexpr bool has_signaling_NaN = false;
-  static constexpr bool is_iec559 = false;
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
-  static constexpr int digits = L::digits;
-  static constexpr int digits10 = L::digits10;
-  static constexpr int max_digits10 = L::max_digits10;
-  static constexpr int radix = 2;
-  static constexpr int min_exponent = L::min_exponent;
-  static constexpr int max_exponent = L::max_exponent;
-  static constexpr std::float_round_style round_style = std::round_to_nearest;
-  ///@}
-  ///@{
-  /// F's limits as exact constants of LeanError<F> (round_error() is 0.5).
-  static T min() { return T(L::min()); }
-  static T max() { return T(L::max()); }
-  static T lowest() { return T(L::lowest()); }
-  static T epsilon() { return T(L::epsilon()); }
-  static T round_error() { return T(0.5); }
-  static T denorm_min() { return T(L::denorm_min()); }
-  ///@}
-  ///@{
-  /// @throws std::domain_error: LeanError has no infinities and no NaN.
-  static T infinity() { symerr::lean_detail::fail(no_special("infinity()")); }
-  static T quiet_NaN() { symerr::lean_detail::fail(no_special("quiet_NaN()")); }
-  ///@}
+  using T = symerr::LeanError<F>;  ///< The value type.
+  using L = std::numeric_limits<F>;  ///< F's own limits.
+  static constexpr bool is_specialized = true;  ///< Specialized.
+  static constexpr bool is_signed = true;  ///< Signed.
+  static constexpr bool is_integer = false;  ///< Not an integer type.
+  static constexpr bool is_exact = false;  ///< Not exact.
+  static constexpr bool has_infinity = false;  ///< No infinities.
+  static constexpr bool has_quiet_NaN = false;  ///< No NaN.
+  static constexpr bool has_signaling_NaN = false;  ///< No signaling NaN.
+  static constexpr bool is_iec559 = false;  ///< Not IEC 559: a set of executions' values.
+  static constexpr bool is_bounded = true;  ///< Bounded.
+  static constexpr bool is_modulo = false;  ///< Not modular.
+  static constexpr int digits = L::digits;  ///< F's.
+  static constexpr int digits10 = L::digits10;  ///< F's.
+  static constexpr int max_digits10 = L::max_digits10;  ///< F's.
+  static constexpr int radix = 2;  ///< 2.
+  static constexpr int min_exponent = L::min_exponent;  ///< F's.
+  static constexpr int max_exponent = L::max_exponent;  ///< F's.
+  static constexpr std::float_round_style round_style = std::round_to_nearest;  ///< Round to nearest (the computed program's rounding).
+  static T min() { return T(L::min()); }  ///< F's smallest normal, as a LeanError.
+  static T max() { return T(L::max()); }  ///< F's largest finite value.
+  static T lowest() { return T(L::lowest()); }  ///< F's lowest finite value.
+  static T epsilon() { return T(L::epsilon()); }  ///< F's epsilon.
+  static T round_error() { return T(0.5); }  ///< 0.5.
+  static T denorm_min() { return T(L::denorm_min()); }  ///< F's smallest subnormal.
+  static T infinity() { symerr::lean_detail::fail(no_special("infinity()")); }  ///< Throws std::domain_error: no infinities.
+  static T quiet_NaN() { symerr::lean_detail::fail(no_special("quiet_NaN()")); }  ///< Throws std::domain_error: no NaN.
 
  private:
   static std::string no_special(const char* member) {
