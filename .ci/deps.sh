@@ -2,7 +2,7 @@
 # Install the Debian packages symerr needs, if any is missing (idempotent).
 # Usage: .ci/deps.sh [extra-package ...]
 set -euo pipefail
-pkgs=(build-essential cmake ninja-build pkg-config git libboost-dev libmpfr-dev libgmp-dev catch2
+pkgs=(build-essential cmake ninja-build pkg-config git libboost-dev libmpfr-dev libgmp-dev catch2 doxygen
       libbenchmark-dev libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
       libcli11-dev nlohmann-json3-dev "$@")
 missing=()

@@ -52,24 +52,42 @@
 
 namespace symerr {
 
+/// C's float or double.
 enum class CType { Float, Double };
 
+/// SymbolicDomainError<D> with C's type K (float or double) attached, so that the
+/// C++ compiler applies C's rules: a value of type K holds a value of K's format
+/// (FP32 / FP64), conversions to K are convert() in the value's rounding mode,
+/// numbers converted to K are rounded to nearest, arithmetic follows C's usual
+/// arithmetic conversions (any double operand makes a double operation), and
+/// <math.h>'s double and float functions return CDouble / CFloat. Adds no data
+/// (trivially copyable, as large as SymbolicDomainError<D>); see this header's
+/// opening comment.
 template <RealDomain D, CType K>
 class CNumber : public SymbolicDomainError<D> {
  public:
+  /// The symbolic value type it extends.
   using Base = SymbolicDomainError<D>;
+  /// C's type.
   static constexpr CType kind = K;
+  /// K's format: FP32 for float, FP64 for double.
   static const FloatFormat& c_format() noexcept { return K == CType::Float ? FP32 : FP64; }
 
   CNumber() = default;
+  ///@{
+  /// Copy.
   CNumber(const CNumber&) = default;
   CNumber& operator=(const CNumber&) = default;
-  // C's conversion to this type.
+  ///@}
+  /// C's conversion to this type.
   CNumber(const Base& v) : Base(to_type(v)) {}  // NOLINT: implicit, as in C
+  /// A number converted to K (as from_number()).
   template <class A>
     requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
   CNumber(A v) : Base(from_number(v)) {}  // NOLINT: implicit, as in C
 
+  ///@{
+  /// Compound assignment: the operation by C's rules, its result converted to K.
   template <class B>
   CNumber& operator+=(const B& b) {
     return *this = *this + b;
@@ -86,8 +104,9 @@ class CNumber : public SymbolicDomainError<D> {
   CNumber& operator/=(const B& b) {
     return *this = *this / b;
   }
+  ///@}
 
-  // A number converted to this type (see the header comment).
+  /// A number converted to this type (see the header comment).
   template <class A>
     requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
   static Base from_number(A v) {
@@ -110,7 +129,9 @@ class CNumber : public SymbolicDomainError<D> {
   }
 };
 
+/// C's float as a symbolic type.
 using CFloat = CNumber<Interval, CType::Float>;
+/// C's double as a symbolic type.
 using CDouble = CNumber<Interval, CType::Double>;
 static_assert(std::is_trivially_copyable_v<CFloat> && std::is_trivially_copyable_v<CDouble>);
 static_assert(sizeof(CFloat) == sizeof(SymbolicError) && sizeof(CDouble) == sizeof(SymbolicError));
@@ -185,16 +206,23 @@ decltype(auto) operand(const A& a) {
     using R = c_types_detail::Result<A, B>;                                                      \
     return R(c_types_detail::operand<R>(a) op c_types_detail::operand<R>(b));                    \
   }
+///@{
+/// Arithmetic by C's usual arithmetic conversions: a double operand (CDouble or a
+/// double literal) makes a double operation (the float operand converted exactly),
+/// otherwise a float one; integers are converted to the operation's type first.
 SYMERR_C_TYPES_ARITH(+)
 SYMERR_C_TYPES_ARITH(-)
 SYMERR_C_TYPES_ARITH(*)
 SYMERR_C_TYPES_ARITH(/)
+///@}
 #undef SYMERR_C_TYPES_ARITH
 
+/// Negation (exact).
 template <RealDomain D, CType K>
 CNumber<D, K> operator-(const CNumber<D, K>& x) {
   return CNumber<D, K>(-static_cast<const SymbolicDomainError<D>&>(x));
 }
+/// +x is x.
 template <RealDomain D, CType K>
 CNumber<D, K> operator+(const CNumber<D, K>& x) {
   return x;
@@ -212,12 +240,16 @@ CNumber<D, K> operator+(const CNumber<D, K>& x) {
     using R = CNumber<D, CType::Double>;                                                         \
     return c_types_detail::operand<R>(a) op c_types_detail::operand<R>(b);                       \
   }
+///@{
+/// float compared with double: in double (the float converted exactly); every other
+/// comparison is the drop-in one.
 SYMERR_C_TYPES_CMP(<)
 SYMERR_C_TYPES_CMP(<=)
 SYMERR_C_TYPES_CMP(>)
 SYMERR_C_TYPES_CMP(>=)
 SYMERR_C_TYPES_CMP(==)
 SYMERR_C_TYPES_CMP(!=)
+///@}
 #undef SYMERR_C_TYPES_CMP
 
 
@@ -235,6 +267,9 @@ SYMERR_C_TYPES_CMP(!=)
   }                                                                                              \
   template <RealDomain D, CType K>                                                               \
   void name##l(const CNumber<D, K>& x) = delete; /* long double is not modelled */
+///@{
+/// <math.h>: `name` is the double function (a float argument converted exactly, the
+/// result a CDouble), `name##f` the float one (a double argument rounded to float first).
 SYMERR_C_TYPES_UNARY(sqrt)
 SYMERR_C_TYPES_UNARY(fabs)
 SYMERR_C_TYPES_UNARY(exp)
@@ -265,6 +300,7 @@ SYMERR_C_TYPES_UNARY(round)
 SYMERR_C_TYPES_UNARY(rint)
 SYMERR_C_TYPES_UNARY(nearbyint)
 SYMERR_C_TYPES_UNARY(cbrt)
+///@}
 #undef SYMERR_C_TYPES_UNARY
 
 // fmin, fmax, pow, fmod, hypot, atan2, copysign, fdim, remainder (double) and fminf, fmaxf,
@@ -286,6 +322,9 @@ SYMERR_C_TYPES_UNARY(cbrt)
   template <class A, class B>                                                                    \
     requires c_types_detail::Pair<A, B>                                                          \
   void name##l(const A& a, const B& b) = delete; /* long double is not modelled */
+///@{
+/// The binary <math.h> functions (double) and their float names: either argument a
+/// CNumber, the other a CNumber or a number, both converted to the function's type.
 SYMERR_C_TYPES_BINARY(fmin)
 SYMERR_C_TYPES_BINARY(fmax)
 SYMERR_C_TYPES_BINARY(pow)
@@ -295,6 +334,7 @@ SYMERR_C_TYPES_BINARY(atan2)
 SYMERR_C_TYPES_BINARY(copysign)
 SYMERR_C_TYPES_BINARY(fdim)
 SYMERR_C_TYPES_BINARY(remainder)
+///@}
 #undef SYMERR_C_TYPES_BINARY
 
 // ldexp, scalbn (double) and ldexpf, scalbnf (float): x converted to the
@@ -310,8 +350,11 @@ SYMERR_C_TYPES_BINARY(remainder)
     using R = CNumber<D, CType::Float>;                                                          \
     return R(name(c_types_detail::operand<R>(x), n));                                            \
   }
+///@{
+/// ldexp, scalbn (double) and ldexpf, scalbnf (float): x converted to the function's type, scaled by 2^n.
 SYMERR_C_TYPES_SCALE(ldexp)
 SYMERR_C_TYPES_SCALE(scalbn)
+///@}
 #undef SYMERR_C_TYPES_SCALE
 
 // frexp, modf (double) and frexpf, modff (float): x converted to the
@@ -330,8 +373,12 @@ SYMERR_C_TYPES_SCALE(scalbn)
     *integral = R(i);                                                                             \
     return f;                                                                                     \
   }
+///@{
+/// frexp, modf (double) and frexpf, modff (float): x converted to the function's type;
+/// modf's integral part is of that type.
 SYMERR_C_TYPES_DECOMPOSE(, Double)
 SYMERR_C_TYPES_DECOMPOSE(f, Float)
+///@}
 #undef SYMERR_C_TYPES_DECOMPOSE
 
 // fma (double) and fmaf (float): one rounding of a·b + c in the function's type.
@@ -346,6 +393,9 @@ auto fma_as(const A& a, const B& b, const C& c) {
   return R(fma(typename R::Base(R(a)), typename R::Base(R(b)), typename R::Base(R(c))));
 }
 }  // namespace c_types_detail
+///@{
+/// fma (fmaf) with CNumber or number operands: C's fma in double (fmaf: in float),
+/// the operands converted to that type first.
 template <class A, class B, class C>
   requires c_types_detail::Triple<A, B, C>
 auto fma(const A& a, const B& b, const C& c) {
@@ -356,6 +406,7 @@ template <class A, class B, class C>
 auto fmaf(const A& a, const B& b, const C& c) {
   return c_types_detail::fma_as<CType::Float>(a, b, c);
 }
+///@}
 
 }  // namespace symerr
 
@@ -364,6 +415,8 @@ auto fmaf(const A& a, const B& b, const C& c) {
 // with T = CFloat is −FLT_MAX in FP32; without this the primary template's T()
 // would be an exact 0).
 namespace std {
+/// std::numeric_limits of CFloat and CDouble: those of float and double, the
+/// values as CNumbers of their type (lowest() of CFloat is −FLT_MAX in FP32).
 template <symerr::RealDomain D, symerr::CType K>
 struct numeric_limits<symerr::CNumber<D, K>>
     : numeric_limits<conditional_t<K == symerr::CType::Float, float, double>> {
@@ -372,6 +425,8 @@ struct numeric_limits<symerr::CNumber<D, K>>
   using N = std::conditional_t<K == symerr::CType::Float, float, double>;
 
  public:
+  ///@{
+  /// As float's (double's); the values are CNumbers of the type.
   static constexpr bool has_signaling_NaN = false;
   static C min() { return C(std::numeric_limits<N>::min()); }
   static C max() { return C(std::numeric_limits<N>::max()); }
@@ -381,5 +436,6 @@ struct numeric_limits<symerr::CNumber<D, K>>
   static C infinity() { return C(std::numeric_limits<N>::infinity()); }
   static C quiet_NaN() { return C(std::numeric_limits<N>::quiet_NaN()); }
   static C denorm_min() { return C(std::numeric_limits<N>::denorm_min()); }
+  ///@}
 };
 }  // namespace std

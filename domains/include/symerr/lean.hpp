@@ -186,7 +186,7 @@ class LeanError {
   // bytes are all zero).
   constexpr LeanError() noexcept = default;
 
-  // A literal: real = c exactly, fp = c rounded to F, err = fp − c.
+  /// A literal: real = c exactly, fp = c rounded to F, err = fp − c.
   template <class A>
     requires std::is_arithmetic_v<A>
   LeanError(A c) {  // NOLINT(google-explicit-constructor): `T x = 0;` in generic code
@@ -195,12 +195,12 @@ class LeanError {
     *this = literal(c);
   }
 
-  // An input: real value in [lo, hi], error in [elo, ehi], computed value a
-  // value of F in [lo + elo, hi + ehi]. Throws std::invalid_argument on an
-  // empty or non-finite range, or when no value of F lies in it.
+  /// An input: real value in [lo, hi], error in [elo, ehi], computed value a
+  /// value of F in [lo + elo, hi + ehi]. Throws std::invalid_argument on an
+  /// empty or non-finite range, or when no value of F lies in it.
   static LeanError input(double lo, double hi, double elo = 0.0, double ehi = 0.0);
-  // A value from its enclosures: fp in [fp.lo, fp.hi] (values of F), err in
-  // [err.lo, err.hi]. Throws std::invalid_argument on empty or non-finite ranges.
+  /// A value from its enclosures: fp in [fp.lo, fp.hi] (values of F), err in
+  /// [err.lo, err.hi]. Throws std::invalid_argument on empty or non-finite ranges.
   static LeanError from_enclosures(LeanInterval fp, LeanInterval err);
 
   template <class T>
@@ -214,15 +214,15 @@ class LeanError {
 
   LeanInterval fp() const noexcept { return lean_detail::interval(f_); }
   LeanInterval err() const noexcept { return lean_detail::interval(e_); }
-  // real = fp − err: [fp.lo − err.hi, fp.hi − err.lo] rounded outward
+  /// real = fp − err: [fp.lo − err.hi, fp.hi − err.lo] rounded outward
   LeanInterval real() const {
     if (lean_detail::library_environment()) [[likely]]
       return exact_real();
     return guarded_real();
   }
-  // err / real, or [-inf, inf] when real may be 0
+  /// err / real, or [-inf, inf] when real may be 0
   LeanInterval rel_err() const;
-  // The same value as a SymbolicError (an input with real(), err() and F's format).
+  /// The same value as a SymbolicError (an input with real(), err() and F's format).
   SymbolicError to_symbolic() const;
   static LeanError from_symbolic(const SymbolicError& s, const char* operation);
 
@@ -280,24 +280,24 @@ class LeanError {
     return guarded(a, a, 'A');
   }
   friend LeanError abs(const LeanError& a) { return fabs(a); }
-  // a − b if a > b, else +0: fmax(a − b, 0), continuous
+  /// a − b if a > b, else +0: fmax(a − b, 0), continuous
   friend LeanError fdim(const LeanError& a, const LeanError& b) { return fmax(a - b, LeanError()); }
-  // |m| with the sign of s: decided when s is certainly positive or certainly
-  // negative in both programs; otherwise throws UndecidedBranch.
+  /// |m| with the sign of s: decided when s is certainly positive or certainly
+  /// negative in both programs; otherwise throws UndecidedBranch.
   friend LeanError copysign(const LeanError& m, const LeanError& s) {
     const LeanInterval r = s.real();
     if (s.fp().lo > 0 && r.lo > 0) return fabs(m);
     if (s.fp().hi < 0 && r.hi < 0) return -fabs(m);
     s.undecided_sign("copysign");
   }
-  // A LeanError is finite (an operation that might not be throws).
+  /// A LeanError is finite (an operation that might not be throws).
   friend bool isnan(const LeanError&) noexcept { return false; }
   friend bool isinf(const LeanError&) noexcept { return false; }
   friend bool isfinite(const LeanError&) noexcept { return true; }
 
   // ---- comparisons: decided when the real and the computed value agree everywhere
-  // One object compared with itself (C's NaN test x != x) is decided: a
-  // LeanError is never NaN.
+  /// One object compared with itself (C's NaN test x != x) is decided: a
+  /// LeanError is never NaN.
   friend bool operator<(const LeanError& a, const LeanError& b) { return &a != &b && a.less(b, false, "<"); }
   friend bool operator<=(const LeanError& a, const LeanError& b) { return &a == &b || a.less(b, true, "<="); }
   friend bool operator>(const LeanError& a, const LeanError& b) { return &a != &b && b.less(a, false, ">"); }
@@ -659,7 +659,7 @@ template <class F>
 LeanError<F> atan2(const LeanError<F>& y, const LeanError<F>& x) {
   return LeanError<F>::from_symbolic(::symerr::atan2(y.to_symbolic(), x.to_symbolic()), "atan2");
 }
-// The C99 float names of the inline operations (a kernel written for float).
+/// The C99 float names of the inline operations (a kernel written for float).
 template <class F>
 LeanError<F> fdimf(const LeanError<F>& a, const LeanError<F>& b) { return fdim(a, b); }
 template <class F>
@@ -677,7 +677,7 @@ LeanError<F> fmaf(const LeanError<F>& a, const LeanError<F>& b, const LeanError<
 template <class F>
 LeanError<F> powf(const LeanError<F>& x, const LeanError<F>& y) { return pow(x, y); }
 
-// {fp [lo, hi], err [lo, hi], real [lo, hi]}, 17 significant digits
+/// {fp [lo, hi], err [lo, hi], real [lo, hi]}, 17 significant digits
 template <class F>
 std::ostream& operator<<(std::ostream& os, const LeanError<F>& x) {
   const LeanInterval f = x.fp(), e = x.err(), r = x.real();
@@ -693,40 +693,40 @@ extern template class LeanError<float>;
 
 }  // namespace symerr
 
-// std::numeric_limits<LeanError<F>>: F's limits as exact constants
-// (`T m = std::numeric_limits<T>::lowest();` before a running maximum);
-// without it the primary template answers T(), an exact 0, and a maximum of
-// negative values would silently start at 0. LeanError has no infinities
-// and no NaN: infinity() and quiet_NaN() throw std::domain_error.
+/// std::numeric_limits<LeanError<F>>: F's limits as exact constants
+/// (`T m = std::numeric_limits<T>::lowest();` before a running maximum);
+/// without it the primary template answers T(), an exact 0, and a maximum of
+/// negative values would silently start at 0. LeanError has no infinities
+/// and no NaN: infinity() and quiet_NaN() throw std::domain_error.
 template <class F>
 struct std::numeric_limits<symerr::LeanError<F>> {
-  using T = symerr::LeanError<F>;
-  using L = std::numeric_limits<F>;
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = false;
-  static constexpr bool has_quiet_NaN = false;
-  static constexpr bool has_signaling_NaN = false;
-  static constexpr bool is_iec559 = false;
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
-  static constexpr int digits = L::digits;
-  static constexpr int digits10 = L::digits10;
-  static constexpr int max_digits10 = L::max_digits10;
-  static constexpr int radix = 2;
-  static constexpr int min_exponent = L::min_exponent;
-  static constexpr int max_exponent = L::max_exponent;
-  static constexpr std::float_round_style round_style = std::round_to_nearest;
-  static T min() { return T(L::min()); }
-  static T max() { return T(L::max()); }
-  static T lowest() { return T(L::lowest()); }
-  static T epsilon() { return T(L::epsilon()); }
-  static T round_error() { return T(0.5); }
-  static T denorm_min() { return T(L::denorm_min()); }
-  static T infinity() { symerr::lean_detail::fail(no_special("infinity()")); }
-  static T quiet_NaN() { symerr::lean_detail::fail(no_special("quiet_NaN()")); }
+  using T = symerr::LeanError<F>;  ///< The value type.
+  using L = std::numeric_limits<F>;  ///< F's own limits.
+  static constexpr bool is_specialized = true;  ///< Specialized.
+  static constexpr bool is_signed = true;  ///< Signed.
+  static constexpr bool is_integer = false;  ///< Not an integer type.
+  static constexpr bool is_exact = false;  ///< Not exact.
+  static constexpr bool has_infinity = false;  ///< No infinities.
+  static constexpr bool has_quiet_NaN = false;  ///< No NaN.
+  static constexpr bool has_signaling_NaN = false;  ///< No signaling NaN.
+  static constexpr bool is_iec559 = false;  ///< Not IEC 559: a set of executions' values.
+  static constexpr bool is_bounded = true;  ///< Bounded.
+  static constexpr bool is_modulo = false;  ///< Not modular.
+  static constexpr int digits = L::digits;  ///< F's.
+  static constexpr int digits10 = L::digits10;  ///< F's.
+  static constexpr int max_digits10 = L::max_digits10;  ///< F's.
+  static constexpr int radix = 2;  ///< 2.
+  static constexpr int min_exponent = L::min_exponent;  ///< F's.
+  static constexpr int max_exponent = L::max_exponent;  ///< F's.
+  static constexpr std::float_round_style round_style = std::round_to_nearest;  ///< Round to nearest (the computed program's rounding).
+  static T min() { return T(L::min()); }  ///< F's smallest normal, as a LeanError.
+  static T max() { return T(L::max()); }  ///< F's largest finite value.
+  static T lowest() { return T(L::lowest()); }  ///< F's lowest finite value.
+  static T epsilon() { return T(L::epsilon()); }  ///< F's epsilon.
+  static T round_error() { return T(0.5); }  ///< 0.5.
+  static T denorm_min() { return T(L::denorm_min()); }  ///< F's smallest subnormal.
+  static T infinity() { symerr::lean_detail::fail(no_special("infinity()")); }  ///< Throws std::domain_error: no infinities.
+  static T quiet_NaN() { symerr::lean_detail::fail(no_special("quiet_NaN()")); }  ///< Throws std::domain_error: no NaN.
 
  private:
   static std::string no_special(const char* member) {

@@ -89,51 +89,64 @@
 
 namespace symerr::substitute {
 
-// The substituted allocations: a block is the C library's own (malloc,
-// calloc), so that the caller of a kernel may release a block the kernel
-// returned with the plain free(); what the substitution needs of it (its byte
-// count, and how to destroy the elements it was converted to) is kept in a
-// process-wide table by address, not in a header in front of the block
-// (with such a header, a caller's plain free() of a kernel's result aborts in
-// glibc: "free(): invalid pointer"). A block released by
-// the plain free() leaves its entry until its address is handed out again
-// (the elements it held are then not destroyed: a SymbolicError needs no
-// destruction; an mpq_class or MPFR element leaks its limbs).
+/// The substituted allocations: a block is the C library's own (malloc,
+/// calloc), so that the caller of a kernel may release a block the kernel
+/// returned with the plain free(); what the substitution needs of it (its byte
+/// count, and how to destroy the elements it was converted to) is kept in a
+/// process-wide table by address, not in a header in front of the block
+/// (with such a header, a caller's plain free() of a kernel's result aborts in
+/// glibc: "free(): invalid pointer"). A block released by
+/// the plain free() leaves its entry until its address is handed out again
+/// (the elements it held are then not destroyed: a SymbolicError needs no
+/// destruction; an mpq_class or MPFR element leaks its limbs).
 struct Block {
+  /// The block's size in bytes.
   std::size_t bytes;
-  // set at the first conversion to an element type that needs construction:
-  // how to destroy the elements, and how to construct those of bytes [from, to)
+  ///@{
+  /// set at the first conversion to an element type that needs construction:
+  /// how to destroy the elements, and how to construct those of bytes [from, to)
   void (*destroy)(void*, std::size_t);
   void (*construct)(void*, std::size_t, std::size_t);
+  ///@}
 };
+/// The table of live substituted blocks, by address.
 struct BlockTable {
+  /// Guards `blocks`.
   std::mutex mutex;
+  /// Every live block.
   std::unordered_map<const void*, Block> blocks;
 };
+/// The process-wide block table.
 inline BlockTable& block_table() {
   static BlockTable t;
   return t;
 }
+/// The message of a free(), realloc() or block_of() of a pointer that is not a substituted block.
 inline const char* const kNotABlock =
     "free(): the pointer was not returned by the substituted malloc/calloc/realloc (memory from another "
     "allocator, a pointer into a block, or a block freed twice)";
 
+/// Destroys the T elements of a block (its Block::destroy for T).
 template <class T>
 void destroy_elements(void* p, std::size_t bytes) {
   T* t = static_cast<T*>(p);
   for (std::size_t i = 0; i < bytes / sizeof(T); ++i) t[i].~T();
 }
+/// Constructs the T elements lying wholly in bytes [from, to) (its Block::construct for T).
 template <class T>
 void construct_elements(void* p, std::size_t from, std::size_t to) {
   T* t = static_cast<T*>(p);
   for (std::size_t i = (from + sizeof(T) - 1) / sizeof(T); i < to / sizeof(T); ++i) new (t + i) T();
 }
 
-// The result of malloc/calloc/realloc: converts to any T*, constructing the
-// elements on first conversion when T is not trivially default-constructible.
+/// The result of malloc/calloc/realloc: converts to any T*, constructing the
+/// elements on first conversion when T is not trivially default-constructible.
 class Allocation {
  public:
+  /// Wraps the block p (null: an allocation failure).
   explicit Allocation(void* p) noexcept : p_(p) {}
+  /// The block as T*, its elements constructed on the first conversion when T is
+  /// not trivially default-constructible (null stays null).
   template <class T>
   operator T*() const {  // NOLINT: C's implicit void* conversion
     if (!p_) return nullptr;
@@ -155,6 +168,8 @@ class Allocation {
   void* p_;
 };
 
+/// malloc (zero: calloc) of `bytes` bytes as a substituted block (one byte at least);
+/// the result of a failed allocation converts to null.
 inline Allocation allocate(std::size_t bytes, bool zero) {
   // (one byte at least: every block has its own address)
   void* p = zero ? std::calloc(1, bytes ? bytes : 1) : std::malloc(bytes ? bytes : 1);
@@ -165,7 +180,7 @@ inline Allocation allocate(std::size_t bytes, bool zero) {
   return Allocation(p);
 }
 
-// A substituted block's entry (throws for any other pointer).
+/// A substituted block's entry (throws for any other pointer).
 inline Block block_of(const void* p) {
   BlockTable& t = block_table();
   const std::lock_guard<std::mutex> lock(t.mutex);
@@ -174,6 +189,8 @@ inline Block block_of(const void* p) {
   return it->second;
 }
 
+/// free: destroys the block's elements and releases it (null: nothing).
+/// @throws std::invalid_argument when p is not a substituted block.
 inline void release(void* p) {
   if (!p) return;
   Block b;
@@ -189,11 +206,11 @@ inline void release(void* p) {
   std::free(p);
 }
 
-// realloc: a new block, the old elements copied over (as bytes for trivially
-// copyable types, by assignment otherwise), the old block released. Elements
-// beyond the old size are constructed as in a new block; the copied ones are
-// kept (constructing every element of the new block at its first conversion
-// would zero a SymbolicError buffer).
+/// realloc: a new block, the old elements copied over (as bytes for trivially
+/// copyable types, by assignment otherwise), the old block released. Elements
+/// beyond the old size are constructed as in a new block; the copied ones are
+/// kept (constructing every element of the new block at its first conversion
+/// would zero a SymbolicError buffer).
 template <class T>
 Allocation reallocate(T* p, std::size_t bytes) {
   if (!p) return allocate(bytes, false);
@@ -220,6 +237,9 @@ Allocation reallocate(T* p, std::size_t bytes) {
   return a;
 }
 
+/// memset of a substituted buffer: bytes for trivially default-constructible T,
+/// else only v = 0 (every element the exact value 0).
+/// @throws std::invalid_argument for a non-zero v on symbolic elements.
 template <class T>
 void* set(T* p, int v, std::size_t bytes) {
   if constexpr (std::is_void_v<T> || std::is_trivially_default_constructible_v<T>) {
@@ -233,6 +253,7 @@ void* set(T* p, int v, std::size_t bytes) {
   }
 }
 
+/// memcpy: bytes for trivially copyable T, else element-wise assignment (U must be T).
 template <class T, class U>
 void* copy(T* d, const U* s, std::size_t bytes) {
   if constexpr (std::is_void_v<T> || std::is_trivially_copyable_v<T>) {

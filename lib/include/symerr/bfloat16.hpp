@@ -48,27 +48,43 @@ inline double bf16_to_double(std::uint16_t bits) noexcept {
 
 }  // namespace detail
 
+/// The bfloat16 format (p = 8, emin = -126, emax = 127, subnormals, infinities,
+/// NaN) in uint16 storage, with correctly rounded arithmetic: each operation is
+/// computed in double and rounded once to BF16 (round to nearest, ties to even),
+/// which is correctly rounded since 53 >= 2·8 + 2 (Figueroa 1995). A NaN result
+/// is the quiet NaN 0x7FC0 with the sign of the double NaN.
 class BFloat16 {
  public:
   BFloat16() = default;
+  ///@{
+  /// The value rounded to BF16 (to nearest, ties to even; independent of the FPU
+  /// rounding mode). Integers convert through double.
   explicit BFloat16(double x) noexcept : bits_(detail::bf16_round_bits(x)) {}
   explicit BFloat16(float x) noexcept : bits_(detail::bf16_round_bits(x)) {}
   template <std::integral I>
   explicit BFloat16(I i) noexcept : bits_(detail::bf16_round_bits(static_cast<double>(i))) {}
+  ///@}
 
+  /// The value of the bit pattern `bits`.
   static BFloat16 from_bits(std::uint16_t bits) noexcept {
     BFloat16 b;
     b.bits_ = bits;
     return b;
   }
+  /// The bit pattern.
   std::uint16_t bits() const noexcept { return bits_; }
 
-  // Exact (every BF16 value is a binary32 value); NaN payloads are kept.
+  ///@{
+  /// Exact (every BF16 value is a binary32 value); NaN payloads are kept.
   explicit operator double() const noexcept { return detail::bf16_to_double(bits_); }
   explicit operator float() const noexcept {
     return std::bit_cast<float>(static_cast<std::uint32_t>(bits_) << 16);
   }
+  ///@}
 
+  ///@{
+  /// Arithmetic correctly rounded to BF16 (round to nearest, ties to even);
+  /// negation flips the sign bit.
   friend BFloat16 operator+(BFloat16 a, BFloat16 b) noexcept { return BFloat16(double(a) + double(b)); }
   friend BFloat16 operator-(BFloat16 a, BFloat16 b) noexcept { return BFloat16(double(a) - double(b)); }
   friend BFloat16 operator*(BFloat16 a, BFloat16 b) noexcept { return BFloat16(double(a) * double(b)); }
@@ -76,11 +92,15 @@ class BFloat16 {
   friend BFloat16 operator-(BFloat16 a) noexcept {
     return from_bits(static_cast<std::uint16_t>(a.bits_ ^ 0x8000u));
   }
+  ///@}
 
+  ///@{
+  /// IEEE comparisons (NaN unordered, +0 == -0).
   friend bool operator==(BFloat16 a, BFloat16 b) noexcept { return double(a) == double(b); }
   friend std::partial_ordering operator<=>(BFloat16 a, BFloat16 b) noexcept {
     return double(a) <=> double(b);
   }
+  ///@}
 
  private:
   std::uint16_t bits_ = 0;
@@ -88,6 +108,7 @@ class BFloat16 {
 
 static_assert(sizeof(BFloat16) == 2);
 
+/// Prints the value as a double.
 inline std::ostream& operator<<(std::ostream& os, BFloat16 b) { return os << static_cast<double>(b); }
 
 }  // namespace symerr

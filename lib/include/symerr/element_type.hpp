@@ -17,27 +17,30 @@
 
 namespace symerr {
 
+/// Int4 or UInt4.
 template <class T>
 concept SmallInteger = std::same_as<T, Int4> || std::same_as<T, UInt4>;
 
+/// A built-in integer type of at most 64 bits, bool excluded.
 template <class T>
 concept BuiltinInteger = std::integral<T> && !std::same_as<std::remove_cv_t<T>, bool> &&
                          sizeof(T) <= 8;
 
-// Integer element: Add/Sub/Mul wrap modulo 2^bits, Div rounds explicitly.
+/// Integer element: Add/Sub/Mul wrap modulo 2^bits, Div rounds explicitly.
 template <class T>
 concept IntegerElement = BuiltinInteger<T> || SmallInteger<T>;
 
-// IEEE binary floating-point element: operations follow IEEE 754 (RNE).
+/// IEEE binary floating-point element: operations follow IEEE 754 (RNE).
 template <class T>
 concept FloatElement = std::same_as<T, float> || std::same_as<T, double> ||
                        std::same_as<T, Half> || std::same_as<T, BFloat16> ||
                        std::same_as<T, _Float16>;
 
+/// An integer or floating-point element type.
 template <class T>
 concept ArithmeticElement = IntegerElement<T> || FloatElement<T>;
 
-// The format-table entry of an integer element type.
+/// The format-table entry of an integer element type.
 template <IntegerElement T>
 constexpr IntFormat int_format_of() noexcept {
   if constexpr (std::same_as<T, Int4>) return INT4;
@@ -55,7 +58,7 @@ constexpr IntFormat int_format_of() noexcept {
   }
 }
 
-// The format-table entry of a float element type.
+/// The format-table entry of a float element type.
 template <FloatElement T>
 constexpr FloatFormat float_format_of() noexcept {
   if constexpr (std::same_as<T, float>) return FP32;
@@ -64,8 +67,8 @@ constexpr FloatFormat float_format_of() noexcept {
   else return FP16;  // Half, _Float16
 }
 
-// "FP32", "INT8", "UINT4", ...; a class type names itself with a static
-// type_name() if it has one, otherwise "class type".
+/// "FP32", "INT8", "UINT4", ...; a class type names itself with a static
+/// type_name() if it has one, otherwise "class type".
 template <class T>
 constexpr std::string_view element_type_name() noexcept {
   if constexpr (IntegerElement<T>) return int_format_of<T>().name;

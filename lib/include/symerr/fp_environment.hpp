@@ -68,6 +68,10 @@ class MxcsrControlScope {
 };
 }  // namespace detail
 
+/// Sets the environment symerr's double computations assume (round to nearest,
+/// no FTZ/DAZ, every exception masked) for its lifetime when the caller's
+/// differs, and restores the caller's control settings afterwards; exception
+/// flags raised meanwhile stay raised. Not copyable.
 class FpEnvironmentGuard {
  public:
   FpEnvironmentGuard() noexcept = default;
@@ -80,6 +84,11 @@ class FpEnvironmentGuard {
 #else
 // Portable fallback: the rounding direction only (FTZ/DAZ and trap controls
 // have no standard interface).
+/// Sets the environment symerr's double computations assume (round to nearest,
+/// no FTZ/DAZ, every exception masked) for its lifetime when the caller's
+/// differs, and restores the caller's control settings afterwards; exception
+/// flags raised meanwhile stay raised. Not copyable.
+/// This portable fallback (no x86-64 SSE2) sets the rounding direction only.
 class FpEnvironmentGuard {
  public:
   FpEnvironmentGuard() noexcept : saved_(std::fegetround()) {
@@ -96,11 +105,11 @@ class FpEnvironmentGuard {
 };
 #endif
 
-// Run-time self-test: sets a hostile caller environment (round toward zero,
-// FTZ and DAZ where available), runs roundings that would go wrong under it
-// (round_to(2^1100, FP64) must overflow to +inf, a subnormal must survive),
-// checks that a guard sets the library's environment and that the caller's
-// is restored exactly, and returns true iff everything held.
+/// Run-time self-test: sets a hostile caller environment (round toward zero,
+/// FTZ and DAZ where available), runs roundings that would go wrong under it
+/// (round_to(2^1100, FP64) must overflow to +inf, a subnormal must survive),
+/// checks that a guard sets the library's environment and that the caller's
+/// is restored exactly, and returns true iff everything held.
 bool fp_environment_guard_works();
 
 }  // namespace symerr

@@ -26,6 +26,8 @@
 
 namespace symerr {
 
+/// Every operator symerr knows, in the order of the operator table
+/// (operator_table()); the names are the ONNX spelling where ONNX has one.
 enum class OpId : std::uint8_t {
   Add, Sub, Mul, Div,           // binary arithmetic
   Neg, Abs, Sqrt, Convert,      // unary, correctly rounded or exact in IEEE 754
@@ -51,34 +53,44 @@ enum class OpId : std::uint8_t {
   Erfc,                         // complementary error function 1 − erf(x), decreasing (C erfc)
 };
 
-// Properties of an operator (bit set).
+/// Properties of an operator (bit set).
 enum OpProperty : std::uint32_t {
-  kCommutative = 1u << 0,        // op(x, y) = op(y, x)
-  kCorrectlyRounded = 1u << 1,   // IEEE 754 requires the correctly rounded result
-  kExactResult = 1u << 2,        // the exact result is representable (Neg, Abs): no rounding
-  kIntegerFormats = 1u << 3,     // defined on integer formats too
-  kAccuracyModel = 1u << 4,      // implementation accuracy from the AccuracyModel (not IEEE-mandated)
-  kIntegerExponent = 1u << 5,    // the second operand is an integer (Powi)
-  kMonotoneIncreasing = 1u << 6, // unary, non-decreasing on its domain
-  kOdd = 1u << 7,                // unary, op(−x) = −op(x)
+  kCommutative = 1u << 0,        ///< op(x, y) = op(y, x)
+  kCorrectlyRounded = 1u << 1,   ///< IEEE 754 requires the correctly rounded result
+  kExactResult = 1u << 2,        ///< the exact result is representable (Neg, Abs): no rounding
+  kIntegerFormats = 1u << 3,     ///< defined on integer formats too
+  kAccuracyModel = 1u << 4,      ///< implementation accuracy from the AccuracyModel (not IEEE-mandated)
+  kIntegerExponent = 1u << 5,    ///< the second operand is an integer (Powi)
+  kMonotoneIncreasing = 1u << 6, ///< unary, non-decreasing on its domain
+  kOdd = 1u << 7,                ///< unary, op(−x) = −op(x)
 };
+/// A set of OpProperty bits.
 using OpProperties = std::uint32_t;
 
+///@{
+/// An MPFR function computing a unary (binary) operator correctly rounded.
 using MpfrUnaryFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 using MpfrBinaryFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+///@}
 
+/// A row of the operator table.
 struct OpInfo {
+  /// The operator.
   OpId id;
-  std::string_view name;  // ONNX spelling ("Add", "Exp"); Expm1, Log1p, Powi, Convert, Fma, Log2, Log10 are symerr's
-  unsigned arity;         // number of operands (Convert: 1, its target format is a parameter)
+  std::string_view name;  ///< ONNX spelling ("Add", "Exp"); Expm1, Log1p, Powi, Convert, Fma, Log2, Log10 are symerr's
+  unsigned arity;         ///< number of operands (Convert: 1, its target format is a parameter)
+  /// Its OpProperty bits.
   OpProperties properties;
-  std::string_view error_identity;  // err_z in terms of the operands (e = fp − real), as the rule evaluates it
-  std::string_view function_name;   // C / libm spelling ("exp", "expm1"; "add" for the arithmetic)
-  // The MPFR function computing the exact value correctly rounded, when MPFR
-  // has one (else null, and evaluate_mpfr composes it: Sigmoid, Powi).
+  std::string_view error_identity;  ///< err_z in terms of the operands (e = fp − real), as the rule evaluates it
+  std::string_view function_name;   ///< C / libm spelling ("exp", "expm1"; "add" for the arithmetic)
+  ///@{
+  /// The MPFR function computing the exact value correctly rounded, when MPFR
+  /// has one (else null, and evaluate_mpfr composes it: Sigmoid, Powi).
   MpfrUnaryFn mpfr_unary = nullptr;
   MpfrBinaryFn mpfr_binary = nullptr;
+  ///@}
 
+  /// Whether the operator has property `p`.
   constexpr bool has(OpProperty p) const noexcept { return (properties & p) != 0; }
 };
 
@@ -160,33 +172,34 @@ inline constexpr OpInfo kOperatorRows[] = {
 };
 }  // namespace detail
 
-// Every operator, in OpId order (operator_table()[i].id == OpId(i)).
+/// Every operator, in OpId order (operator_table()[i].id == OpId(i)).
 constexpr std::span<const OpInfo> operator_table() noexcept { return detail::kOperatorRows; }
 
-// The entry of op (precondition: a valid OpId).
+/// The entry of op (precondition: a valid OpId).
 constexpr const OpInfo& operator_info(OpId op) noexcept { return detail::kOperatorRows[static_cast<std::size_t>(op)]; }
+/// The operator's name (operator_info(op).name; "?" for an invalid id).
 std::string_view to_string(OpId op) noexcept;  // operator_info(op).name; "?" for an invalid id
 
-// The entry named `name`, compared case-insensitively ("add", "EXP"); null if none.
+/// The entry named `name`, compared case-insensitively ("add", "EXP"); null if none.
 const OpInfo* find_operator(std::string_view name) noexcept;
 
-// The exact value of op(args[0], ...) rounded to out's precision in direction
-// rnd (any MPFR rounding, RNDD / RNDU give a lower / upper bound): correctly
-// rounded for every operator, also those MPFR has no single function for
-// (Sigmoid: Ziv's strategy on directed bounds). Returns MPFR's ternary value
-// (sign of out − exact). Convert is the identity on values (the rounding into
-// the target format is the caller's). Powi: args[1] must be an integer.
-// IEEE 754 special values as MPFR defines them (log(−1) = NaN, 1/0 = +inf).
-// Preconditions: args.size() == arity; throws std::invalid_argument otherwise.
-// Runs in MPFR's widest exponent range; the caller's range and flags are kept.
+/// The exact value of op(args[0], ...) rounded to out's precision in direction
+/// rnd (any MPFR rounding, RNDD / RNDU give a lower / upper bound): correctly
+/// rounded for every operator, also those MPFR has no single function for
+/// (Sigmoid: Ziv's strategy on directed bounds). Returns MPFR's ternary value
+/// (sign of out − exact). Convert is the identity on values (the rounding into
+/// the target format is the caller's). Powi: args[1] must be an integer.
+/// IEEE 754 special values as MPFR defines them (log(−1) = NaN, 1/0 = +inf).
+/// Preconditions: args.size() == arity; throws std::invalid_argument otherwise.
+/// Runs in MPFR's widest exponent range; the caller's range and flags are kept.
 int evaluate_mpfr(OpId op, mpfr_ptr out, std::span<const mpfr_srcptr> args, mpfr_rnd_t rnd);
 
-// The correctly rounded value of op(args) in F under `mode` (Convert: the
-// conversion of args[0] into F), by Ziv's strategy: evaluate_mpfr toward −inf
-// and +inf at growing precision until both round to the same value of F.
-// nullopt when the exact value is 0, NaN, infinite, far outside F's range
-// (the caller's special-value and overflow rules decide those), or when 4096
-// bits do not decide. Precondition: args.size() == arity.
+/// The correctly rounded value of op(args) in F under `mode` (Convert: the
+/// conversion of args[0] into F), by Ziv's strategy: evaluate_mpfr toward −inf
+/// and +inf at growing precision until both round to the same value of F.
+/// nullopt when the exact value is 0, NaN, infinite, far outside F's range
+/// (the caller's special-value and overflow rules decide those), or when 4096
+/// bits do not decide. Precondition: args.size() == arity.
 std::optional<double> correctly_rounded(OpId op, std::span<const double> args, const FloatFormat& F,
                                         RoundingMode mode);
 

@@ -21,24 +21,33 @@
 
 namespace symerr {
 
-// The multi-indexes of a shape in row-major order (the last axis varies fastest).
-// The iterators own a copy of the shape, so they stay valid on their own.
+/// The multi-indexes of a shape in row-major order (the last axis varies fastest).
+/// The iterators own a copy of the shape, so they stay valid on their own.
 class IndexRange {
  public:
+  /// A forward iterator over the multi-indexes (dereferences to the current Index).
   class iterator {
    public:
+    ///@{
+    /// Standard iterator types.
     using iterator_concept = std::forward_iterator_tag;
     using iterator_category = std::forward_iterator_tag;
     using value_type = Index;
     using difference_type = std::ptrdiff_t;
     using reference = const Index&;
     using pointer = const Index*;
+    ///@}
 
     iterator() = default;
+    /// The iterator at flat `position` of `shape` (only the index at 0 is computed: start at 0).
     iterator(Shape shape, std::size_t position)
         : shape_(std::move(shape)), index_(shape_.size(), 0), position_(position) {}
+    ///@{
+    /// The current multi-index.
     reference operator*() const noexcept { return index_; }
     pointer operator->() const noexcept { return &index_; }
+    ///@}
+    /// Advances to the next multi-index in row-major order.
     iterator& operator++() noexcept {
       ++position_;
       for (std::size_t ax = shape_.size(); ax-- > 0;) {
@@ -47,13 +56,15 @@ class IndexRange {
       }
       return *this;
     }
+    /// Postfix increment.
     iterator operator++(int) {
       iterator old = *this;
       ++*this;
       return old;
     }
-    // The flat (row-major) position of the current multi-index.
+    /// The flat (row-major) position of the current multi-index.
     std::size_t position() const noexcept { return position_; }
+    /// Iterators are equal at the same flat position.
     friend bool operator==(const iterator& a, const iterator& b) noexcept {
       return a.position_ == b.position_;
     }
@@ -64,11 +75,17 @@ class IndexRange {
     std::size_t position_ = 0;
   };
 
+  /// The multi-indexes of `shape`; throws ShapeError when it is invalid (rank above kMaxRank, element count overflowing).
   explicit IndexRange(Shape shape)
       : shape_(std::move(shape)), count_(element_count(shape_, "IndexRange")) {}
+  ///@{
+  /// The first and past-the-end iterators.
   iterator begin() const { return iterator(shape_, 0); }
   iterator end() const { return iterator(Shape{}, count_); }
+  /// The number of multi-indexes.
+  ///@}
   std::size_t size() const noexcept { return count_; }
+  /// Whether the shape has no element.
   bool empty() const noexcept { return count_ == 0; }
 
  private:
@@ -76,22 +93,31 @@ class IndexRange {
   std::size_t count_;
 };
 
+/// The multi-indexes of `s` in row-major order.
 inline IndexRange indexes(const Shape& s) { return IndexRange(s); }
 
+/// A shape and its elements in row-major order.
+///
+/// Invariants: rank() <= kMaxRank; values().size() == element_count(shape()).
+/// Rank 0 is a scalar (one element, indexed by the empty multi-index); a zero
+/// dimension gives a tensor with no elements (indexes() is then empty).
+/// @tparam T any element type: float, double, Half, BFloat16, the integer types,
+/// Int4/UInt4, or a class type such as SymbolicDomainError.
 template <class T>
 class Tensor {
  public:
+  /// The element type.
   using value_type = T;
 
   // An empty tensor of shape [0].
   Tensor() : shape_{0} {}
 
-  // Every element equal to `fill`. (There is deliberately no one-argument shape
-  // constructor: Tensor<int>({2, 3}) is the rank-1 tensor [2, 3].)
+  /// Every element equal to `fill`. (There is deliberately no one-argument shape
+  /// constructor: Tensor<int>({2, 3}) is the rank-1 tensor [2, 3].)
   Tensor(Shape shape, const T& fill)
       : shape_(std::move(shape)), data_(element_count(shape_, "Tensor"), fill) {}
 
-  // Row-major values; their number must equal the shape's element count.
+  /// Row-major values; their number must equal the shape's element count.
   Tensor(Shape shape, std::vector<T> values) : shape_(std::move(shape)), data_(std::move(values)) {
     const std::size_t n = element_count(shape_, "Tensor");
     if (n != data_.size())
@@ -99,7 +125,8 @@ class Tensor {
                        " elements but " + std::to_string(data_.size()) + " values were given");
   }
 
-  // Nested initializer lists, rank 1 to 4; ragged lists are a ShapeError.
+  ///@{
+  /// Nested initializer lists, rank 1 to 4; ragged lists are a ShapeError.
   Tensor(std::initializer_list<T> v) : shape_{v.size()}, data_(v) {}
   Tensor(std::initializer_list<std::initializer_list<T>> v) { from_nested(v); }
   Tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> v) {
@@ -108,22 +135,32 @@ class Tensor {
   Tensor(std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>> v) {
     from_nested(v);
   }
+  ///@}
 
+  /// A rank-0 tensor holding `v`.
   static Tensor scalar(const T& v) { return Tensor(Shape{}, std::vector<T>{v}); }
+  /// A tensor of `shape` with every element `v` (same as Tensor(shape, v)).
   static Tensor filled(Shape shape, const T& v) { return Tensor(std::move(shape), v); }
 
+  /// The shape.
   const Shape& shape() const noexcept { return shape_; }
+  /// The number of axes.
   std::size_t rank() const noexcept { return shape_.size(); }
+  /// The number of elements.
   std::size_t size() const noexcept { return data_.size(); }
+  /// Whether the tensor has no element.
   bool empty() const noexcept { return data_.empty(); }
 
-  // Flat (row-major) access; operator[] is unchecked, at() throws IndexError.
+  ///@{
+  /// Flat (row-major) access; operator[] is unchecked, at() throws IndexError.
   T& operator[](std::size_t flat) noexcept { return data_[flat]; }
   const T& operator[](std::size_t flat) const noexcept { return data_[flat]; }
   T& at(std::size_t flat) { return data_[checked_flat(flat)]; }
   const T& at(std::size_t flat) const { return data_[checked_flat(flat)]; }
+  ///@}
 
-  // Multi-index access (always checked: IndexError on a wrong rank or coordinate).
+  ///@{
+  /// Multi-index access (always checked: IndexError on a wrong rank or coordinate).
   T& operator[](const Index& i) { return data_[flat_index(shape_, i)]; }
   const T& operator[](const Index& i) const { return data_[flat_index(shape_, i)]; }
   T& at(const Index& i) { return data_[flat_index(shape_, i)]; }
@@ -138,17 +175,22 @@ class Tensor {
   const T& operator()(I... i) const {
     return at(Index{static_cast<std::size_t>(i)...});
   }
+  ///@}
 
+  /// The multi-indexes of the shape in row-major order.
   IndexRange indexes() const { return IndexRange(shape_); }
 
+  ///@{
+  /// The elements in row-major order.
   std::span<T> values() noexcept { return data_; }
   std::span<const T> values() const noexcept { return data_; }
   auto begin() noexcept { return data_.begin(); }
   auto end() noexcept { return data_.end(); }
   auto begin() const noexcept { return data_.begin(); }
   auto end() const noexcept { return data_.end(); }
+  ///@}
 
-  // Same shape and element-wise operator== (so a float NaN makes tensors unequal).
+  /// Same shape and element-wise operator== (so a float NaN makes tensors unequal).
   friend bool operator==(const Tensor& a, const Tensor& b)
     requires requires(const T& x) { x == x; }
   {
@@ -206,7 +248,7 @@ class Tensor {
   std::vector<T> data_;
 };
 
-// Element-wise conversion: static_cast<To>(x) for every element.
+/// Element-wise conversion: static_cast<To>(x) for every element.
 template <class To, class From>
 Tensor<To> tensor_cast(const Tensor<From>& t) {
   std::vector<To> v;

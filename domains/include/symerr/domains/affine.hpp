@@ -92,37 +92,54 @@ namespace symerr {
 
 class AffineContext;
 
+/// A RealDomain of affine forms x0 + Σ xi·εi over noise symbols εi ∈ [−1, 1],
+/// each intersected with an interval, so that quantities computed from shared
+/// inputs keep their correlation (x − x is exactly 0). A trivially copyable
+/// 8-byte handle into the AffineContext that owns the form; every operation
+/// except those on the point 0 needs a current context (AffineScope) on the
+/// calling thread, or throws std::logic_error (see this header's opening comment).
 class Affine {
  public:
-  // Read by SymbolicDomainError (arith.hpp): evaluate identities in the order
-  // that keeps correlated factors together.
+  /// Read by SymbolicDomainError (arith.hpp): evaluate identities in the order
+  /// that keeps correlated factors together.
   static constexpr bool keeps_correlations = true;
 
   // The point 0 (valid in every context and without one).
   Affine() noexcept = default;
 
-  // {v}. Throws std::invalid_argument if v is NaN. ±inf give the degenerate
-  // [v, v] of the interval convention.
-  // (0 inline: every SymbolicDomainError<Affine> is constructed with six)
+  /// {v}. Throws std::invalid_argument if v is NaN. ±inf give the degenerate
+  /// [v, v] of the interval convention.
+  /// (0 inline: every SymbolicDomainError<Affine> is constructed with six)
   static Affine point(double v) { return v == 0 ? Affine() : nonzero_point(v); }
-  // [lo, hi] as a fresh symbol. Throws std::invalid_argument on NaN or lo > hi.
+  /// [lo, hi] as a fresh symbol. Throws std::invalid_argument on NaN or lo > hi.
   static Affine between(double lo, double hi);
+  /// The tightest double interval around q, as a fresh symbol.
   static Affine from_rational(const mpq_class& q);
+  /// The real line (a fresh unbounded form; context-free without a current context).
   static Affine whole();
-  // {v} and the unknown as context-free handles, valid in every context (each
-  // operation maps them into the current one): SymbolicDomainError's literals
-  // and constants use them, so that a kernel's static constant survives the
-  // contexts of the driver's subdivision. point()/whole() give the same with
-  // no current context.
+  ///@{
+  /// {v} and the unknown as context-free handles, valid in every context (each
+  /// operation maps them into the current one): SymbolicDomainError's literals
+  /// and constants use them, so that a kernel's static constant survives the
+  /// contexts of the driver's subdivision. point()/whole() give the same with
+  /// no current context.
   static Affine portable_point(double v);
   static Affine portable_whole();
+  ///@}
+  /// point(v) for v != 0 (or NaN).
   static Affine nonzero_point(double v);  // point(v) for v != 0 (or NaN)
 
+  ///@{
+  /// The bounds of the form's range met with its interval (upper(): the upper bound).
   double lower() const;
   double upper() const;
+  ///@}
 
+  /// The form's index in its context (0: the point 0).
   std::uint32_t index() const noexcept { return index_; }
+  /// The id of the owning context (0: context-free).
   std::uint32_t context_id() const noexcept { return context_; }
+  /// Whether a and b are the same handle (the same form, hence the same quantity).
   friend bool same_handle(const Affine& a, const Affine& b) noexcept {
     return a.index_ == b.index_ && a.context_ == b.context_;
   }
@@ -136,56 +153,70 @@ class Affine {
 
 static_assert(std::is_trivially_copyable_v<Affine> && sizeof(Affine) == 8);
 
+/// The options of an AffineContext.
 struct AffineOptions {
-  // Condensation threshold: the most symbols one form keeps (2 to 65535).
+  /// Condensation threshold: the most symbols one form keeps (2 to 65535).
   std::size_t max_terms = 48;
-  // Memoisation of operations (off: every operation creates new symbols; only
-  // for measuring its effect).
+  /// Memoisation of operations (off: every operation creates new symbols; only
+  /// for measuring its effect).
   bool memoise = true;
 };
 
-// One symbol of a form: coefficient · ε_symbol.
+/// One symbol of a form: coefficient · ε_symbol.
 struct AffineTerm {
+  /// The noise symbol's number.
   std::uint32_t symbol;
+  /// Its coefficient.
   double coefficient;
 };
 
-// The owner of forms and symbols. Not copyable, not movable (handles point
-// into it). Construction runs the start-up self-test once per process (throws
-// std::runtime_error if directed rounding does not work).
+/// The owner of forms and symbols. Not copyable, not movable (handles point
+/// into it). Construction runs the start-up self-test once per process (throws
+/// std::runtime_error if directed rounding does not work).
 class AffineContext {
  public:
+  /// A context with `options`; runs the start-up self-test once per process.
+  /// @throws std::runtime_error when directed rounding does not work.
   explicit AffineContext(AffineOptions options = {});
   ~AffineContext();
   AffineContext(const AffineContext&) = delete;
   AffineContext& operator=(const AffineContext&) = delete;
 
-  // The context current on this thread; throws std::logic_error if none.
+  /// The context current on this thread; throws std::logic_error if none.
   static AffineContext& current();
+  /// The context current on this thread, or null.
   static AffineContext* current_or_null() noexcept;
 
+  /// This context's id (handles carry it).
   std::uint32_t id() const noexcept { return id_; }
+  /// The options it was made with.
   const AffineOptions& options() const noexcept { return options_; }
-  std::size_t symbol_count() const noexcept;  // symbols created so far
+  std::size_t symbol_count() const noexcept;  ///< symbols created so far
+  /// The number of forms stored.
   std::size_t form_count() const noexcept;
-  std::size_t term_count() const noexcept;    // stored terms (memory ~ 12 bytes each)
+  std::size_t term_count() const noexcept;    ///< stored terms (memory ~ 12 bytes each)
 
-  // The storage of a destroyed context (its form headers, terms and memo
-  // blocks, mapped and written once) is kept for the next contexts in a
-  // process-wide, thread-safe pool of at most 1 GiB, so that a context reusing
-  // it pays no page faults (the driver makes one context per box). These
-  // report the pool's size and return its memory to the system.
+  ///@{
+  /// The storage of a destroyed context (its form headers, terms and memo
+  /// blocks, mapped and written once) is kept for the next contexts in a
+  /// process-wide, thread-safe pool of at most 1 GiB, so that a context reusing
+  /// it pays no page faults (the driver makes one context per box). These
+  /// report the pool's size and return its memory to the system.
   static std::size_t pooled_storage_bytes() noexcept;
   static void release_pooled_storage() noexcept;
+  ///@}
 
-  // Inspection: the center and the terms of a form (for tests and reports).
+  ///@{
+  /// Inspection: the center and the terms of a form (for tests and reports).
   double center(const Affine& a) const;
   std::vector<AffineTerm> terms(const Affine& a) const;
+  ///@}
 
-  // The handle of form `index` of this context (implementation use).
+  /// The handle of form `index` of this context (implementation use).
   Affine handle(std::uint32_t index) const noexcept { return index == 0 ? Affine() : Affine(index, id_); }
 
   struct Impl;
+  /// The implementation (for domains/src only).
   Impl& impl() noexcept { return *impl_; }
 
  private:
@@ -195,9 +226,10 @@ class AffineContext {
   std::uint32_t id_;
 };
 
-// Makes a context current on this thread for its lifetime (nestable).
+/// Makes a context current on this thread for its lifetime (nestable).
 class AffineScope {
  public:
+  /// Makes `ctx` current until the scope ends (the previous one is then restored).
   explicit AffineScope(AffineContext& ctx) noexcept;
   ~AffineScope();
   AffineScope(const AffineScope&) = delete;
@@ -207,6 +239,10 @@ class AffineScope {
   AffineContext* previous_;
 };
 
+///@{
+/// Affine arithmetic: the RealDomain contract (<symerr/domain/concept.hpp>)
+/// with correlations kept; a / b is whole() if 0 ∈ b; sqrt(a) = {√x : x >= 0},
+/// point 0 if a <= 0. Each needs a current context (else std::logic_error).
 Affine operator+(const Affine& a, const Affine& b);
 Affine operator-(const Affine& a, const Affine& b);
 Affine operator*(const Affine& a, const Affine& b);
@@ -214,58 +250,65 @@ Affine operator/(const Affine& a, const Affine& b);  // whole() if 0 in b
 Affine operator-(const Affine& a);
 Affine abs(const Affine& a);
 Affine sqrt(const Affine& a);  // {sqrt(x) : x >= 0}; point 0 if a <= 0
+///@}
+/// The smallest enclosure of a ∪ b (a fresh symbol).
 Affine hull(const Affine& a, const Affine& b);
-// max(a, b) (upper) or min(a, b) of the two quantities (the hook of
-// SymbolicDomainError's max/min/fmax/fmin/clamp): an operand where the
-// ranges decide it, else a fresh symbol enclosed by [max(lo), max(hi)] (resp.
-// min) that the context records as their extremum, so that a − max(…, a, …)
-// <= 0, max(…, b, …) − b >= 0 (and the mirrored facts of min) narrow the
-// ranges of later differences: a running maximum m = max(m, x_i) keeps
-// x_i − m in [−2, 0] for inputs in [−1, 1], not [−2, 2]. Memoised.
+/// max(a, b) (upper) or min(a, b) of the two quantities (the hook of
+/// SymbolicDomainError's max/min/fmax/fmin/clamp): an operand where the
+/// ranges decide it, else a fresh symbol enclosed by [max(lo), max(hi)] (resp.
+/// min) that the context records as their extremum, so that a − max(…, a, …)
+/// <= 0, max(…, b, …) − b >= 0 (and the mirrored facts of min) narrow the
+/// ranges of later differences: a running maximum m = max(m, x_i) keeps
+/// x_i − m in [−2, 0] for inputs in [−1, 1], not [−2, 2]. Memoised.
 Affine domain_extremum(const Affine& a, const Affine& b, bool upper);
-// (a ± b) + c (subtract_b: a − b + c): the same quantity as the two operations,
-// in one form when b's and c's symbols are newer than a's (a sum chain's
-// step), else computed as the two operations.
+/// (a ± b) + c (subtract_b: a − b + c): the same quantity as the two operations,
+/// in one form when b's and c's symbols are newer than a's (a sum chain's
+/// step), else computed as the two operations.
 Affine add3(const Affine& a, const Affine& b, bool subtract_b, const Affine& c);
+/// a ∩ b (the form clipped to the common range), or std::nullopt if disjoint.
 std::optional<Affine> intersect(const Affine& a, const Affine& b);
-// a·b + c·d in one form: the linear terms of both products merged and their
-// two quadratic remainders in one fresh symbol (the remainders are held by no
-// other form, so naming their sum loses nothing), the range also clipped by
-// the sum of the products' ranges; two stores fewer than a * b + c * d.
-// Computed as a * b + c * d when an operand is 0, a point or unbounded.
+/// a·b + c·d in one form: the linear terms of both products merged and their
+/// two quadratic remainders in one fresh symbol (the remainders are held by no
+/// other form, so naming their sum loses nothing), the range also clipped by
+/// the sum of the products' ranges; two stores fewer than a * b + c * d.
+/// Computed as a * b + c * d when an operand is 0, a point or unbounded.
 Affine multiply_add(const Affine& a, const Affine& b, const Affine& c, const Affine& d);
 
-// A form for a quantity known to be a deterministic function of the quantity
-// of `of` (same handle ⇒ same quantity), tagged by `tag`, enclosed by `bound`:
-// the first call for (of, tag) creates a fresh symbol scaled to bound's range,
-// later calls return the same handle. Used to name rounding errors round(t) − t
-// (<symerr/domains/affine_symbolic.hpp>).
+/// A form for a quantity known to be a deterministic function of the quantity
+/// of `of` (same handle ⇒ same quantity), tagged by `tag`, enclosed by `bound`:
+/// the first call for (of, tag) creates a fresh symbol scaled to bound's range,
+/// later calls return the same handle. Used to name rounding errors round(t) − t
+/// (<symerr/domains/affine_symbolic.hpp>).
 Affine function_of(const Affine& of, std::uint64_t tag, const Affine& bound);
 
-// The same with the bound given as [lo, hi] (lo <= hi; no form is built for it).
+/// The same with the bound given as [lo, hi] (lo <= hi; no form is built for it).
 Affine function_of(const Affine& of, std::uint64_t tag, double lo, double hi);
 
-// The form of `a` with its interval intersected with [lo, hi] (a superset of
-// a's quantity): the same terms, so correlations are kept; the same handle
-// when [lo, hi] does not tighten (or is disjoint: no execution reaches here).
+/// The form of `a` with its interval intersected with [lo, hi] (a superset of
+/// a's quantity): the same terms, so correlations are kept; the same handle
+/// when [lo, hi] does not tighten (or is disjoint: no execution reaches here).
 Affine clip(const Affine& a, double lo, double hi);
 
-// The tag naming the rounding into (F, mode) for function_of.
+/// The tag naming the rounding into (F, mode) for function_of.
 inline std::uint64_t rounding_tag(const FloatFormat& F, RoundingMode mode) {
   const auto u = [](long v) { return static_cast<std::uint64_t>(v); };
   return (u(F.precision) << 48) ^ (u(F.emin + 60000) << 30) ^ (u(F.emax + 60000) << 12) ^ (u(F.subnormals) << 8) ^
          u(static_cast<long>(mode));
 }
 
-// The customisation point of SymbolicDomainError (detail::introduced_float):
-// the rounding error round(t) − t of the exact result t into F under `mode`
-// is a function of t, so it is named by one symbol per (t, F, mode), and
-// identical operations on identical operands share it.
+/// The customisation point of SymbolicDomainError (detail::introduced_float):
+/// the rounding error round(t) − t of the exact result t into F under `mode`
+/// is a function of t, so it is named by one symbol per (t, F, mode), and
+/// identical operations on identical operands share it.
 inline Affine name_rounding_error(const Affine& t, const FloatFormat& F, RoundingMode mode,
                                   const Affine& bound) {
   return function_of(t, rounding_tag(F, mode), bound);
 }
 
+///@{
+/// The endpoint queries of the domain concept (<symerr/domain/concept.hpp>) on
+/// the form's range: v ∈ a, q ∈ a, a ⊆ b, width (rounded up), sup |x|, inf |x|,
+/// a finite point, both ends finite.
 bool contains(const Affine& a, double v);
 bool contains(const Affine& a, const mpq_class& q);
 bool subset(const Affine& a, const Affine& b);
@@ -274,24 +317,30 @@ double mag(const Affine& a);
 double mig(const Affine& a);
 bool is_point(const Affine& a);
 bool is_bounded(const Affine& a);
-// Whether the forms of a and b have a noise symbol in common (correlated).
+///@}
+/// Whether the forms of a and b have a noise symbol in common (correlated).
 bool share_symbols(const Affine& a, const Affine& b);
-// The radius Σ|xi| of the form alone (before the interval intersection).
+/// The radius Σ|xi| of the form alone (before the interval intersection).
 double form_radius(const Affine& a);
 
+///@{
+/// Comparisons as Tri: True if the relation holds for every pair of values, False if
+/// for none; a difference of correlated forms decides more than their ranges.
 Tri cmp_lt(const Affine& a, const Affine& b);
 Tri cmp_le(const Affine& a, const Affine& b);
 inline Tri cmp_gt(const Affine& a, const Affine& b) { return cmp_lt(b, a); }
 inline Tri cmp_ge(const Affine& a, const Affine& b) { return cmp_le(b, a); }
 Tri cmp_eq(const Affine& a, const Affine& b);
 inline Tri cmp_ne(const Affine& a, const Affine& b) { return !cmp_eq(a, b); }
+///@}
 
-// "[lo, hi]" (17 significant digits, outward) and the number of symbols.
+/// "[lo, hi]" (17 significant digits, outward) and the number of symbols.
 std::string to_string(const Affine& a);
+/// Prints to_string(a).
 std::ostream& operator<<(std::ostream& os, const Affine& a);
 
-// The start-up self-test: directed rounding works in the affine scope, the
-// caller's mode is unchanged, x − x = 0, and a product encloses its exact value.
+/// The start-up self-test: directed rounding works in the affine scope, the
+/// caller's mode is unchanged, x − x = 0, and a product encloses its exact value.
 bool affine_self_test();
 
 static_assert(RealDomain<Affine>);
@@ -314,9 +363,14 @@ template <RealDomain D>
 class SymbolicDomainError;
 template <class D>
 struct FastArithmetic;
+/// Affine's fast path of arithmetic() (domains/src/affine_symbolic.cpp): the operation runs
+/// once over Interval on the operands' ranges, and only the affine forms that carry
+/// correlations are built; operands outside its scope take the generic path.
 template <>
 struct FastArithmetic<Affine> {
+  /// Affine has a fast path.
   static constexpr bool enabled = true;
+  /// arithmetic(op, x, y, int_division) by the fast path.
   static SymbolicDomainError<Affine> apply(ArithOp op, const SymbolicDomainError<Affine>& x,
                                            const SymbolicDomainError<Affine>& y,
                                            std::optional<IntegerDivision> int_division);

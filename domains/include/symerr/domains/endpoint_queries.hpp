@@ -15,9 +15,16 @@
 
 namespace symerr::endpoint {
 
+///@{
+/// The smaller (larger) of two non-NaN doubles, by a plain comparison.
 inline double min2(double a, double b) noexcept { return b < a ? b : a; }
 inline double max2(double a, double b) noexcept { return a < b ? b : a; }
+///@}
 
+///@{
+/// The endpoint queries of the domain concept (<symerr/domain/concept.hpp>) for an
+/// interval type I with lower() <= upper(), never NaN: v ∈ a, a ⊆ b, both
+/// endpoints finite, a finite point, sup |x| (mag) and inf |x| (mig).
 template <class I>
 bool contains(const I& a, double v) noexcept { return a.lower() <= v && v <= a.upper(); }
 template <class I>
@@ -33,8 +40,11 @@ double mig(const I& a) noexcept {
   if (a.lower() <= 0 && 0 <= a.upper()) return 0.0;
   return min2(std::fabs(a.lower()), std::fabs(a.upper()));
 }
+///@}
 
 // Tri::True if the relation holds for all x in a, y in b; False if for none.
+///@{
+/// Comparisons as Tri: True if the relation holds for all x ∈ a, y ∈ b, False if for none.
 template <class I>
 Tri cmp_lt(const I& a, const I& b) noexcept {
   if (a.upper() < b.lower()) return Tri::True;
@@ -53,6 +63,7 @@ Tri cmp_eq(const I& a, const I& b) noexcept {
   if (is_point(a) && is_point(b)) return Tri::True;  // equal points: not disjoint
   return Tri::Unknown;
 }
+///@}
 
 }  // namespace symerr::endpoint
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 namespace symerr {
+/// The value type most users want: SymbolicDomainError over the Interval domain.
 using SymbolicError = SymbolicDomainError<Interval>;
 }  // namespace symerr
 

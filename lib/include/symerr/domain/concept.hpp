@@ -49,6 +49,10 @@
 
 namespace symerr {
 
+/// The abstract-domain concept: D is a set of enclosures of real numbers (closed
+/// intervals, possibly unbounded, never empty, never NaN) with the operations of
+/// the contract table of this header's opening comment, each result a sound,
+/// outward-rounded enclosure (Interval, Affine, MpfrInterval, RationalInterval).
 template <class D>
 concept RealDomain = std::copyable<D> &&
     requires(const D a, const D b, double v, const mpq_class& q) {

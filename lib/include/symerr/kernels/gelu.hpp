@@ -9,6 +9,9 @@
 
 namespace symerr::kernels {
 
+/// GELU (ONNX Gelu, approximate = "none"): half · x · (one + erf(x / sqrt(two))),
+/// the constants given by the caller in T (for a symbolic value: exact
+/// constants of the format, so that √2 is rounded by the kernel and exact in the ideal program).
 template <class T>
 T gelu(const T& x, const T& half, const T& one, const T& two) {
   using std::erf;

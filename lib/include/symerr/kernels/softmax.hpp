@@ -12,6 +12,9 @@
 
 namespace symerr::kernels {
 
+/// Softmax of x[0..n) into y[0..n), the stable algorithm: m = running max,
+/// y_i = exp(x_i − m), s = y_0 + … + y_(n−1) left to right, y_i = y_i / s.
+/// Runs on float, double and SymbolicDomainError alike; n = 0 does nothing.
 template <class T>
 void softmax(const T* x, T* y, std::size_t n) {
   using std::exp;
@@ -25,9 +28,9 @@ void softmax(const T* x, T* y, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) y[i] = y[i] / s;
 }
 
-// The same with the running maximum written as C reference kernels write it,
-// `if (v > m) m = v;`: on symbolic inputs an undecided comparison needs the
-// kernel driver (verify::run_kernel), which explores the orderings.
+/// The same with the running maximum written as C reference kernels write it,
+/// `if (v > m) m = v;`: on symbolic inputs an undecided comparison needs the
+/// kernel driver (verify::run_kernel), which explores the orderings.
 template <class T>
 void softmax_if(const T* x, T* y, std::size_t n) {
   using std::exp;

@@ -15,14 +15,18 @@
 
 namespace symerr {
 
+/// Add's name and SONNX requirement IDs, for messages.
 inline constexpr OpConstraints kAddInfo{"Add", "[R1]/[C1]", "[R2]/[C2]"};
 
+/// The scalar rule of Add: integers wrap modulo 2^n, floats are IEEE 754 in the element's format, class types use their own operator+.
 template <class T>
 T add_scalar(const T& a, const T& b) {
   if constexpr (IntegerElement<T>) return wrapping_add(a, b);
   else return T(a + b);
 }
 
+/// A + B element-wise under the shape rule of `o`; never undefined for any element value.
+/// @throws ShapeError when the shapes do not satisfy the rule.
 template <class T>
 Tensor<T> Add(const Tensor<T>& A, const Tensor<T>& B, const ElementwiseOptions& o = {}) {
   return elementwise(A, B, o.shape_rule, [](const T& a, const T& b) { return add_scalar(a, b); },

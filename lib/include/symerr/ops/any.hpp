@@ -11,9 +11,15 @@
 
 namespace symerr {
 
+///@{
+/// The element-wise operators on tensors of any element type; both operands
+/// must hold the same element type.
+/// @throws TypeError on different element types, ShapeError on shapes the rule rejects,
+/// DomainError (Div) on an undefined quotient.
 AnyTensor Div(const AnyTensor& A, const AnyTensor& B, const DivOptions& o = {});
 AnyTensor Sub(const AnyTensor& A, const AnyTensor& B, const ElementwiseOptions& o = {});
 AnyTensor Add(const AnyTensor& A, const AnyTensor& B, const ElementwiseOptions& o = {});
 AnyTensor Mul(const AnyTensor& A, const AnyTensor& B, const ElementwiseOptions& o = {});
+///@}
 
 }  // namespace symerr

@@ -25,30 +25,35 @@
 
 namespace symerr {
 
+/// The options of Div: shape rule, integer quotient rounding, and the meaning of
+/// a float division by zero. Named constructors give each specification's choices.
 struct DivOptions {
+  /// How the operands' shapes combine.
   BroadcastRule shape_rule = Sonnx{};
-  IntegerDivision integer_division = IntegerDivision::Floor;  // SONNX Div (seed 000)
+  IntegerDivision integer_division = IntegerDivision::Floor;  ///< SONNX Div (seed 000)
+  /// IEEE division by zero (±inf, NaN), or undefined as in the real semantics.
   FloatDivisionByZero float_division_by_zero = FloatDivisionByZero::Ieee;
 
-  // SONNX: identical shapes and types; integer Div floors (seed 000) unless told otherwise.
+  /// SONNX: identical shapes and types; integer Div floors (seed 000) unless told otherwise.
   static DivOptions sonnx(IntegerDivision d = IntegerDivision::Floor) {
     return {Sonnx{}, d, FloatDivisionByZero::Ieee};
   }
-  // ONNX opset >= 7: multidirectional broadcasting. The ONNX page does not say how an
-  // integer quotient is rounded; the caller chooses (ONNX Runtime truncates).
+  /// ONNX opset >= 7: multidirectional broadcasting. The ONNX page does not say how an
+  /// integer quotient is rounded; the caller chooses (ONNX Runtime truncates).
   static DivOptions onnx(IntegerDivision d) { return {OnnxMultidirectional{}, d, FloatDivisionByZero::Ieee}; }
-  // ONNX opset 1 / 6: unidirectional broadcasting with the broadcast / axis attributes.
+  /// ONNX opset 1 / 6: unidirectional broadcasting with the broadcast / axis attributes.
   static DivOptions onnx_legacy(OnnxLegacy l, IntegerDivision d) { return {l, d, FloatDivisionByZero::Ieee}; }
-  // OpenVINO Divide-1: pythondiv (default true) = floor division for integer types.
+  /// OpenVINO Divide-1: pythondiv (default true) = floor division for integer types.
   static DivOptions openvino(AutoBroadcast ab = AutoBroadcast::Numpy, bool pythondiv = true) {
     return {OpenVino{ab}, pythondiv ? IntegerDivision::Floor : IntegerDivision::Truncate,
             FloatDivisionByZero::Ieee};
   }
 };
 
+/// Div's name and SONNX requirement IDs, for messages.
 inline constexpr OpConstraints kDivInfo{"Div", "[R1]/[C1]", "[R2]/[C2]"};
 
-// The scalar rule; std::nullopt where the quotient is undefined.
+/// The scalar rule; std::nullopt where the quotient is undefined.
 template <class T>
 std::optional<T> div_scalar(const T& a, const T& b, const DivOptions& o) {
   if constexpr (IntegerElement<T>) {
@@ -61,14 +66,15 @@ std::optional<T> div_scalar(const T& a, const T& b, const DivOptions& o) {
   }
 }
 
+/// The result of div_checked(): the quotient tensor and where it is undefined.
 template <class T>
 struct DivResult {
-  Tensor<T> value;                     // undefined elements hold T{}
-  std::vector<std::size_t> undefined;  // their flat (row-major) indexes, ascending
-  std::string first_undefined;         // "A = 7, B = 0" of the first one (empty if none)
+  Tensor<T> value;                     ///< undefined elements hold T{}
+  std::vector<std::size_t> undefined;  ///< their flat (row-major) indexes, ascending
+  std::string first_undefined;         ///< "A = 7, B = 0" of the first one (empty if none)
 };
 
-// Never throws on an undefined element: records it instead.
+/// Never throws on an undefined element: records it instead.
 template <class T>
 DivResult<T> div_checked(const Tensor<T>& A, const Tensor<T>& B, const DivOptions& o = {}) {
   DivResult<T> r;
@@ -85,7 +91,7 @@ DivResult<T> div_checked(const Tensor<T>& A, const Tensor<T>& B, const DivOption
   return r;
 }
 
-// Throws DomainError naming the first undefined element (flat and multi-index).
+/// Throws DomainError naming the first undefined element (flat and multi-index).
 template <class T>
 Tensor<T> Div(const Tensor<T>& A, const Tensor<T>& B, const DivOptions& o = {}) {
   DivResult<T> r = div_checked(A, B, o);

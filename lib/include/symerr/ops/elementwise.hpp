@@ -19,14 +19,15 @@
 
 namespace symerr {
 
-// Options of Add / Sub / Mul: only the shape rule (Div has DivOptions).
+/// Options of Add / Sub / Mul: only the shape rule (Div has DivOptions).
 struct ElementwiseOptions {
+  /// How the operands' shapes combine.
   BroadcastRule shape_rule = Sonnx{};
 };
 
-// Calls f(out_flat, a_flat, b_flat) for every output element, in row-major
-// output order (out_flat = 0, 1, 2, ...). Rank 0 gives one call, a zero
-// dimension none.
+/// Calls f(out_flat, a_flat, b_flat) for every output element, in row-major
+/// output order (out_flat = 0, 1, 2, ...). Rank 0 gives one call, a zero
+/// dimension none.
 template <class F>
 void for_each_broadcast(const BroadcastPlan& p, F&& f) {
   const std::size_t n = element_count(p.out, "broadcast output");
@@ -65,8 +66,8 @@ struct RuleResult<false, F, A, B> {
 };
 }  // namespace detail
 
-// The element-wise result of `scalar_rule` under `rule`. scalar_rule is called as
-// rule(a_elem, b_elem) or, if it accepts it, rule(a_elem, b_elem, out_flat).
+/// The element-wise result of `scalar_rule` under `rule`. scalar_rule is called as
+/// rule(a_elem, b_elem) or, if it accepts it, rule(a_elem, b_elem, out_flat).
 template <class A, class B, class F>
 auto elementwise(const Tensor<A>& a, const Tensor<B>& b, const BroadcastRule& rule,
                  F&& scalar_rule, const OpConstraints& op = {}) {
@@ -82,7 +83,7 @@ auto elementwise(const Tensor<A>& a, const Tensor<B>& b, const BroadcastRule& ru
   return Tensor<R>(plan.out, std::move(out));
 }
 
-// A short rendering of an element for error messages (empty for class types).
+/// A short rendering of an element for error messages (empty for class types).
 template <class T>
 std::string describe_element(const T& x) {
   if constexpr (SmallInteger<T>) {

@@ -40,6 +40,8 @@ constexpr std::uint64_t as_u64(T v) noexcept {
 
 }  // namespace detail
 
+///@{
+/// a + b, a − b, a · b computed exactly and reduced modulo 2^n (two's-complement wrap-around).
 template <IntegerElement T>
 constexpr T wrapping_add(T a, T b) noexcept {
   return detail::wrap_to<T>(detail::as_u64(a) + detail::as_u64(b));
@@ -52,8 +54,9 @@ template <IntegerElement T>
 constexpr T wrapping_mul(T a, T b) noexcept {
   return detail::wrap_to<T>(detail::as_u64(a) * detail::as_u64(b));
 }
+///@}
 
-// The quotient a / b rounded as `mode` says, reduced modulo 2^n; nullopt iff b == 0.
+/// The quotient a / b rounded as `mode` says, reduced modulo 2^n; nullopt iff b == 0.
 template <IntegerElement T>
 constexpr std::optional<T> integer_divide(T a, T b, IntegerDivision mode) noexcept {
   const __int128 x = detail::widen(a), y = detail::widen(b);

@@ -15,14 +15,18 @@
 
 namespace symerr {
 
+/// Sub's name and SONNX requirement IDs, for messages.
 inline constexpr OpConstraints kSubInfo{"Sub", "[C1]", "[R2]/[C2]"};
 
+/// The scalar rule of Sub: integers wrap modulo 2^n, floats are IEEE 754 in the element's format, class types use their own operator-.
 template <class T>
 T sub_scalar(const T& a, const T& b) {
   if constexpr (IntegerElement<T>) return wrapping_sub(a, b);
   else return T(a - b);
 }
 
+/// A − B element-wise under the shape rule of `o`; never undefined for any element value.
+/// @throws ShapeError when the shapes do not satisfy the rule.
 template <class T>
 Tensor<T> Sub(const Tensor<T>& A, const Tensor<T>& B, const ElementwiseOptions& o = {}) {
   return elementwise(A, B, o.shape_rule, [](const T& a, const T& b) { return sub_scalar(a, b); },

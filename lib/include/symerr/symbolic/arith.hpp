@@ -419,8 +419,8 @@ bool same_value(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y
 }
 }  // namespace detail
 
-// z = x ∘ y. `int_division` is required for an integer Div. Holds the
-// library's floating-point environment (FpEnvironmentGuard) for its duration.
+/// z = x ∘ y. `int_division` is required for an integer Div. Holds the
+/// library's floating-point environment (FpEnvironmentGuard) for its duration.
 template <RealDomain D>
 SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
                                   const SymbolicDomainError<D>& y,
@@ -442,6 +442,12 @@ SymbolicDomainError<D> arithmetic(ArithOp op, const SymbolicDomainError<D>& x,
   return z;
 }
 
+///@{
+/// x + y, x − y, x · y, x / y of two symbolic values: the operator's exact error
+/// identity on the operands' errors plus the rounding of the result (arithmetic()).
+/// A real-format operand adopts the other's machine format.
+/// @throws std::invalid_argument on two different machine formats, and for an integer
+/// division without chosen semantics (with_int_division(), or divide()).
 template <RealDomain D>
 SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   return arithmetic(ArithOp::Add, x, y);
@@ -459,7 +465,10 @@ template <RealDomain D>
 SymbolicDomainError<D> operator/(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   return arithmetic(ArithOp::Div, x, y);
 }
+///@}
 // The ADL extension point of the generic Div operator (<symerr/ops/div.hpp>).
+/// x / y of integer (or float) values with the integer quotient rounded as `mode` says;
+/// the ADL extension point of the generic Div operator (<symerr/ops/div.hpp>).
 template <RealDomain D>
 SymbolicDomainError<D> divide(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y,
                               IntegerDivision mode) {

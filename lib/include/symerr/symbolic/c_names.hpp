@@ -35,6 +35,9 @@
 
 namespace symerr {
 
+/// pow with a symbolic exponent that is one exact value (a literal, or an input of zero
+/// width and zero error): pow(x, c) with that value.
+/// @throws std::invalid_argument when the exponent may take several values or be special.
 template <RealDomain D>
 SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& c,
                            const AccuracyModel& model = current_accuracy_model()) {
@@ -50,8 +53,8 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, const SymbolicDomain
   }
   return pow(x, c.real.lower(), model);
 }
-// A number base and a symbolic exponent (`powf(10000.0f, e)`, one exact value):
-// the base as a drop-in number (the literal format applies).
+/// A number base and a symbolic exponent (`powf(10000.0f, e)`, one exact value):
+/// the base as a drop-in number (the literal format applies).
 template <RealDomain D, DropInNumber A>
 SymbolicDomainError<D> pow(A x, const SymbolicDomainError<D>& c,
                            const AccuracyModel& model = current_accuracy_model()) {
@@ -66,6 +69,9 @@ SymbolicDomainError<D> pow(A x, const SymbolicDomainError<D>& c,
 #define SYMERR_C_NAMES_UNARY(fn) \
   SYMERR_C_NAME_UNARY(fn##f, fn) \
   SYMERR_C_NAME_UNARY(fn##l, fn)
+///@{
+/// The C99 float (f) and long double (l) names of the unary functions (sqrtf,
+/// expf, floorl, ...): the same function (the value's format decides, not the suffix).
 SYMERR_C_NAMES_UNARY(sqrt)
 SYMERR_C_NAMES_UNARY(fabs)
 SYMERR_C_NAMES_UNARY(exp)
@@ -96,6 +102,7 @@ SYMERR_C_NAMES_UNARY(nearbyint)
 SYMERR_C_NAMES_UNARY(erf)
 SYMERR_C_NAMES_UNARY(erfc)
 SYMERR_C_NAMES_UNARY(cbrt)
+///@}
 #undef SYMERR_C_NAMES_UNARY
 #undef SYMERR_C_NAME_UNARY
 
@@ -105,12 +112,15 @@ SYMERR_C_NAMES_UNARY(cbrt)
   SymbolicDomainError<D> name(const SymbolicDomainError<D>& x, N n) {            \
     return fn(x, n);                                                             \
   }
+///@{
+/// ldexpf, scalbnf, scalblnf and the l names: ldexp() of a symbolic value by an integer.
 SYMERR_C_NAME_SCALE(ldexpf, ldexp, int)
 SYMERR_C_NAME_SCALE(ldexpl, ldexp, int)
 SYMERR_C_NAME_SCALE(scalbnf, scalbn, int)
 SYMERR_C_NAME_SCALE(scalbnl, scalbn, int)
 SYMERR_C_NAME_SCALE(scalblnf, scalbln, long)
 SYMERR_C_NAME_SCALE(scalblnl, scalbln, long)
+///@}
 #undef SYMERR_C_NAME_SCALE
 
 namespace detail {
@@ -131,6 +141,10 @@ inline constexpr bool is_symbolic_v<SymbolicDomainError<D>> = true;
   auto name(const A& a, const B& b) {                \
     return fn(a, b);                                 \
   }
+///@{
+/// fminf, fmaxf, powf, fmodf, hypotf, atan2f, copysignf, fdimf, remainderf and the l
+/// names: the overloads of the unsuffixed function (either operand symbolic, the
+/// other symbolic or a number).
 SYMERR_C_NAME_BINARY(fminf, fmin, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fminl, fmin, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(fmaxf, fmax, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
@@ -149,6 +163,7 @@ SYMERR_C_NAME_BINARY(fdimf, fdim, detail::is_symbolic_v<A> || detail::is_symboli
 SYMERR_C_NAME_BINARY(fdiml, fdim, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(remainderf, remainder, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
 SYMERR_C_NAME_BINARY(remainderl, remainder, detail::is_symbolic_v<A> || detail::is_symbolic_v<B>)
+///@}
 #undef SYMERR_C_NAME_BINARY
 
 // fmaf/fmal: fma (rules/fma.hpp), any operand symbolic.
@@ -158,8 +173,11 @@ SYMERR_C_NAME_BINARY(remainderl, remainder, detail::is_symbolic_v<A> || detail::
   auto name(const A& a, const B& b, const C& c) {                                                 \
     return fma(a, b, c);                                                                          \
   }
+///@{
+/// fmaf and fmal: fma() with any operand symbolic.
 SYMERR_C_NAME_TERNARY(fmaf)
 SYMERR_C_NAME_TERNARY(fmal)
+///@}
 #undef SYMERR_C_NAME_TERNARY
 
 }  // namespace symerr

@@ -32,12 +32,17 @@ namespace symerr {
   Truth operator op(A x, SymbolicDomainError<D>& b) {                                      \
     return (x op std::as_const(b)).with_targets(nullptr, &b);                              \
   }
+///@{
+/// Comparisons with non-const lvalue operands: the answer of the const overloads,
+/// with the operands exposed as modifiable so that a branch driver can tighten them
+/// to the outcome taken.
 SYMERR_TARGET_CMP(<)
 SYMERR_TARGET_CMP(<=)
 SYMERR_TARGET_CMP(>)
 SYMERR_TARGET_CMP(>=)
 SYMERR_TARGET_CMP(==)
 SYMERR_TARGET_CMP(!=)
+///@}
 #undef SYMERR_TARGET_CMP
 
 }  // namespace symerr

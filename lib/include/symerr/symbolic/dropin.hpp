@@ -38,6 +38,7 @@
 
 namespace symerr {
 
+/// A number a symbolic value accepts as an operand: an arithmetic type other than bool.
 template <class A>
 concept DropInNumber = std::is_arithmetic_v<A> && !std::is_same_v<A, bool>;
 
@@ -54,20 +55,21 @@ inline LiteralFormatState& literal_format_state() noexcept {
 }
 }  // namespace detail
 
-// The format of drop-in numbers built on their own in this thread — `T x = 0;`,
-// `T(c)`, `(T)n`, `static_cast<T>(n)` — for its lifetime (nested scopes
-// restore the previous one). Without a scope such a number is an exact real
-// constant, and an operation of two of them is exact: in a C kernel written
-// for float, `const float s = 1.0f / sqrtf((float)d);` is then the real
-// 1/√d, rounded once when it meets a float value, where the compiled kernel
-// rounds sqrtf and the division (about a quarter of d = 1 … 4999 give another
-// float; d = 6: 0x1.a20bd6p-2, not 0x1.a20bd8p-2).
-// With ScopedLiteralFormat(FP32) `(float)d` is the FP32 value of d and sqrtf,
-// / are FP32 operations, as in the compiled kernel. A number next to a
-// symbolic operand (x + 0.1, x < 0.1, fmax(x, 0)) is not affected: it takes
-// the operand's format (or is compared exactly), as before.
+/// The format of drop-in numbers built on their own in this thread — `T x = 0;`,
+/// `T(c)`, `(T)n`, `static_cast<T>(n)` — for its lifetime (nested scopes
+/// restore the previous one). Without a scope such a number is an exact real
+/// constant, and an operation of two of them is exact: in a C kernel written
+/// for float, `const float s = 1.0f / sqrtf((float)d);` is then the real
+/// 1/√d, rounded once when it meets a float value, where the compiled kernel
+/// rounds sqrtf and the division (about a quarter of d = 1 … 4999 give another
+/// float; d = 6: 0x1.a20bd6p-2, not 0x1.a20bd8p-2).
+/// With ScopedLiteralFormat(FP32) `(float)d` is the FP32 value of d and sqrtf,
+/// / are FP32 operations, as in the compiled kernel. A number next to a
+/// symbolic operand (x + 0.1, x < 0.1, fmax(x, 0)) is not affected: it takes
+/// the operand's format (or is compared exactly).
 class ScopedLiteralFormat {
  public:
+  /// Sets this thread's literal format to `format` (rounding mode `mode`) until the scope ends.
   explicit ScopedLiteralFormat(const Format& format, RoundingMode mode = RoundingMode::NearestEven)
       : saved_(detail::literal_format_state()) {
     detail::literal_format_state() = {true, format, mode};
@@ -80,12 +82,13 @@ class ScopedLiteralFormat {
   detail::LiteralFormatState saved_;
 };
 
-// The literal format of this thread (nullptr: exact real constants).
+/// The literal format of this thread (nullptr: exact real constants).
 inline const Format* literal_format() noexcept {
   const auto& s = detail::literal_format_state();
   return s.set ? &s.format : nullptr;
 }
 
+/// @cond
 template <RealDomain D>
 template <class A>
   requires(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>)
@@ -126,6 +129,7 @@ SymbolicDomainError<D> SymbolicDomainError<D>::exact_number(A v) {
     return literal(mpq_class(std::to_string(v)), Format{});  // exact, real format
   }
 }
+/// @endcond
 
 namespace detail {
 // Two machine formats must agree (mixed precision goes through convert()).
@@ -170,13 +174,18 @@ SymbolicDomainError<D> adopt_format(const SymbolicDomainError<D>& c, const Symbo
     x = x op detail::literal_for(y, x);                                                       \
     return x;                                                                                 \
   }
+///@{
+/// Arithmetic of a symbolic value with a number (either side), and the compound
+/// assignments: the number is the exact real constant of its value, rounded into
+/// the symbolic operand's format in its mode (the rounding that operand's introduced error).
 SYMERR_DROPIN_ARITH(+, +=)
 SYMERR_DROPIN_ARITH(-, -=)
 SYMERR_DROPIN_ARITH(*, *=)
 SYMERR_DROPIN_ARITH(/, /=)
+///@}
 #undef SYMERR_DROPIN_ARITH
 
-// +x is x.
+/// +x is x.
 template <RealDomain D>
 SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x) {
   return x;
@@ -192,12 +201,16 @@ SymbolicDomainError<D> operator+(const SymbolicDomainError<D>& x) {
   Truth operator op(A x, const SymbolicDomainError<D>& y) {                       \
     return detail::operand_literal(x, y) op y;                                    \
   }
+///@{
+/// Comparisons with a number (either side), with the number's exact value (an integer
+/// beyond 2^p beside a float value of precision p converted first, as C does); a Truth.
 SYMERR_DROPIN_CMP(<)
 SYMERR_DROPIN_CMP(<=)
 SYMERR_DROPIN_CMP(>)
 SYMERR_DROPIN_CMP(>=)
 SYMERR_DROPIN_CMP(==)
 SYMERR_DROPIN_CMP(!=)
+///@}
 #undef SYMERR_DROPIN_CMP
 
 // ---- math functions found by unqualified lookup ---------------------------
@@ -216,19 +229,20 @@ SymbolicDomainError<D>::operator I() const {
   return detail::to_integer<I>(*this, detail::ToInteger::Trunc);
 }
 
+/// fabs(x) is abs(x).
 template <RealDomain D>
 SymbolicDomainError<D> fabs(const SymbolicDomainError<D>& x) {
   return abs(x);
 }
 
-// isnan / isinf / isfinite of the computed value (C's classification macros,
-// std::isnan, ...): a Truth decided by the special-value flags — false when the
-// value cannot be NaN (inf, finite), true when it can be nothing else, else
-// undecided (UndecidedBranch outside the driver). Under the driver an
-// undecided classification forks like a comparison, and on each path the
-// operand's flags are narrowed to the class the computed execution took (when
-// the operand is modifiable: a driver buffer element or a non-const lvalue,
-// compare_targets.hpp), so `if (isnan(y)) y = 0;` leaves no NaN flag behind.
+/// isnan / isinf / isfinite of the computed value (C's classification macros,
+/// std::isnan, ...): a Truth decided by the special-value flags — false when the
+/// value cannot be NaN (inf, finite), true when it can be nothing else, else
+/// undecided (UndecidedBranch outside the driver). Under the driver an
+/// undecided classification forks like a comparison, and on each path the
+/// operand's flags are narrowed to the class the computed execution took (when
+/// the operand is modifiable: a driver buffer element or a non-const lvalue,
+/// compare_targets.hpp), so `if (isnan(y)) y = 0;` leaves no NaN flag behind.
 enum class SpecialClass { Nan, Inf, Finite };
 namespace detail {
 template <RealDomain D, SpecialClass C>
@@ -272,9 +286,14 @@ Truth classify(const SymbolicDomainError<D>& x) {
   Truth fn(SymbolicDomainError<D>& x) { /* a non-const lvalue: modifiable */ \
     return detail::classify<D, SpecialClass::cls>(std::as_const(x)).with_targets(&x, nullptr); \
   }
+///@{
+/// isnan, isinf, isfinite of the computed value: a Truth decided by the special-value
+/// flags, undecided (a branch under the driver, UndecidedBranch outside) when the value
+/// may or may not be of the class; the non-const overloads let a driver narrow the operand.
 SYMERR_DROPIN_CLASSIFY(isnan, Nan)
 SYMERR_DROPIN_CLASSIFY(isinf, Inf)
 SYMERR_DROPIN_CLASSIFY(isfinite, Finite)
+///@}
 #undef SYMERR_DROPIN_CLASSIFY
 
 namespace detail {
@@ -369,6 +388,10 @@ SymbolicDomainError<D> extremum(const SymbolicDomainError<D>& a0, const Symbolic
 }
 }  // namespace detail
 
+///@{
+/// The larger (smaller) of a and b without a branch: exact on the symbolic level,
+/// the error lying between the operands' errors. Throws std::invalid_argument on
+/// two different machine formats.
 template <RealDomain D>
 SymbolicDomainError<D> max(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
   return detail::extremum(a, b, true);
@@ -377,8 +400,10 @@ template <RealDomain D>
 SymbolicDomainError<D> min(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
   return detail::extremum(a, b, false);
 }
-// fmax/fmin: as max/min on finite values; with a possible NaN operand the
-// result is the hull of both (fmax(NaN, y) = y).
+///@}
+///@{
+/// fmax/fmin: as max/min on finite values; with a possible NaN operand the
+/// result is the hull of both (fmax(NaN, y) = y).
 template <RealDomain D>
 SymbolicDomainError<D> fmax(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
   return detail::extremum(a, b, true);
@@ -387,6 +412,7 @@ template <RealDomain D>
 SymbolicDomainError<D> fmin(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b) {
   return detail::extremum(a, b, false);
 }
+///@}
 #define SYMERR_DROPIN_FN2(fn)                                                                \
   template <RealDomain D, DropInNumber A>                                                    \
   SymbolicDomainError<D> fn(const SymbolicDomainError<D>& a, A b) {                          \
@@ -396,22 +422,25 @@ SymbolicDomainError<D> fmin(const SymbolicDomainError<D>& a, const SymbolicDomai
   SymbolicDomainError<D> fn(A a, const SymbolicDomainError<D>& b) {                          \
     return fn(detail::operand_literal(a, b), b);                                             \
   }
+///@{
+/// max, min, fmax, fmin with one number operand (an exact constant adopting the symbolic operand's format).
 SYMERR_DROPIN_FN2(max)
 SYMERR_DROPIN_FN2(min)
 SYMERR_DROPIN_FN2(fmax)
 SYMERR_DROPIN_FN2(fmin)
+///@}
 #undef SYMERR_DROPIN_FN2
 
-// clamp(x, lo, hi) = min(max(x, lo), hi) (precondition lo <= hi).
+/// clamp(x, lo, hi) = min(max(x, lo), hi) (precondition lo <= hi).
 template <RealDomain D>
 SymbolicDomainError<D> clamp(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& lo,
                              const SymbolicDomainError<D>& hi) {
   return min(max(x, lo), hi);
 }
 
-// select(c, a, b) = c ? a : b without a branch. When c is undecided, the ideal
-// value may take one operand and the computed value the other: err is then
-// fp of the computed choice minus real of the ideal choice.
+/// select(c, a, b) = c ? a : b without a branch. When c is undecided, the ideal
+/// value may take one operand and the computed value the other: err is then
+/// fp of the computed choice minus real of the ideal choice.
 template <RealDomain D>
 SymbolicDomainError<D> select(const Truth& c, const SymbolicDomainError<D>& a0, const SymbolicDomainError<D>& b0) {
   detail::require_same_format(a0.format, b0.format, "select");

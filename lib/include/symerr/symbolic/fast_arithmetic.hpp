@@ -28,9 +28,10 @@
 
 namespace symerr {
 
-// The binary arithmetic operators: the first four entries of the operator table.
+/// The binary arithmetic operators: the first four entries of the operator table.
 enum class ArithOp { Add, Sub, Mul, Div };
 
+/// The operator-table id of an arithmetic operator.
 constexpr OpId op_id(ArithOp op) noexcept { return static_cast<OpId>(op); }
 static_assert(op_id(ArithOp::Add) == OpId::Add && op_id(ArithOp::Sub) == OpId::Sub &&
               op_id(ArithOp::Mul) == OpId::Mul && op_id(ArithOp::Div) == OpId::Div);
@@ -38,9 +39,10 @@ static_assert(op_id(ArithOp::Add) == OpId::Add && op_id(ArithOp::Sub) == OpId::S
 template <RealDomain D>
 class SymbolicDomainError;
 
-// No fast path: arithmetic() runs the generic rule driver.
+/// No fast path: arithmetic() runs the generic rule driver.
 template <class D>
 struct FastArithmetic {
+  /// Whether the domain has a fast path (false: the generic rule driver runs).
   static constexpr bool enabled = false;
 };
 

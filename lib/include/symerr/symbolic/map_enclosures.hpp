@@ -10,6 +10,10 @@
 
 namespace symerr {
 
+/// The same value over another domain (or the same one): every enclosure (real,
+/// fp, err, rel_err, propagated, introduced) mapped by f, the metadata (format,
+/// mode, integer division, special flags, the mixed error bound, origin) kept.
+/// Precondition: f encloses its argument's set (e.g. an interval hull), else the result is unsound.
 template <RealDomain E, RealDomain D, class F>
 SymbolicDomainError<E> map_enclosures(const SymbolicDomainError<D>& x, F&& f) {
   SymbolicDomainError<E> r;

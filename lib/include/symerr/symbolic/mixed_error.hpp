@@ -52,9 +52,11 @@
 
 namespace symerr {
 
+/// A mixed error bound: |f − r| <= rel·|r| + abs (see this header's opening comment).
 struct MixedError {
-  float rel = INFINITY;  // |α| bound (+inf: unknown)
-  float abs = INFINITY;  // |β| bound
+  float rel = INFINITY;  ///< |α| bound (+inf: unknown)
+  float abs = INFINITY;  ///< |β| bound
+  /// Whether both parts are finite.
   bool known() const noexcept { return rel < INFINITY && abs < INFINITY; }
 };
 

@@ -47,6 +47,11 @@ inline const FloatFormat& limits_format(const char* member) {
 
 namespace std {
 
+/// std::numeric_limits of a symbolic value: the limits of the thread's literal
+/// float format (<symerr/symbolic/dropin.hpp>), which the kernel driver sets to
+/// its inputs' format and ScopedLiteralFormat sets elsewhere. Without a float
+/// literal format the format-dependent members throw std::logic_error naming the
+/// member and how to give a format; infinity() and quiet_NaN() need none.
 template <symerr::RealDomain D>
 struct numeric_limits<symerr::SymbolicDomainError<D>> {
  private:
@@ -59,6 +64,9 @@ struct numeric_limits<symerr::SymbolicDomainError<D>> {
   }
 
  public:
+  ///@{
+  /// Traits of a set of executions' values (not one IEEE value: is_iec559 false;
+  /// round_style indeterminate, the rounding being the value's mode).
   static constexpr bool is_specialized = true;
   static constexpr bool is_signed = true;
   static constexpr bool is_integer = false;
@@ -71,24 +79,33 @@ struct numeric_limits<symerr::SymbolicDomainError<D>> {
   static constexpr bool is_iec559 = false;  // a set of executions, not one IEEE value
   static constexpr int radix = 2;
   static constexpr std::float_round_style round_style = std::round_indeterminate;  // the value's mode
+  ///@}
 
+  ///@{
+  /// The format's lowest (−max finite), largest finite, smallest normal and
+  /// smallest subnormal values, exact constants of the literal format; throw
+  /// std::logic_error without a float literal format.
   static S lowest() { return value("lowest", [](const symerr::FloatFormat& F) { return -F.max_finite(); }); }
   static S max() { return value("max", [](const symerr::FloatFormat& F) { return F.max_finite(); }); }
   static S min() { return value("min", [](const symerr::FloatFormat& F) { return F.min_normal(); }); }
   static S denorm_min() {
     return value("denorm_min", [](const symerr::FloatFormat& F) { return F.min_subnormal(); });
+    ///@}
   }
+  /// 2^(1−p) of the literal format (throws as lowest() does).
   static S epsilon() {
     return value("epsilon", [](const symerr::FloatFormat& F) { return std::ldexp(1.0, 1 - F.precision); });
   }
-  // ½ ulp of 1 to nearest, 1 ulp in the directed modes
+  /// ½ ulp of 1 to nearest, 1 ulp in the directed modes
   static S round_error() {
     (void)symerr::detail::limits_format("round_error");
     const bool nearest = symerr::detail::literal_format_state().mode == symerr::RoundingMode::NearestEven;
     return value("round_error", nearest ? +[](const symerr::FloatFormat&) { return 0.5; }
                                         : +[](const symerr::FloatFormat&) { return 1.0; });
   }
+  /// +inf (no format needed).
   static S infinity() { return S(std::numeric_limits<double>::infinity()); }
+  /// A quiet NaN (no format needed).
   static S quiet_NaN() { return S(std::numeric_limits<double>::quiet_NaN()); }
 };
 

@@ -36,13 +36,18 @@
 
 namespace symerr {
 
+///@{
+/// Declared, never defined: the opt-in of a type to the printf guard (RefusesVarargs);
+/// here every domain and Truth.
 template <RealDomain D>
 void varargs_refused(const D*);
 void varargs_refused(const Truth*);
+///@}
 
-// T is a symerr value that C's `...` must not receive.
+/// T is a symerr value that C's `...` must not receive.
 template <class T>
 concept RefusesVarargs = requires { varargs_refused(static_cast<const std::remove_cvref_t<T>*>(nullptr)); };
+/// Whether any of the types A refuses C's `...` (RefusesVarargs).
 template <class... A>
 inline constexpr bool any_refuses_varargs_v = (RefusesVarargs<A> || ...);
 
@@ -58,6 +63,11 @@ using std::sprintf;
   "(printf(\"%f\", x) prints 0.000000 for an input). Print it from C++ with std::cout << x (its "         \
   "enclosures), or print a bound such as mag(x.err); in an analysed C kernel, remove the call"
 
+///@{
+/// printf, fprintf, sprintf, snprintf with a symerr value among the arguments: a
+/// compile error (static_assert) naming the call and what to do instead. Found by
+/// argument-dependent lookup for an unqualified call; a call qualified with the global scope and other
+/// variadic functions are not caught.
 template <class... A>
   requires any_refuses_varargs_v<A...>
 int printf(const char*, const A&...) {
@@ -82,5 +92,6 @@ int snprintf(char*, std::size_t, const char*, const A&...) {
   static_assert(!any_refuses_varargs_v<A...>, SYMERR_VARARGS_REFUSED("snprintf"));
   return 0;
 }
+///@}
 
 }  // namespace symerr

@@ -86,6 +86,10 @@ Truth signbit_of(const SymbolicDomainError<D>& x) {
 }
 }  // namespace detail
 
+///@{
+/// C signbit: the computed program reads the computed value's sign bit, the ideal one
+/// asks real < 0; decided where every execution agrees, else a branch
+/// (UndecidedBranch outside the driver, which forks and tightens a non-const lvalue).
 template <RealDomain D>
 Truth signbit(const SymbolicDomainError<D>& x) {
   return detail::signbit_of(x);
@@ -94,7 +98,10 @@ template <RealDomain D>
 Truth signbit(SymbolicDomainError<D>& x) {  // a non-const lvalue: modifiable by a driver
   return detail::signbit_of(std::as_const(x)).with_targets(&x, nullptr);
 }
+///@}
 
+///@{
+/// C copysign(x, y) = signbit(y) ? −|x| : |x|: a branch on y's sign (a plain number's sign bit decides).
 template <RealDomain D>
 SymbolicDomainError<D> copysign(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   if (detail::signbit_of(y)) return -abs(x);
@@ -108,7 +115,10 @@ template <RealDomain D, DropInNumber A>
 SymbolicDomainError<D> copysign(A x, const SymbolicDomainError<D>& y) {
   return copysign(detail::literal_for(x, y), y);
 }
+///@}
 
+///@{
+/// C fdim(x, y) = fmax(x − y, 0), without a branch.
 template <RealDomain D>
 SymbolicDomainError<D> fdim(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   return fmax(x - y, 0);
@@ -121,6 +131,7 @@ template <RealDomain D, DropInNumber A>
 SymbolicDomainError<D> fdim(A x, const SymbolicDomainError<D>& y) {
   return fdim(detail::literal_for(x, y), y);
 }
+///@}
 
 namespace detail {
 // The smallest normal magnitude of x's format (0: every nonzero value is normal).
@@ -131,6 +142,8 @@ double smallest_normal(const SymbolicDomainError<D>& x) {
 }
 }  // namespace detail
 
+/// C isnormal: finite and at least the format's smallest normal magnitude (nonzero for
+/// integer and real formats); a Truth, undecided where executions disagree.
 template <RealDomain D>
 Truth isnormal(const SymbolicDomainError<D>& x) {
   const Truth finite = isfinite(x);
@@ -140,6 +153,8 @@ Truth isnormal(const SymbolicDomainError<D>& x) {
   return finite && (m > 0 ? a >= m : a > 0);
 }
 
+/// C fpclassify (FP_NAN, FP_INFINITE, FP_ZERO, FP_SUBNORMAL, FP_NORMAL), by
+/// comparisons that may branch (UndecidedBranch outside the driver).
 template <RealDomain D>
 int fpclassify(const SymbolicDomainError<D>& x) {
   if (isnan(x)) return FP_NAN;

@@ -78,12 +78,18 @@ namespace std {
   auto fn(const A&... a) -> decltype(::symerr_std_math::fn##_(a...)) {           \
     return ::symerr_std_math::fn##_(a...);                                       \
   }
+///@{
+/// std::sqrt, std::exp, std::fmax, std::isnan, ... (every C math name symerr implements,
+/// float names included) for symbolic operands: each forwards to symerr's function
+/// found by argument-dependent lookup, so that `std::exp(x)` compiles for a symbolic x.
 SYMERR_STD_NAMES(SYMERR_STD_DECLARE)
+///@}
 #undef SYMERR_STD_DECLARE
 
-// std::printf(fmt, x) and its family with a symerr value among the arguments:
-// a compile error naming the call, as for the unqualified spellings
-// (<symerr/symbolic/printf_guard.hpp>).
+///@{
+/// std::printf(fmt, x) and its family with a symerr value among the arguments:
+/// a compile error naming the call, as for the unqualified spellings
+/// (<symerr/symbolic/printf_guard.hpp>).
 template <class... A>
   requires ::symerr::any_refuses_varargs_v<A...>
 int printf(const char*, const A&...) {
@@ -108,6 +114,7 @@ int snprintf(char*, std::size_t, const char*, const A&...) {
   static_assert(!::symerr::any_refuses_varargs_v<A...>, SYMERR_VARARGS_REFUSED("std::snprintf"));
   return 0;
 }
+///@}
 }  // namespace std
 
 #undef SYMERR_STD_NAMES

@@ -125,10 +125,16 @@ inline ToInteger to_integer_of_mode(RoundingMode m) {
   SYMERR_INTEGRAL_TO_INT(name, I, kind)             \
   SYMERR_INTEGRAL_TO_INT(name##f, I, kind)          \
   SYMERR_INTEGRAL_TO_INT(name##l, I, kind)
+///@{
+/// C lrint, llrint (in the value's rounding mode, as rint) and lround, llround (ties
+/// away from zero), and their f and l names: a plain integer, one per execution path
+/// (undecided switch points are branches the driver forks; UndecidedBranch outside it).
+/// @throws std::domain_error when C's result may be unspecified (NaN, infinity, beyond the type).
 SYMERR_INTEGRAL_TO_INT_NAMES(lrint, long, detail::to_integer_of_mode(x.mode))
 SYMERR_INTEGRAL_TO_INT_NAMES(llrint, long long, detail::to_integer_of_mode(x.mode))
 SYMERR_INTEGRAL_TO_INT_NAMES(lround, long, detail::ToInteger::NearestAway)
 SYMERR_INTEGRAL_TO_INT_NAMES(llround, long long, detail::ToInteger::NearestAway)
+///@}
 #undef SYMERR_INTEGRAL_TO_INT_NAMES
 #undef SYMERR_INTEGRAL_TO_INT
 

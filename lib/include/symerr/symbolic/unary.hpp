@@ -18,7 +18,7 @@
 
 namespace symerr {
 
-// An enclosure of ulp(v) in F for v ∈ a (ulp is monotone in |v|).
+/// An enclosure of ulp(v) in F for v ∈ a (ulp is monotone in |v|).
 template <RealDomain D>
 D ulp(const D& a, const FloatFormat& F) {
   const double hi = std::min(mag(a), F.max_finite());
@@ -177,14 +177,22 @@ Truth compare(const SymbolicDomainError<D>& a, const SymbolicDomainError<D>& b,
   Truth operator op(const SymbolicDomainError<D>& a, double b) {                                         \
     return a op detail::operand_literal(b, a);                                                           \
   }
+///@{
+/// Comparisons of symbolic values (or with a double, compared exactly): a Truth,
+/// certain only when the ideal, the computed and the actual-input real computation
+/// decide alike for every execution (and no operand may be special); otherwise
+/// Unknown, with the operands' information for a branch driver (converted to bool
+/// outside a driver it throws UndecidedBranch).
 SYMERR_SDE_CMP(<, cmp_lt, Lt)
 SYMERR_SDE_CMP(<=, cmp_le, Le)
 SYMERR_SDE_CMP(>, cmp_gt, Gt)
 SYMERR_SDE_CMP(>=, cmp_ge, Ge)
 SYMERR_SDE_CMP(==, cmp_eq, Eq)
 SYMERR_SDE_CMP(!=, cmp_ne, Ne)
+///@}
 #undef SYMERR_SDE_CMP
 
+/// Prints the value's format, enclosures and special flags (for messages and debugging).
 template <RealDomain D>
 std::ostream& operator<<(std::ostream& os, const SymbolicDomainError<D>& x) {
   const SpecialStates& s = x.specials;

@@ -21,6 +21,11 @@
 
 namespace symerr {
 
+/// The cube root of a symbolic value (C cbrt): the propagated error by the
+/// identity of this header's opening comment, the introduced error bounded by
+/// `model` (default: the thread's current_accuracy_model()); cbrt(±0) = ±0,
+/// cbrt(±inf) = ±inf.
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> cbrt(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)

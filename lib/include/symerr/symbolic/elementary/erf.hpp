@@ -15,6 +15,11 @@
 
 namespace symerr {
 
+/// The error function erf(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> erf(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -29,6 +34,11 @@ SymbolicDomainError<D> erf(const SymbolicDomainError<D>& x, const AccuracyModel&
                                  [&](const SymbolicDomainError<D>& v) { return erf(v, model); });
 }
 
+/// The complementary error function erfc(x) = 1 − erf(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> erfc(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)

@@ -12,6 +12,10 @@
 
 namespace symerr {
 
+/// 2^x of a symbolic value: propagated error 2^r · expm1(e · ln 2), the
+/// introduced error bounded by `model` (default: current_accuracy_model());
+/// overflow to +inf (flagged), underflow through the subnormals to +0.
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> exp2(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)

@@ -39,6 +39,11 @@ template <RealDomain D>
 }
 }  // namespace detail
 
+/// C frexp of a symbolic value: x = m·2^k with 0.5 <= |m| < 1, m returned (exact)
+/// and k stored in `*exp`. k is one integer per path: decided by comparisons of x
+/// with powers of two, an undecided one a branch (forked by the driver,
+/// UndecidedBranch outside it).
+/// @throws std::invalid_argument when x may be NaN or infinite, or its range reaches 0 without being 0.
 template <RealDomain D>
 SymbolicDomainError<D> frexp(const SymbolicDomainError<D>& x, int* exp) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -72,6 +77,9 @@ SymbolicDomainError<D> frexp(const SymbolicDomainError<D>& x, int* exp) {
   return ldexp(x, -a);
 }
 
+/// C modf of a symbolic value: the fractional part x − trunc(x) (with x's sign),
+/// trunc(x) stored in `*integral`.
+/// @throws std::invalid_argument when x may be NaN or infinite.
 template <RealDomain D>
 SymbolicDomainError<D> modf(const SymbolicDomainError<D>& x, SymbolicDomainError<D>* integral) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -89,6 +97,8 @@ SymbolicDomainError<D> modf(const SymbolicDomainError<D>& x, SymbolicDomainError
 }
 
 // The C names (the value's format decides, not the suffix).
+///@{
+/// The C names of frexp() and modf() (the value's format decides, not the suffix).
 template <RealDomain D>
 SymbolicDomainError<D> frexpf(const SymbolicDomainError<D>& x, int* exp) {
   return frexp(x, exp);
@@ -105,5 +115,6 @@ template <RealDomain D>
 SymbolicDomainError<D> modfl(const SymbolicDomainError<D>& x, SymbolicDomainError<D>* integral) {
   return modf(x, integral);
 }
+///@}
 
 }  // namespace symerr

@@ -47,6 +47,11 @@ UnaryParts<D> hyperbolic_parts(const SymbolicDomainError<D>& x, OpId fn) {
 
 }  // namespace elementary
 
+/// sinh(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> sinh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -54,6 +59,11 @@ SymbolicDomainError<D> sinh(const SymbolicDomainError<D>& x, const AccuracyModel
                                  [&](const SymbolicDomainError<D>& v) { return sinh(v, model); });
 }
 
+/// cosh(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> cosh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -61,6 +71,11 @@ SymbolicDomainError<D> cosh(const SymbolicDomainError<D>& x, const AccuracyModel
                                  [&](const SymbolicDomainError<D>& v) { return cosh(v, model); });
 }
 
+/// asinh(x) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> asinh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -75,6 +90,11 @@ SymbolicDomainError<D> asinh(const SymbolicDomainError<D>& x, const AccuracyMode
   return el::split_whole(x, el::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return asinh(v, model); });
 }
 
+/// acosh(x) (defined for x >= 1: a real value below is undefined, a computed one gives NaN) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> acosh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -92,6 +112,11 @@ SymbolicDomainError<D> acosh(const SymbolicDomainError<D>& x, const AccuracyMode
   return el::split_whole(x, el::finish(x, p, model), [&](const SymbolicDomainError<D>& v) { return acosh(v, model); });
 }
 
+/// atanh(x) (poles at ±1) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> atanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)

@@ -226,12 +226,23 @@ SymbolicDomainError<D> binary_elementary(const SymbolicDomainError<D>& x0, const
 
 }  // namespace elementary
 
+/// √(x² + y²) without intermediate overflow (C hypot): the propagated error by
+/// the mean value form met with hypot(fp) − hypot(real), the introduced error
+/// bounded by `model`; an operand that may be infinite, NaN or undefined makes
+/// every special result possible.
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> hypot(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y,
                              const AccuracyModel& model = current_accuracy_model()) {
   return elementary::binary_elementary<elementary::HypotRule>(x, y, model);
 }
 
+/// The angle of the point (x, y), operands in C's order (y first): the
+/// propagated error by the mean value form where atan2 is continuous on the
+/// operands' hull (off the origin and the branch cut), else the difference of
+/// the enclosures; the introduced error bounded by `model`; the real
+/// atan2(0, 0) is undefined (flagged).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> atan2(const SymbolicDomainError<D>& y, const SymbolicDomainError<D>& x,
                              const AccuracyModel& model = current_accuracy_model()) {
@@ -249,8 +260,12 @@ SymbolicDomainError<D> atan2(const SymbolicDomainError<D>& y, const SymbolicDoma
     using S = std::conditional_t<detail::is_symbolic_type<A>, A, B>;                                           \
     return name(detail::as_symbolic<S>(a), detail::as_symbolic<S>(b));                                         \
   }
+///@{
+/// hypot and atan2 with one number operand: an exact real constant, rounded into the
+/// symbolic operand's format (hypot(x, 1.0), atan2(1.0, x)).
 SYMERR_BINARY_ELEMENTARY_MIXED(hypot)
 SYMERR_BINARY_ELEMENTARY_MIXED(atan2)
+///@}
 #undef SYMERR_BINARY_ELEMENTARY_MIXED
 
 }  // namespace symerr

@@ -33,6 +33,8 @@ D scaled(const D& a, int n) {
 
 }  // namespace elementary
 
+/// x · 2^n, exact unless the result leaves the normal range (then rounded into
+/// the subnormals or overflowing).
 template <RealDomain D>
 SymbolicDomainError<D> ldexp(const SymbolicDomainError<D>& x, int n) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -68,10 +70,12 @@ SymbolicDomainError<D> ldexp(const SymbolicDomainError<D>& x, int n) {
   return el::split_whole(x, z, [&](const SymbolicDomainError<D>& v) { return ldexp(v, n); });
 }
 
+/// scalbn(x, n) is ldexp(x, n).
 template <RealDomain D>
 SymbolicDomainError<D> scalbn(const SymbolicDomainError<D>& x, int n) {
   return ldexp(x, n);
 }
+/// scalbln(x, n) is ldexp(x, n) (n clamped to ±100000, which already over- or underflows every format).
 template <RealDomain D>
 SymbolicDomainError<D> scalbln(const SymbolicDomainError<D>& x, long n) {
   return ldexp(x, static_cast<int>(std::clamp<long>(n, -100000, 100000)));

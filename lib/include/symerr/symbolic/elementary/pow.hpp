@@ -63,6 +63,11 @@ bool power_image(const D& A, double c, bool integer, bool odd, double tiny, D& o
 
 }  // namespace elementary
 
+/// x^c for a real (double) exponent c of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
                            const AccuracyModel& model = current_accuracy_model()) {
@@ -126,7 +131,11 @@ SymbolicDomainError<D> pow(const SymbolicDomainError<D>& x, double c,
 // square), or 1 / that for n < 0. A function object like sigmoid: a kernel's
 // own `powi` (often by repeated squaring: other roundings) is not replaced by
 // this one through argument-dependent lookup.
+/// powi(x, n): x·x·…·x (n − 1 products, left to right; the first one a square),
+/// or 1 / that for n < 0: the roundings of repeated multiplication. A function
+/// object, so that argument-dependent lookup never replaces a kernel's own `powi`.
 struct PowiFunction {
+  /// x to the integer power n (n = 0: the exact constant 1).
   template <RealDomain D>
   SymbolicDomainError<D> operator()(const SymbolicDomainError<D>& x, long n) const {
     if (n == 0) {
@@ -144,6 +153,7 @@ struct PowiFunction {
     return one / y;
   }
 };
+/// The powi function object.
 inline constexpr PowiFunction powi{};
 
 }  // namespace symerr

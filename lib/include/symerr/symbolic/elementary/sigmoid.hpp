@@ -34,19 +34,23 @@ SymbolicDomainError<D> sigmoid_operation(const SymbolicDomainError<D>& x, const 
 }
 }  // namespace elementary
 
-// symerr::sigmoid(x[, model]) is a function object, not a function, so that
-// argument-dependent lookup never finds it: a kernel's own `sigmoid` template
-// (1 / (1 + exp(−x)): an exp, an add and a divide, each rounded) called on a
-// symbolic value runs the kernel's code, not this one-operation model of a
-// sigmoid implementation with the accuracy model's error
-// (tests/elementary/test_adl_names.cpp).
+/// symerr::sigmoid(x[, model]) is a function object, not a function, so that
+/// argument-dependent lookup never finds it: a kernel's own `sigmoid` template
+/// (1 / (1 + exp(−x)): an exp, an add and a divide, each rounded) called on a
+/// symbolic value runs the kernel's code, not this one-operation model of a
+/// sigmoid implementation with the accuracy model's error
+/// (tests/elementary/test_adl_names.cpp).
 struct SigmoidFunction {
+  /// 1 / (1 + exp(−x)) as one operation whose introduced error `model` bounds
+  /// (glibc has no sigmoid: the default model throws std::invalid_argument; set
+  /// ulps(k) or correctly_rounded()).
   template <RealDomain D>
   SymbolicDomainError<D> operator()(const SymbolicDomainError<D>& x,
                                     const AccuracyModel& model = current_accuracy_model()) const {
     return elementary::sigmoid_operation(x, model);
   }
 };
+/// The sigmoid function object.
 inline constexpr SigmoidFunction sigmoid{};
 
 }  // namespace symerr

@@ -12,6 +12,10 @@
 
 namespace symerr {
 
+/// tanh(x) of a symbolic value: propagated error sinh(e) / (cosh(r) · cosh(f)),
+/// the introduced error bounded by `model` (default: current_accuracy_model());
+/// tanh(±0) = ±0, tanh(±inf) = ±1.
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> tanh(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)

@@ -91,6 +91,11 @@ UnaryParts<D> tan_parts(const SymbolicDomainError<D>& x) {
 
 }  // namespace elementary
 
+/// tan(x) (radians; an interval holding a pole gives an unbounded range) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> tan(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -98,6 +103,11 @@ SymbolicDomainError<D> tan(const SymbolicDomainError<D>& x, const AccuracyModel&
                                  [&](const SymbolicDomainError<D>& v) { return tan(v, model); });
 }
 
+/// sin(x) (radians) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> sin(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)
@@ -105,6 +115,11 @@ SymbolicDomainError<D> sin(const SymbolicDomainError<D>& x, const AccuracyModel&
                                  [&](const SymbolicDomainError<D>& v) { return sin(v, model); });
 }
 
+/// cos(x) (radians) of a symbolic value: the propagated error by the exact identity
+/// of this header's opening comment, the introduced error impl(t) − f(t)
+/// bounded by `model` (default: the thread's current_accuracy_model()); IEEE 754
+/// special values as C Annex F gives them (NaN, ±inf as flags).
+/// @throws std::invalid_argument when `model` has no entry for the function and format.
 template <RealDomain D>
 SymbolicDomainError<D> cos(const SymbolicDomainError<D>& x, const AccuracyModel& model = current_accuracy_model()) {
   [[maybe_unused]] const detail::FpGuardFor<D> fp_guard;  // the library's FP environment (fp_environment.hpp)

@@ -23,9 +23,9 @@ D abs_difference(const D& a, const D& b, const D& a_minus_b) {
 }
 }  // namespace detail
 
-// |x| is exact on the computed side; its error is |f| − |r|, and
-// ||f| − |r|| <= |f − r| (reverse triangle inequality); likewise the split:
-// propagated |pr| − |r|, introduced |f| − |pr|.
+/// |x| is exact on the computed side; its error is |f| − |r|, and
+/// ||f| − |r|| <= |f − r| (reverse triangle inequality); likewise the split:
+/// propagated |pr| − |r|, introduced |f| − |pr|.
 template <RealDomain D>
 SymbolicDomainError<D> abs(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;

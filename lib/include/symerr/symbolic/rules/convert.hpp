@@ -85,9 +85,10 @@ D convert_to_integer(const SymbolicDomainError<D>& x, const IntFormat& I, Symbol
 }
 }  // namespace detail
 
-// Conversion to another format (mixed precision, or a real-format value into
-// a machine format): fp_z = round(fp_x), err_z = err_x + (round(f) − f); the
-// rounding joins the introduced part, the propagated part is unchanged.
+/// Conversion to another format (mixed precision, or a real-format value into
+/// a machine format): fp_z = round(fp_x), err_z = err_x + (round(f) − f); the
+/// rounding joins the introduced part, the propagated part is unchanged.
+/// @throws std::invalid_argument for a float to integer conversion.
 template <RealDomain D>
 SymbolicDomainError<D> convert(const SymbolicDomainError<D>& x, const Format& to,
                                RoundingMode mode = RoundingMode::NearestEven) {

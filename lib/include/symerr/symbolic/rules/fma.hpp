@@ -95,6 +95,9 @@ MachineOperands<D> machine_operands(const char* op, std::initializer_list<const 
 
 }  // namespace detail
 
+/// fma(x, y, w) = x·y + w with one rounding (C fma); the operands' formats must
+/// agree (real-format operands adopt the machine format).
+/// @throws std::invalid_argument on two different machine formats.
 template <RealDomain D>
 SymbolicDomainError<D> fma(const SymbolicDomainError<D>& x0, const SymbolicDomainError<D>& y0,
                            const SymbolicDomainError<D>& w0) {
@@ -223,6 +226,8 @@ S as_symbolic(const A& a) {
 }
 }  // namespace detail
 
+/// fma with numbers among the operands: each number becomes an exact constant
+/// of the symbolic operands' type (as a literal next to a symbolic operand).
 template <class A, class B, class C>
   requires((detail::is_symbolic_type<A> || detail::is_symbolic_type<B> || detail::is_symbolic_type<C>) &&
            !(detail::is_symbolic_type<A> && detail::is_symbolic_type<B> && detail::is_symbolic_type<C>) &&

@@ -136,12 +136,14 @@ SymbolicDomainError<D> modulo(const SymbolicDomainError<D>& x0, const SymbolicDo
 }
 }  // namespace detail
 
+/// C fmod: x − trunc(x/y)·y, exact (it introduces no rounding); fmod(x, ±0),
+/// fmod(±inf, y) and NaN operands give NaN, fmod(x, ±inf) = x for finite x.
 template <RealDomain D>
 SymbolicDomainError<D> fmod(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   return detail::modulo(x, y, false);
 }
-// IEEE 754 remainder (C remainder): x − n·y with n the integer nearest to
-// x / y, ties to even; exact, |z| <= |y|/2, a zero result with x's sign.
+/// IEEE 754 remainder (C remainder): x − n·y with n the integer nearest to
+/// x / y, ties to even; exact, |z| <= |y|/2, a zero result with x's sign.
 template <RealDomain D>
 SymbolicDomainError<D> remainder(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y) {
   return detail::modulo(x, y, true);
@@ -157,6 +159,8 @@ concept SymbolicAndNumber = (is_symbolic_type<A> || is_symbolic_type<B>) &&
 template <class A, class B>
 using SymbolicOf = std::conditional_t<is_symbolic_type<A>, A, B>;
 }  // namespace detail
+///@{
+/// fmod() and remainder() with one number operand (an exact constant of the symbolic operand's type).
 template <class A, class B>
   requires detail::SymbolicAndNumber<A, B>
 auto fmod(const A& a, const B& b) {
@@ -169,5 +173,6 @@ auto remainder(const A& a, const B& b) {
   using S = detail::SymbolicOf<A, B>;
   return remainder(detail::as_symbolic<S>(a), detail::as_symbolic<S>(b));
 }
+///@}
 
 }  // namespace symerr

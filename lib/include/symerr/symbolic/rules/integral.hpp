@@ -118,6 +118,9 @@ SymbolicDomainError<D> integral(const SymbolicDomainError<D>& x, Integral k, con
 
 }  // namespace detail
 
+///@{
+/// Rounding to an integral value in the value's format: toward −inf (floor), +inf
+/// (ceil) or zero (trunc); exact (no rounding error is introduced).
 template <RealDomain D>
 SymbolicDomainError<D> floor(const SymbolicDomainError<D>& x) {
   return detail::integral(x, detail::Integral::Floor, "floor");
@@ -130,13 +133,15 @@ template <RealDomain D>
 SymbolicDomainError<D> trunc(const SymbolicDomainError<D>& x) {
   return detail::integral(x, detail::Integral::Trunc, "trunc");
 }
-// C round: to nearest, ties away from zero, whatever the rounding mode.
+///@}
+/// C round: to nearest, ties away from zero, whatever the rounding mode.
 template <RealDomain D>
 SymbolicDomainError<D> round(const SymbolicDomainError<D>& x) {
   return detail::integral(x, detail::Integral::NearestAway, "round");
 }
-// C rint / nearbyint: in the value's rounding mode (x.mode; nearest-even by
-// default, as ONNX Round).
+///@{
+/// C rint / nearbyint: in the value's rounding mode (x.mode; nearest-even by
+/// default, as ONNX Round).
 template <RealDomain D>
 SymbolicDomainError<D> rint(const SymbolicDomainError<D>& x) {
   return detail::integral(x, detail::integral_of_mode(x.mode), "rint");
@@ -145,6 +150,7 @@ template <RealDomain D>
 SymbolicDomainError<D> nearbyint(const SymbolicDomainError<D>& x) {
   return detail::integral(x, detail::integral_of_mode(x.mode), "nearbyint");
 }
+///@}
 
 // lrint, llrint, lround, llround: <symerr/symbolic/dropin.hpp> (plain integers).
 

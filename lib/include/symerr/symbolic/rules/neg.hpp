@@ -10,8 +10,8 @@
 
 namespace symerr {
 
-// −x is exact: every field and category is mirrored (integers: −INT_MIN
-// wraps, and the wrap makes the operand's rel_err stale: recomputed).
+/// −x is exact: every field and category is mirrored (integers: −INT_MIN
+/// wraps, and the wrap makes the operand's rel_err stale: recomputed).
 template <RealDomain D>
 SymbolicDomainError<D> operator-(const SymbolicDomainError<D>& x) {
   [[maybe_unused]] const detail::FpGuardFor<D> guard;

@@ -14,8 +14,9 @@
 
 namespace symerr {
 
-// sqrt, correctly rounded in the format. Propagated: √pr − √r = p / (√pr + √r);
-// introduced: √f − √pr = i / (√f + √pr), plus the rounding.
+/// sqrt, correctly rounded in the format. Propagated: √pr − √r = p / (√pr + √r);
+/// introduced: √f − √pr = i / (√f + √pr), plus the rounding.
+/// @throws std::invalid_argument on an integer format.
 template <RealDomain D>
 SymbolicDomainError<D> sqrt(const SymbolicDomainError<D>& x) {
   if (x.is_integer()) throw std::invalid_argument("sqrt: not defined on integer format " + format_name(x.format));

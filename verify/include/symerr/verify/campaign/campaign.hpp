@@ -29,122 +29,150 @@ struct CampaignError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A user kernel: symbol `symbol` of shared library `library` (a relative path
-// is taken relative to the campaign file's directory).
+/// A user kernel: symbol `symbol` of shared library `library` (a relative path
+/// is taken relative to the campaign file's directory).
 struct UserKernelSpec {
-  std::string name;  // default: the symbol
+  std::string name;  ///< default: the symbol
+  /// The shared library (relative: to the campaign file's directory).
   std::string library;
+  /// The kernel's symbol.
   std::string symbol;
+  /// Its C signature (element types, form).
   KernelSignature signature;
-  std::vector<std::string> requirements;       // this kernel's requirement IDs
-  std::map<std::string, std::string> build;    // "compiler", "flags", "version": reported as given
+  std::vector<std::string> requirements;       ///< this kernel's requirement IDs
+  std::map<std::string, std::string> build;    ///< "compiler", "flags", "version": reported as given
 };
 
-// The error range a concrete check asserts.
+/// The error range a concrete check asserts.
 struct BoundSpec {
+  /// Correct rounding, k ulps, the unit roundoff, or the SONNX Div introduction bound.
   enum class Kind : unsigned char { CorrectlyRounded, Ulp, UnitRoundoff, SonnxDivIntroduction };
+  /// The kind of bound.
   Kind kind = Kind::CorrectlyRounded;
-  double ulp = 0.5;  // Kind::Ulp: |Y - exact| <= ulp * ulp(exact) in the format
+  double ulp = 0.5;  ///< Kind::Ulp: |Y - exact| <= ulp * ulp(exact) in the format
 };
 
-// A unary kernel  void f(const T* x, T* y, size_t n)  ("form": "unary" in a
-// campaign file; unary.hpp): a user kernel (library + symbol) or, with an empty
-// library, symerr's reference kernel named by `symbol` ("symerr::Sqrt",
-// "symerr::Abs", "symerr::Neg": the double result rounded once to the format).
+/// A unary kernel  void f(const T* x, T* y, size_t n)  ("form": "unary" in a
+/// campaign file; unary.hpp): a user kernel (library + symbol) or, with an empty
+/// library, symerr's reference kernel named by `symbol` ("symerr::Sqrt",
+/// "symerr::Abs", "symerr::Neg": the double result rounded once to the format).
 struct UnaryKernelSpec {
-  std::string name;  // default: the symbol
+  std::string name;  ///< default: the symbol
+  /// The shared library (empty: symerr's reference kernel named by `symbol`).
   std::string library;
+  /// The kernel's symbol.
   std::string symbol;
+  /// The operator it computes.
   OpId op = OpId::Exp;
+  /// Its element type.
   ElementType type = ElementType::FP32;
-  // correctly rounded (0.5), k >= 0.5 ulps of f(x), or the SONNX introduction
-  // bound |Y − f(X)| <= u·max(|f(X)|, min normal) (sonnx_unit_roundoff)
+  /// correctly rounded (0.5), k >= 0.5 ulps of f(x), or the SONNX introduction
+  /// bound |Y − f(X)| <= u·max(|f(X)|, min normal) (sonnx_unit_roundoff)
   double ulp_bound = 0.5;
+  /// Judge against the SONNX introduction bound instead of ulp_bound.
   bool sonnx_unit_roundoff = false;
-  std::vector<UnaryStrategy> strategies;  // empty: special, boundary, random
+  std::vector<UnaryStrategy> strategies;  ///< empty: special, boundary, random
+  /// Inputs of the random strategy.
   std::uint64_t random_count = 100000;
+  /// Requirement IDs it covers.
   std::vector<std::string> requirements;
+  /// Build information, reported as given.
   std::map<std::string, std::string> build;
 };
 
+/// A campaign: the checks `symerr run` performs (docs/campaign-files.md).
 struct CampaignSpec {
+  /// The campaign's name.
   std::string name = "default";
-  std::filesystem::path file;  // empty for the default campaign
-  std::string text;            // the file's content (hashed and copied into the report)
+  std::filesystem::path file;  ///< empty for the default campaign
+  std::string text;            ///< the file's content (hashed and copied into the report)
+  /// The seed of the random strategies.
   std::uint64_t seed = 20240501;
-  // symerr's generic kernels, one concrete check per operator x format.
+  /// symerr's generic kernels, one concrete check per operator x format.
   std::vector<OpId> operators;
+  /// The formats of those checks.
   std::vector<ElementType> formats;
+  /// User kernels from shared libraries.
   std::vector<UserKernelSpec> kernels;
-  std::vector<UnaryKernelSpec> unary_kernels;  // run after the binary checks, in the same report
-  IntegerDivision integer_division = IntegerDivision::Floor;  // SONNX Div (seed 000)
-  std::string broadcast = "sonnx";  // reported only: the concrete checks pass identical shapes
-  // Operands outside [min, max] in magnitude are dropped from the strategies'
-  // inputs (NaN and infinities are kept when keep_special_values).
+  std::vector<UnaryKernelSpec> unary_kernels;  ///< run after the binary checks, in the same report
+  IntegerDivision integer_division = IntegerDivision::Floor;  ///< SONNX Div (seed 000)
+  std::string broadcast = "sonnx";  ///< reported only: the concrete checks pass identical shapes
+  ///@{
+  /// Operands outside [min, max] in magnitude are dropped from the strategies'
+  /// inputs (NaN and infinities are kept when keep_special_values).
   std::optional<double> input_min, input_max;
+  ///@}
+  /// Keep NaN and infinities among the inputs whatever input_min / input_max say.
   bool keep_special_values = true;
+  /// The error range the concrete checks assert.
   BoundSpec bound;
-  // "special_grid", "boundary", "random"; "exhaustive" = 16-bit float formats
-  // on all pairs (and 8-bit integers always).
+  /// "special_grid", "boundary", "random"; "exhaustive" = 16-bit float formats
+  /// on all pairs (and 8-bit integers always).
   std::vector<std::string> strategies{"special_grid", "boundary", "random"};
+  /// Inputs of the random strategy.
   std::size_t random_count = 100000;
+  /// Inputs of the boundary strategy.
   std::size_t boundary_count = 4000;
+  /// Requirement IDs the campaign covers.
   std::vector<std::string> requirements;
-  // User kernels run in child processes with this time limit per call
-  // (symerr's own kernels run in-process).
+  /// User kernels run in child processes with this time limit per call
+  /// (symerr's own kernels run in-process).
   double time_limit_seconds = 10;
+  /// Run user kernels in child processes (crash and time-out isolation).
   bool isolate_user_kernels = true;
-  // Integer Div inputs with divisor 0: not run (default) or run and counted
-  // as undefined ("undefined_inputs": "run").
+  /// Integer Div inputs with divisor 0: not run (default) or run and counted
+  /// as undefined ("undefined_inputs": "run").
   bool run_undefined_inputs = false;
-  bool symbolic = false;  // include run_default_symbolic_checks()
-  bool audit = false;     // include run_seed_audit()
+  bool symbolic = false;  ///< include run_default_symbolic_checks()
+  bool audit = false;     ///< include run_seed_audit()
 };
 
-// symerr's own Div/Sub/Add/Mul for FP16, BF16, FP32, FP64, INT8, UINT8, INT32,
-// correctly-rounded property, with the symbolic checks and the seed audit.
+/// symerr's own Div/Sub/Add/Mul for FP16, BF16, FP32, FP64, INT8, UINT8, INT32,
+/// correctly-rounded property, with the symbolic checks and the seed audit.
 CampaignSpec default_campaign();
 
-// Parse a campaign from JSON text; `file` names it in errors and anchors
-// relative library paths. Throws CampaignError.
-// Limits: nesting depth 64, duplicate keys are errors, numbers must be finite
-// doubles, random_count <= kMaxRandomCount.
+/// Parse a campaign from JSON text; `file` names it in errors and anchors
+/// relative library paths. Throws CampaignError.
+/// Limits: nesting depth 64, duplicate keys are errors, numbers must be finite
+/// doubles, random_count <= kMaxRandomCount.
 CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path& file);
-// Reads at most kMaxCampaignBytes (a larger file, or /dev/zero, is an error).
+/// Reads at most kMaxCampaignBytes (a larger file, or /dev/zero, is an error).
 CampaignSpec load_campaign(const std::filesystem::path& file);
+/// The largest campaign file read (16 MiB).
 inline constexpr std::size_t kMaxCampaignBytes = 16u << 20;
-inline constexpr std::uint64_t kMaxRandomCount = 100000000;  // 10^8 inputs per strategy
+inline constexpr std::uint64_t kMaxRandomCount = 100000000;  ///< 10^8 inputs per strategy
 
-// The requirement IDs of the seeds that a check of symerr's own `op` kernel
-// on `type` covers, section-qualified: "Div/float/[C3]", "Sub/int/[R1]".
+/// The requirement IDs of the seeds that a check of symerr's own `op` kernel
+/// on `type` covers, section-qualified: "Div/float/[C3]", "Sub/int/[R1]".
 std::vector<std::string> seed_requirements(OpId op, ElementType type);
-// "[C3]" on a Div FP32 check -> "Div/float/[C3]"; IDs with a '/' are kept.
+/// "[C3]" on a Div FP32 check -> "Div/float/[C3]"; IDs with a '/' are kept.
 std::string qualified_requirement(const std::string& id, const std::string& op, const std::string& format);
 
+/// How run_campaign() runs.
 struct RunOptions {
-  unsigned jobs = 1;           // concrete checks run in parallel
-  bool exhaustive = false;     // add "exhaustive" to the strategies
-  std::string command_line;    // recorded in the result
-  std::optional<std::uint64_t> seed;  // overrides the campaign's seed
-  Progress progress;           // one line per started / finished step
+  unsigned jobs = 1;           ///< concrete checks run in parallel
+  bool exhaustive = false;     ///< add "exhaustive" to the strategies
+  std::string command_line;    ///< recorded in the result
+  std::optional<std::uint64_t> seed;  ///< overrides the campaign's seed
+  Progress progress;           ///< one line per started / finished step
 };
 
-// Runs every check of the campaign. Kernel loading errors throw
-// KernelLoadError; a check that throws becomes an Inconclusive result naming
-// the exception.
+/// Runs every check of the campaign. Kernel loading errors throw
+/// KernelLoadError; a check that throws becomes an Inconclusive result naming
+/// the exception.
 CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& options = {});
 
-// The audit alone, as a campaign result.
+/// The audit alone, as a campaign result.
 CampaignResult run_audit(const RunOptions& options = {});
 
-// The Kernel of symerr's generic operator `op` on `type` (lib/ops scalar rules).
+/// The Kernel of symerr's generic operator `op` on `type` (lib/ops scalar rules).
 Kernel builtin_kernel(OpId op, ElementType type, IntegerDivision d = IntegerDivision::Floor);
 
-// symerr's reference unary kernel "symerr::Sqrt" | "symerr::Abs" | "symerr::Neg"
-// on a float type (campaign_unary.cpp); nullopt for another name.
+/// symerr's reference unary kernel "symerr::Sqrt" | "symerr::Abs" | "symerr::Neg"
+/// on a float type (campaign_unary.cpp); nullopt for another name.
 std::optional<UnaryKernel> builtin_unary_kernel(const std::string& symbol, ElementType type);
 
-// The unary checks of a campaign as report entries (campaign_unary.cpp).
+/// The unary checks of a campaign as report entries (campaign_unary.cpp).
 std::vector<CheckResult> run_unary_checks(const CampaignSpec& spec, const RunOptions& options);
 
 }  // namespace symerr::verify

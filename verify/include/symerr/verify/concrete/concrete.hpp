@@ -36,85 +36,109 @@
 
 namespace symerr::verify {
 
-// What a bound sees for one input with a finite exact result.
+/// What a bound sees for one input with a finite exact result.
 struct BoundContext {
+  /// The operator.
   OpId op;
+  /// The check's format.
   const FloatFormat& format;
+  ///@{
+  /// The operands.
   double a, b;
-  double exact;      // the exact result rounded to the nearest double
-  double reference;  // the correctly rounded result in the format
-  double output;     // the kernel's output
+  ///@}
+  double exact;      ///< the exact result rounded to the nearest double
+  double reference;  ///< the correctly rounded result in the format
+  double output;     ///< the kernel's output
 };
-// Returns the largest |output − exact| the bound allows at this input.
+/// Returns the largest |output − exact| the bound allows at this input.
 using BoundFn = std::function<double(const BoundContext&)>;
 
+/// What a concrete check judges: correct rounding (bit-exact, IEEE 754 special
+/// values), or an error bound.
 struct Property {
+  /// Correct rounding or a bound.
   enum class Kind : unsigned char { CorrectRounding, Bound };
+  /// Which property.
   Kind kind = Kind::CorrectRounding;
+  /// The bound's name, formula and source, for the report.
   BoundInfo info{"correctly rounded", "Y == RNE(A op B) (bit-exact; IEEE 754 special values)",
                  "IEEE 754-2019 §4.3, §6"};
+  /// The bound (Kind::Bound).
   BoundFn bound;
 };
 
+/// The correct-rounding property (RNE, bit-exact).
 Property correct_rounding();
+/// An error bound `bound` described by `info`.
 Property error_bound(BoundInfo info, BoundFn bound);
-// SONNX Div (float) Error Introduction, seed 000: |Y − A/B| <= ulp(Y), with
-// ulp taken at the real result as in the seed's unit-verification code.
+/// SONNX Div (float) Error Introduction, seed 000: |Y − A/B| <= ulp(Y), with
+/// ulp taken at the real result as in the seed's unit-verification code.
 Property sonnx_div_introduction_bound();
-// The standard model with gradual underflow: |Y − exact| <= u · max(|exact|, min normal).
+/// The standard model with gradual underflow: |Y − exact| <= u · max(|exact|, min normal).
 Property unit_roundoff_bound();
 
+/// Which input strategies a concrete check runs.
 struct StrategyOptions {
+  /// Every special value crossed with every special value.
   bool special_grid = true;
+  /// Results near the format's thresholds.
   bool boundary = true;
+  /// Pairs of the boundary strategy.
   std::size_t boundary_count = 4000;
+  /// Pairs of the random strategy.
   std::size_t random_count = 100000;
-  // Integer formats of at most 8 bits are run on all pairs (and can be Proven).
+  /// Integer formats of at most 8 bits are run on all pairs (and can be Proven).
   bool exhaustive_small_integers = true;
 };
 
+/// The options of a concrete check.
 struct CheckOptions {
-  std::string id;  // default "concrete/<Op>/<type>/<kernel name>"
+  std::string id;  ///< default "concrete/<Op>/<type>/<kernel name>"
+  /// The property judged.
   Property property = correct_rounding();
-  IntegerDivision integer_division = IntegerDivision::Floor;  // SONNX Div (seed 000)
-  std::vector<std::string> requirements;                      // "[R1]", "[C3]", ...
+  IntegerDivision integer_division = IntegerDivision::Floor;  ///< SONNX Div (seed 000)
+  std::vector<std::string> requirements;                      ///< "[R1]", "[C3]", ...
+  /// The seed of the random strategies.
   std::uint64_t seed = 20240501;
+  /// The strategies run.
   StrategyOptions strategies;
-  std::optional<OracleKind> oracle;  // default_oracle(op, format)
-  std::size_t max_witnesses = 5;     // smallest failing inputs, plus the smallest per failing class
+  std::optional<OracleKind> oracle;  ///< default_oracle(op, format)
+  std::size_t max_witnesses = 5;     ///< smallest failing inputs, plus the smallest per failing class
+  /// Special results (NaN, ±inf, signed zero, overflow) must match IEEE 754.
   bool strict_special_values = true;
-  std::size_t batch = 4096;          // elements per kernel call
-  // Kernel calls in child processes with this per-call time limit (a crash,
-  // hang or exit() gives the verdict crashed / timed out with the smallest
-  // reproducing batch); nullopt: in-process. Either way the harness owns the
-  // FP environment of every call (sandbox.hpp).
+  std::size_t batch = 4096;          ///< elements per kernel call
+  /// Kernel calls in child processes with this per-call time limit (a crash,
+  /// hang or exit() gives the verdict crashed / timed out with the smallest
+  /// reproducing batch); nullopt: in-process. Either way the harness owns the
+  /// FP environment of every call (sandbox.hpp).
   std::optional<SandboxOptions> isolation;
-  // Integer Div: also run the inputs with divisor 0 (undefined behaviour in C,
-  // "undefined" in SONNX); they are then counted as undefined, not judged.
+  /// Integer Div: also run the inputs with divisor 0 (undefined behaviour in C,
+  /// "undefined" in SONNX); they are then counted as undefined, not judged.
   bool feed_undefined = false;
 };
 
-// The check's FP-environment sentence and fault from the kernel's log.
+/// The check's FP-environment sentence and fault from the kernel's log.
 void finish_fp_environment(CheckResult& r, const Kernel& k);
 
-// Bisects the batch [A, B) of n elements (output buffer contents Y0) that
-// failed with `first` down to the smallest sub-batch that still fails, and
-// sets r's verdict (crashed / timed out), reason and fault. `value_of(i)`
-// gives the operands of element i for the report.
+/// Bisects the batch [A, B) of n elements (output buffer contents Y0) that
+/// failed with `first` down to the smallest sub-batch that still fails, and
+/// sets r's verdict (crashed / timed out), reason and fault. `value_of(i)`
+/// gives the operands of element i for the report.
 void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first,
                   const unsigned char* A, const unsigned char* B, const unsigned char* Y0,
                   std::size_t n, const std::function<std::vector<Value>(std::size_t)>& value_of);
 
-// The default id and semantics fields of a check of kernel k.
+/// The default id and semantics fields of a check of kernel k.
 CheckResult make_check_header(const Kernel& k, const CheckOptions& o);
 
-// Run k on the inputs the strategies give and judge every output.
+/// Run k on the inputs the strategies give and judge every output.
 CheckResult check_kernel(const Kernel& k, const CheckOptions& o = {});
 
-// Run k on the given inputs only (the check's `exhaustive` flag says whether
-// they are the whole domain). The value type must match the kernel's type.
+/// Run k on the given inputs only (the check's `exhaustive` flag says whether
+/// they are the whole domain). The value type must match the kernel's type.
 CheckResult check_inputs(const Kernel& k, const std::vector<FloatInputs>& inputs,
                          const CheckOptions& o, bool exhaustive = false);
+/// The same on integer inputs.
 CheckResult check_inputs(const Kernel& k, const std::vector<IntInputs>& inputs,
                          const CheckOptions& o, bool exhaustive = false);
 

@@ -23,24 +23,30 @@
 
 namespace symerr::verify {
 
-// lo <= f(x) <= hi (hi may be +inf: exp beyond FP32's overflow threshold) and
-// |f(x) − mid| <= rad exactly (rad: the proven radius, +inf with hi); lo and hi
-// are mid ∓ rad rounded one binary64 step outwards.
+/// lo <= f(x) <= hi (hi may be +inf: exp beyond FP32's overflow threshold) and
+/// |f(x) − mid| <= rad exactly (rad: the proven radius, +inf with hi); lo and hi
+/// are mid ∓ rad rounded one binary64 step outwards.
 struct UnaryEnclosure {
+  ///@{
+  /// The bounds lo <= f(x) <= hi.
   double lo = 0, hi = 0;
+  ///@}
+  ///@{
+  /// The ball: |f(x) − mid| <= rad.
   double mid = 0, rad = 0;
+  ///@}
 };
 
-// The enclosure of op(x) for an FP32 value x that is not special
-// (unary_special(op, x) is nullopt); nullopt if no evaluator applies.
-// radius_scale multiplies the proven radius: 1 in every real use; tests pass
-// 2^−10 to check that a shrunk bound is caught (the planted-bug twin).
+/// The enclosure of op(x) for an FP32 value x that is not special
+/// (unary_special(op, x) is nullopt); nullopt if no evaluator applies.
+/// radius_scale multiplies the proven radius: 1 in every real use; tests pass
+/// 2^−10 to check that a shrunk bound is caught (the planted-bug twin).
 std::optional<UnaryEnclosure> unary_fast_enclosure(OpId op, float x, double radius_scale = 1.0);
 
-// The FP32 rounding of op(x) and the ulp error of y, decided from the
-// enclosure; nullopt when the enclosure does not decide them (MPFR must).
-// decide_near: the ulp bound being checked (an ulp error this close to it,
-// within the enclosure's width, is left to MPFR).
+/// The FP32 rounding of op(x) and the ulp error of y, decided from the
+/// enclosure; nullopt when the enclosure does not decide them (MPFR must).
+/// decide_near: the ulp bound being checked (an ulp error this close to it,
+/// within the enclosure's width, is left to MPFR).
 std::optional<UnaryTruth> unary_fast_truth(OpId op, float x, double y, double decide_near);
 
 }  // namespace symerr::verify

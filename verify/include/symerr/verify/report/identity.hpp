@@ -16,14 +16,14 @@
 
 namespace symerr::verify {
 
-// Lower-case hex SHA-256 of the bytes.
+/// Lower-case hex SHA-256 of the bytes.
 std::string sha256_hex(std::string_view bytes);
-// Of a file's content; throws std::runtime_error naming the file when it
-// cannot be read.
+/// Of a file's content; throws std::runtime_error naming the file when it
+/// cannot be read.
 std::string sha256_file(const std::filesystem::path& file);
 
-// "name version" of the Debian package that owns `file` (dpkg -S and
-// dpkg-query at run time); "" when dpkg is missing or no package owns it.
+/// "name version" of the Debian package that owns `file` (dpkg -S and
+/// dpkg-query at run time); "" when dpkg is missing or no package owns it.
 std::string debian_package_of(const std::filesystem::path& file);
 
 }  // namespace symerr::verify

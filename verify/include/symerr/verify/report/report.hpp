@@ -17,39 +17,45 @@
 
 namespace symerr::verify {
 
-// Version of the JSON report layout; bumped on any incompatible change of
-// verify/schema/report.schema.json. Written as the top-level "schema_version".
+/// Version of the JSON report layout; bumped on any incompatible change of
+/// verify/schema/report.schema.json. Written as the top-level "schema_version".
 inline constexpr const char* kReportSchemaVersion = "2.0.0";
 
-// The JSON evidence: to_json(CampaignResult) plus "schema_version" and
-// "generator", pretty-printed with two-space indentation and a final newline.
+/// The JSON evidence: to_json(CampaignResult) plus "schema_version" and
+/// "generator", pretty-printed with two-space indentation and a final newline.
 std::string render_json(const CampaignResult& result);
+/// The Markdown report of a campaign.
 std::string render_markdown(const CampaignResult& result);
+/// The self-contained HTML report of a campaign (plots inline).
 std::string render_html(const CampaignResult& result);
 
-// A few lines for a terminal: verdict counts, the violated checks, totals.
+/// A few lines for a terminal: verdict counts, the violated checks, totals.
 std::string render_summary(const CampaignResult& result, std::size_t max_rows = 12);
 
-// The bound of a check expressed in ulp of its format, when it can be known:
-// the metric "bound_ulp" if present, else the worst input's bound scaled by
-// ulp_error / abs_error. Used for the bound line of the plots and the margin.
+/// The bound of a check expressed in ulp of its format, when it can be known:
+/// the metric "bound_ulp" if present, else the worst input's bound scaled by
+/// ulp_error / abs_error. Used for the bound line of the plots and the margin.
 std::optional<double> bound_in_ulp(const CheckResult& check);
 
+/// The paths of the three report files.
 struct ReportFiles {
+  ///@{
+  /// report.json, report.md, report.html.
   std::filesystem::path json, markdown, html;
+  ///@}
 };
 
-// Writes report.json, report.md and report.html into `dir` (created if
-// missing), atomically: each is written to a temporary file in `dir`, flushed
-// to disk, and only when all three are complete renamed over the old reports.
-// On any failure the old reports are untouched and the temporary files
-// removed. Throws std::runtime_error naming the file that could not be written.
+/// Writes report.json, report.md and report.html into `dir` (created if
+/// missing), atomically: each is written to a temporary file in `dir`, flushed
+/// to disk, and only when all three are complete renamed over the old reports.
+/// On any failure the old reports are untouched and the temporary files
+/// removed. Throws std::runtime_error naming the file that could not be written.
 ReportFiles write_reports(const CampaignResult& result, const std::filesystem::path& dir);
 
-// Reads a report.json back. Throws std::runtime_error naming the file and the
-// reason (unreadable, not JSON with line and column, wrong schema_version).
+/// Reads a report.json back. Throws std::runtime_error naming the file and the
+/// reason (unreadable, not JSON with line and column, wrong schema_version).
 CampaignResult read_report(const std::filesystem::path& json_file);
-// The same from the text of a report; `json_file` names it in errors.
+/// The same from the text of a report; `json_file` names it in errors.
 CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file);
 
 }  // namespace symerr::verify

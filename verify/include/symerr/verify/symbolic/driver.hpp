@@ -177,112 +177,131 @@
 
 namespace symerr::verify {
 
+/// The budget and the statements a branch driver run (run_kernel()) works with;
+/// see this header's opening comment for the model, lanes, subdivision and budget.
 struct DriverOptions {
-  std::size_t max_runs = 1u << 16;   // kernel executions, over all boxes
-  std::size_t max_branches = 4096;   // undecided comparisons on one path of one lane
-  // Automatic subdivision: at most `max_boxes` leaf boxes (1: none) and, if
-  // positive, `max_seconds` of wall time for the whole call (every
-  // exploration, the first one included; see "Budget" above: when it runs
-  // out, the result stays sound and the report says time_exhausted). A
-  // positive max_seconds also selects the subdivision's code path (with
-  // max_boxes = 1 it splits nothing). It stops early when every
-  // output's sup|err| is at most `target_err` (if positive). With lanes
-  // (below), each lane is subdivided on its own inputs, up to `max_boxes`
-  // leaves per lane, and one run evaluates a box of every lane side by side
-  // (each round halves every lane's worst leaf along its widest input: two
-  // runs); if the lanes statement fails in a run, the whole box is
-  // subdivided instead.
+  std::size_t max_runs = 1u << 16;   ///< kernel executions, over all boxes
+  std::size_t max_branches = 4096;   ///< undecided comparisons on one path of one lane
+  ///@{
+  /// Automatic subdivision: at most `max_boxes` leaf boxes (1: none) and, if
+  /// positive, `max_seconds` of wall time for the whole call (every
+  /// exploration, the first one included; see "Budget" above: when it runs
+  /// out, the result stays sound and the report says time_exhausted). A
+  /// positive max_seconds also selects the subdivision's code path (with
+  /// max_boxes = 1 it splits nothing). It stops early when every
+  /// output's sup|err| is at most `target_err` (if positive). With lanes
+  /// (below), each lane is subdivided on its own inputs, up to `max_boxes`
+  /// leaves per lane, and one run evaluates a box of every lane side by side
+  /// (each round halves every lane's worst leaf along its widest input: two
+  /// runs); if the lanes statement fails in a run, the whole box is
+  /// subdivided instead.
   std::size_t max_boxes = 1;
   double max_seconds = 0;
   double target_err = 0;
-  std::size_t split_candidates = 16;  // dimensions tried per split
-  // A split that lowers its box's score by less than this fraction is a
-  // stall; after more than max_stalls consecutive stalls the halves are kept
-  // and not split further.
+  ///@}
+  std::size_t split_candidates = 16;  ///< dimensions tried per split
+  /// A split that lowers its box's score by less than this fraction is a
+  /// stall; after more than max_stalls consecutive stalls the halves are kept
+  /// and not split further.
   double min_gain = 1e-3;
+  /// The most consecutive stalls before the halves are kept (see min_gain).
   unsigned max_stalls = 2;
-  // The input error of input i on a sub-box where its real value lies in
-  // [lo, hi] (e.g. half an ulp of the sub-range's magnitude for inputs
-  // rounded from reals): {elo, ehi}. It must enclose the errors of every
-  // execution of the input in [lo, hi]. Empty: the input's own err range on
-  // every sub-box. Used only by subdivision.
+  /// The input error of input i on a sub-box where its real value lies in
+  /// [lo, hi] (e.g. half an ulp of the sub-range's magnitude for inputs
+  /// rounded from reals): {elo, ehi}. It must enclose the errors of every
+  /// execution of the input in [lo, hi]. Empty: the input's own err range on
+  /// every sub-box. Used only by subdivision.
   std::function<std::pair<double, double>(std::size_t input, double lo, double hi)> input_error;
-  // Empty: one lane (every combination of outcomes). Otherwise one entry per
-  // input / output element: its lane (>= 0), or -1 for an input of no lane.
+  ///@{
+  /// Empty: one lane (every combination of outcomes). Otherwise one entry per
+  /// input / output element: its lane (>= 0), or -1 for an input of no lane.
   std::vector<int> input_lanes;
   std::vector<int> output_lanes;
-  // The format numbers built in the kernel take (`T x = 0;`, `(T)n`,
-  // `1.0f / sqrtf((float)d)`; ScopedLiteralFormat, <symerr/symbolic/dropin.hpp>)
-  // during its runs. Auto: the inputs' float format when every machine-format
-  // input has the same one (and the same rounding mode), so that constants
-  // the kernel computes are computed as the compiled kernel computes them —
-  // unless the caller holds a ScopedLiteralFormat of its own, which is kept.
-  // Exact: exact real constants (also under a caller's scope). Explicit: `literal_format`.
+  ///@}
+  /// The format numbers built in the kernel take (`T x = 0;`, `(T)n`,
+  /// `1.0f / sqrtf((float)d)`; ScopedLiteralFormat, <symerr/symbolic/dropin.hpp>)
+  /// during its runs. Auto: the inputs' float format when every machine-format
+  /// input has the same one (and the same rounding mode), so that constants
+  /// the kernel computes are computed as the compiled kernel computes them —
+  /// unless the caller holds a ScopedLiteralFormat of its own, which is kept.
+  /// Exact: exact real constants (also under a caller's scope). Explicit: `literal_format`.
   enum class Literals { Auto, Exact, Explicit };
+  /// How numbers built in the kernel are read (see Literals).
   Literals literals = Literals::Auto;
+  /// The literal format when literals is Explicit.
   Format literal_format{};
 };
 
+/// What a run_kernel() call did: runs, paths, branches, boxes, and which budget stopped it.
 struct DriverReport {
-  std::size_t runs = 0;               // kernel executions
-  std::size_t paths = 0;              // explored paths, over all lanes and boxes
-  std::size_t infeasible_paths = 0;   // paths whose condition no execution meets (discarded)
-  std::size_t undecided_branches = 0; // undecided comparisons met (forks), over all lanes
-  std::size_t unstable_branches = 0;  // forks where the ideal and computed outcomes differ
+  std::size_t runs = 0;               ///< kernel executions
+  std::size_t paths = 0;              ///< explored paths, over all lanes and boxes
+  std::size_t infeasible_paths = 0;   ///< paths whose condition no execution meets (discarded)
+  std::size_t undecided_branches = 0; ///< undecided comparisons met (forks), over all lanes
+  std::size_t unstable_branches = 0;  ///< forks where the ideal and computed outcomes differ
+  /// Lanes explored (1 when none were given or the statement failed).
   std::size_t lanes = 1;
-  std::size_t max_path_branches = 0;  // most undecided comparisons on one path
-  bool budget_exhausted = false;      // runs budget: some lane unexplored, its outputs unbounded
-  bool lanes_violated = false;        // the lanes statement was contradicted: ran with one lane
-  std::size_t refined_operands = 0;   // operand tightenings applied
-  std::size_t relational_pairs = 0;   // interval domains: unstable pairs bounded under both paths' conditions
-  std::size_t input_boxes = 1;        // leaf boxes whose hull is the result (by lane: the most of one lane)
-  bool lane_subdivision = false;      // subdivided lane by lane (lanes given; see DriverOptions::max_boxes)
-  std::size_t box_explorations = 1;   // boxes explored (leaves, split boxes and tried halves)
-  std::size_t vacuous_boxes = 0;      // halves with no value of some input's format (dropped)
-  bool subdivision_budget_exhausted = false;  // box or time budget stopped the subdivision
-  bool time_exhausted = false;        // max_seconds ran out (budget_exhausted: some outputs unbounded by it)
-  // Affine: input elements that are copies of an earlier element (one
-  // quantity: `std::vector<SA>(n, SA::input(...))`, see "Affine" above); the
-  // summary names the first (the interval domains tag each element as an
-  // input of its own, so the count is 0 there).
+  std::size_t max_path_branches = 0;  ///< most undecided comparisons on one path
+  bool budget_exhausted = false;      ///< runs budget: some lane unexplored, its outputs unbounded
+  bool lanes_violated = false;        ///< the lanes statement was contradicted: ran with one lane
+  std::size_t refined_operands = 0;   ///< operand tightenings applied
+  std::size_t relational_pairs = 0;   ///< interval domains: unstable pairs bounded under both paths' conditions
+  std::size_t input_boxes = 1;        ///< leaf boxes whose hull is the result (by lane: the most of one lane)
+  bool lane_subdivision = false;      ///< subdivided lane by lane (lanes given; see DriverOptions::max_boxes)
+  std::size_t box_explorations = 1;   ///< boxes explored (leaves, split boxes and tried halves)
+  std::size_t vacuous_boxes = 0;      ///< halves with no value of some input's format (dropped)
+  bool subdivision_budget_exhausted = false;  ///< box or time budget stopped the subdivision
+  bool time_exhausted = false;        ///< max_seconds ran out (budget_exhausted: some outputs unbounded by it)
+  /// Affine: input elements that are copies of an earlier element (one
+  /// quantity: `std::vector<SA>(n, SA::input(...))`, see "Affine" above); the
+  /// summary names the first (the interval domains tag each element as an
+  /// input of its own, so the count is 0 there).
   std::size_t copied_inputs = 0;
+  ///@{
+  /// The first copied input element and the element it copies.
   std::size_t first_copied_input = 0, first_copied_of = 0;
-  double seconds = 0;                 // wall time of the whole call
+  ///@}
+  double seconds = 0;                 ///< wall time of the whole call
+  /// One paragraph for a report.
   std::string summary() const;
 };
 
+/// What run_kernel() returns: an enclosure per output element and the report.
 template <class D>
 struct BasicDriverResult {
+  /// The outputs' enclosures (hulls over paths and leaf boxes).
   std::vector<SymbolicDomainError<D>> outputs;
+  /// What the driver did.
   DriverReport report;
 };
 
-// The kernel reads `in` (the driver's copy of the inputs, fresh for every run;
-// it may also write it) and writes every element of `out`. Each element of
-// `out` starts every run as the exact 0 (`out[i] += v` accumulates from 0);
-// one that a run leaves holding that initial value — never assigned, or
-// assigned only a copy of another unassigned element — makes run_kernel
-// throw std::invalid_argument naming it ("output 3 of 4 was never written by
-// the kernel"): a loop bound one short was certified an exact 0. Writing the
-// 0 (`out[i] = 0;`) counts; relying on the initial value without any
-// assignment (`if (v > out[i]) out[i] = v;` on a path where the test fails)
-// does not. It must be
-// deterministic and keep no symbolic value from one run to the next (a static
-// local, captured state): the results of a run's operations are numbered in
-// the order they are made (symerr::detail::quantity_numbering), and a value
-// of an earlier run would be taken for the current run's quantity of the
-// same number.
+/// The kernel reads `in` (the driver's copy of the inputs, fresh for every run;
+/// it may also write it) and writes every element of `out`. Each element of
+/// `out` starts every run as the exact 0 (`out[i] += v` accumulates from 0);
+/// one that a run leaves holding that initial value — never assigned, or
+/// assigned only a copy of another unassigned element — makes run_kernel
+/// throw std::invalid_argument naming it ("output 3 of 4 was never written by
+/// the kernel"): a loop bound one short was certified an exact 0. Writing the
+/// 0 (`out[i] = 0;`) counts; relying on the initial value without any
+/// assignment (`if (v > out[i]) out[i] = v;` on a path where the test fails)
+/// does not. It must be
+/// deterministic and keep no symbolic value from one run to the next (a static
+/// local, captured state): the results of a run's operations are numbered in
+/// the order they are made (symerr::detail::quantity_numbering), and a value
+/// of an earlier run would be taken for the current run's quantity of the
+/// same number.
 template <class D>
 using BasicKernelFn =
     std::function<void(std::span<SymbolicDomainError<D>> in, std::span<SymbolicDomainError<D>> out)>;
 
-// run_kernel<D>(kernel, inputs, n_outputs, options): D is given explicitly
-// (Interval, MpfrInterval, RationalInterval, Affine).
+/// run_kernel<D>(kernel, inputs, n_outputs, options): D is given explicitly
+/// (Interval, MpfrInterval, RationalInterval, Affine).
 template <class D>
 BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& kernel,
                                 std::type_identity_t<std::span<const SymbolicDomainError<D>>> inputs,
                                 std::size_t n_outputs, const DriverOptions& options = {});
 
+/// @cond
 extern template BasicDriverResult<Interval> run_kernel<Interval>(const BasicKernelFn<Interval>&,
                                                                  std::span<const SymbolicDomainError<Interval>>,
                                                                  std::size_t, const DriverOptions&);
@@ -295,10 +314,13 @@ extern template BasicDriverResult<RationalInterval> run_kernel<RationalInterval>
 extern template BasicDriverResult<Affine> run_kernel<Affine>(const BasicKernelFn<Affine>&,
                                                              std::span<const SymbolicDomainError<Affine>>,
                                                              std::size_t, const DriverOptions&);
+                                                             /// @endcond
 
-// The Interval domain (SymbolicError), without naming the domain.
+/// The Interval domain (SymbolicError), without naming the domain.
 using DriverResult = BasicDriverResult<Interval>;
+/// BasicKernelFn in the Interval domain.
 using KernelFn = BasicKernelFn<Interval>;
+/// run_kernel() in the Interval domain (SymbolicError).
 DriverResult run_kernel(const KernelFn& kernel, std::span<const SymbolicError> inputs, std::size_t n_outputs,
                         const DriverOptions& options = {});
 
@@ -338,22 +360,22 @@ const void* domain_tag() noexcept {
 
 namespace symerr::verify {
 
-// KernelBuffer<T>: a fixed-size buffer of T, a type derived from
-// SymbolicDomainError<D> with no data of its own (CFloat, CDouble of
-// <symerr/c_types.hpp>), for a kernel whose arrays are of type T, run under
-// the driver, whose spans are of SymbolicDomainError<D>. Made inside the
-// kernel callable, it is a copy of the driver's span (or n default values)
-// that the running driver adopts for its lifetime (make it inside the
-// callable, as below; the driver forgets it when it is destroyed or when the
-// run ends): a comparison on an element
-// is tightened as on the driver's own buffers (C kernels take their inputs
-// as `const float*`, whose elements are otherwise never tightened), and a
-// copied input keeps its driver tag. Outside a driver it is a plain copy.
-//   auto kernel = [](std::span<SymbolicError> x, std::span<SymbolicError> y) {
-//     KernelBuffer<CFloat> xc(x), yc(y.size());
-//     c_kernel(xc.data(), yc.data(), n);
-//     yc.copy_to(y);
-//   };
+/// KernelBuffer<T>: a fixed-size buffer of T, a type derived from
+/// SymbolicDomainError<D> with no data of its own (CFloat, CDouble of
+/// <symerr/c_types.hpp>), for a kernel whose arrays are of type T, run under
+/// the driver, whose spans are of SymbolicDomainError<D>. Made inside the
+/// kernel callable, it is a copy of the driver's span (or n default values)
+/// that the running driver adopts for its lifetime (make it inside the
+/// callable, as below; the driver forgets it when it is destroyed or when the
+/// run ends): a comparison on an element
+/// is tightened as on the driver's own buffers (C kernels take their inputs
+/// as `const float*`, whose elements are otherwise never tightened), and a
+/// copied input keeps its driver tag. Outside a driver it is a plain copy.
+///   auto kernel = [](std::span<SymbolicError> x, std::span<SymbolicError> y) {
+///     KernelBuffer<CFloat> xc(x), yc(y.size());
+///     c_kernel(xc.data(), yc.data(), n);
+///     yc.copy_to(y);
+///   };
 template <class T>
 class KernelBuffer {
   template <class D>
@@ -364,9 +386,12 @@ class KernelBuffer {
                 "KernelBuffer<T>: T must derive from SymbolicDomainError<D> and add no data");
 
  public:
+  ///@{
+  /// A copy of the driver's span `from` (or n default values), adopted by the running driver.
   explicit KernelBuffer(std::span<const S> from) : data_(from.begin(), from.end()) { adopt(); }
   explicit KernelBuffer(std::span<S> from) : KernelBuffer(std::span<const S>(from)) {}
   explicit KernelBuffer(std::size_t n) : data_(n) { adopt(); }
+  ///@}
   // Released from the driver that adopted it, if that driver is still the
   // thread's running one (a buffer kept past its run is not released from a
   // driver that no longer exists).
@@ -377,12 +402,15 @@ class KernelBuffer {
   KernelBuffer(const KernelBuffer&) = delete;
   KernelBuffer& operator=(const KernelBuffer&) = delete;
 
+  ///@{
+  /// The elements (pass data() to a C kernel).
   T* data() noexcept { return data_.data(); }
   const T* data() const noexcept { return data_.data(); }
   std::size_t size() const noexcept { return data_.size(); }
   T& operator[](std::size_t i) noexcept { return data_[i]; }
   const T& operator[](std::size_t i) const noexcept { return data_[i]; }
-  // The values as SymbolicDomainError<D> (the kernel's outputs into the driver's span).
+  ///@}
+  /// The values as SymbolicDomainError<D> (the kernel's outputs into the driver's span).
   void copy_to(std::span<S> to) const {
     for (std::size_t i = 0; i < data_.size() && i < to.size(); ++i) to[i] = data_[i];
   }
@@ -408,10 +436,10 @@ class KernelBuffer {
   detail::BufferAdopter* adopter_ = nullptr;
 };
 
-// Lanes of an elementwise kernel whose inputs are tensors of the given sizes
-// (concatenated, in order) and whose output has `n_out` elements: element i of
-// every input of n_out elements is in lane i; smaller (broadcast) inputs are
-// in no lane.
+/// Lanes of an elementwise kernel whose inputs are tensors of the given sizes
+/// (concatenated, in order) and whose output has `n_out` elements: element i of
+/// every input of n_out elements is in lane i; smaller (broadcast) inputs are
+/// in no lane.
 void elementwise_lanes(DriverOptions& options, std::span<const std::size_t> input_sizes, std::size_t n_out);
 
 }  // namespace symerr::verify

@@ -24,69 +24,82 @@
 
 namespace symerr::verify {
 
-// One operand's symbolic input: real value in [lo, hi], error in [elo, ehi].
+/// One operand's symbolic input: real value in [lo, hi], error in [elo, ehi].
 struct InputBox {
+  ///@{
+  /// The real value's range [lo, hi] and the error's range [elo, ehi].
   double lo = 0, hi = 0, elo = 0, ehi = 0;
+  ///@}
 };
 
+/// The options of symbolic_check().
 struct SymbolicCheckOptions {
-  std::size_t max_cells = 2000;      // boxes examined before giving up (inconclusive)
-  int samples_per_cell = 4;          // concrete executions tried in each undecided box
+  std::size_t max_cells = 2000;      ///< boxes examined before giving up (inconclusive)
+  int samples_per_cell = 4;          ///< concrete executions tried in each undecided box
+  /// The most witnesses kept.
   std::size_t max_witnesses = 4;
+  /// The seed of the concrete executions.
   std::uint64_t seed = 1;
+  /// Integer Div's quotient rounding.
   IntegerDivision int_division = IntegerDivision::Floor;
 };
 
-// Check `bound` for `op` in `format` over a × b. The verdict is Proven when
-// every box is decided, Violated with re-checked witnesses, or Inconclusive
-// with the number of undecided boxes and one of them in the reason.
+/// Check `bound` for `op` in `format` over a × b. The verdict is Proven when
+/// every box is decided, Violated with re-checked witnesses, or Inconclusive
+/// with the number of undecided boxes and one of them in the reason.
 CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, const InputBox& b,
                            const SpecBound& bound, const SymbolicCheckOptions& options = {});
 
-// A kernel of one output: reads its symbolic inputs, returns the result. It
-// may branch on comparisons (the driver analyses them) and must be
-// deterministic.
-// BasicSymbolicKernel<D> in domain D; SymbolicKernel in the Interval domain.
+/// A kernel of one output: reads its symbolic inputs, returns the result. It
+/// may branch on comparisons (the driver analyses them) and must be
+/// deterministic.
+/// BasicSymbolicKernel<D> in domain D; SymbolicKernel in the Interval domain.
 template <RealDomain D>
 using BasicSymbolicKernel = std::function<SymbolicDomainError<D>(std::span<const SymbolicDomainError<D>> inputs)>;
+/// A symbolic kernel in the Interval domain.
 using SymbolicKernel = BasicSymbolicKernel<Interval>;
 
+/// The options of check_kernel_bound().
 struct KernelCheckOptions {
-  // The driver's budget (subdivision boxes, time, runs; lanes are not used:
-  // one output). The check sets target_err to the bound (for the total error).
+  /// The driver's budget (subdivision boxes, time, runs; lanes are not used:
+  /// one output). The check sets target_err to the bound (for the total error).
   DriverOptions driver = [] {
     DriverOptions o;
     o.max_boxes = 2000;
     return o;
   }();
-  int samples = 64;  // point executions searched for a counterexample when not proven
+  int samples = 64;  ///< point executions searched for a counterexample when not proven
+  /// The most witnesses kept.
   std::size_t max_witnesses = 4;
+  /// The seed of the point executions.
   std::uint64_t seed = 1;
 };
 
+/// The result of a kernel check: the report entry, the output's enclosure and the driver's report.
 template <RealDomain D>
 struct BasicKernelCheckResult {
-  CheckResult check;                 // verdict, reason, evidence (boxes, enclosure sup)
-  SymbolicDomainError<D> enclosure;  // the output's enclosure: hull over the leaf boxes
-  DriverReport report;               // what the driver did
+  CheckResult check;                 ///< verdict, reason, evidence (boxes, enclosure sup)
+  SymbolicDomainError<D> enclosure;  ///< the output's enclosure: hull over the leaf boxes
+  DriverReport report;               ///< what the driver did
 };
+/// BasicKernelCheckResult in the Interval domain.
 using KernelCheckResult = BasicKernelCheckResult<Interval>;
 
-// Check |part| <= bound for `kernel` with inputs of `format` in the given
-// boxes. Proven when the enclosure's sup |part| is at most the bound (and the
-// output cannot be special); Violated when a point execution's enclosure has
-// min |part| above the bound (a witness at that execution); otherwise
-// Inconclusive. Throws std::invalid_argument for a bound that is not >= 0 or
-// an input box with no value of the format.
+/// Check |part| <= bound for `kernel` with inputs of `format` in the given
+/// boxes. Proven when the enclosure's sup |part| is at most the bound (and the
+/// output cannot be special); Violated when a point execution's enclosure has
+/// min |part| above the bound (a witness at that execution); otherwise
+/// Inconclusive. Throws std::invalid_argument for a bound that is not >= 0 or
+/// an input box with no value of the format.
 KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
                                  const Format& format, double bound, ErrorPart part = ErrorPart::Total,
                                  const KernelCheckOptions& options = {}, const std::string& name = "kernel");
 
-// The same check in any domain D (Interval, MpfrInterval, RationalInterval,
-// Affine): symbolic_check<Affine>(kernel, ...). The bound is decided on the
-// interval hull of D's enclosure. Affine: call it inside an AffineScope; the
-// inputs, the point executions and the returned enclosure live in that
-// context (the driver's sub-boxes use their own contexts, see driver.hpp).
+/// The same check in any domain D (Interval, MpfrInterval, RationalInterval,
+/// Affine): symbolic_check<Affine>(kernel, ...). The bound is decided on the
+/// interval hull of D's enclosure. Affine: call it inside an AffineScope; the
+/// inputs, the point executions and the returned enclosure live in that
+/// context (the driver's sub-boxes use their own contexts, see driver.hpp).
 template <RealDomain D>
 BasicKernelCheckResult<D> symbolic_check(const BasicSymbolicKernel<D>& kernel, std::span<const InputBox> inputs,
                                       const Format& format, double bound, ErrorPart part = ErrorPart::Total,

@@ -17,7 +17,7 @@
 
 namespace symerr::onnx {
 
-// TensorProto.DataType codes.
+/// TensorProto.DataType codes.
 enum class DataType : int {
   Undefined = 0, Float = 1, Uint8 = 2, Int8 = 3, Uint16 = 4, Int16 = 5, Int32 = 6, Int64 = 7,
   String = 8, Bool = 9, Float16 = 10, Double = 11, Uint32 = 12, Uint64 = 13, Complex64 = 14,
@@ -25,19 +25,19 @@ enum class DataType : int {
   Float8E5M2FNUZ = 20, Uint4 = 21, Int4 = 22,
 };
 
-// "FLOAT", "UINT8", ...; "code 99" for an unknown code.
+/// "FLOAT", "UINT8", ...; "code 99" for an unknown code.
 std::string data_type_name(int code);
-// The DataType of an AnyTensor's element type.
+/// The DataType of an AnyTensor's element type.
 DataType data_type_of(const AnyTensor& t);
 
-// Parse a serialized TensorProto; `source` names it in error messages.
+/// Parse a serialized TensorProto; `source` names it in error messages.
 AnyTensor parse_tensor(std::string_view bytes, const std::string& source);
-// Read and parse a .pb file.
+/// Read and parse a .pb file.
 AnyTensor load_tensor(const std::filesystem::path& pb);
-// Serialize (raw_data encoding), e.g. to write test inputs.
+/// Serialize (raw_data encoding), e.g. to write test inputs.
 std::string serialize_tensor(const AnyTensor& t, const std::string& name = {});
 
-// The whole content of a file; InputError naming the file if it cannot be read.
+/// The whole content of a file; InputError naming the file if it cannot be read.
 std::string read_file(const std::filesystem::path& path);
 
 }  // namespace symerr::onnx
