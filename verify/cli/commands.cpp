@@ -74,6 +74,9 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
   } catch (const KernelLoadError& e) {
     std::fprintf(stderr, "symerr: cannot load a kernel: %s\n", e.what());
     return 2;
+  } catch (const CampaignError& e) {
+    std::fprintf(stderr, "symerr: campaign error: %s\n", e.what());
+    return 2;
   }
   if (r.checks.empty()) {
     std::fprintf(stderr, "symerr: the campaign ran no check: nothing was verified\n");

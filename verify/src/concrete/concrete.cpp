@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include <symerr/verify/bounds/bounds.hpp>  // exact_ulp: ulp at the exact result
 #include <symerr/verify/report/report.hpp>
 
 #include "judge.hpp"
@@ -17,24 +18,47 @@ namespace symerr::verify {
 
 Property correct_rounding() { return Property{}; }
 
-Property error_bound(BoundInfo info, BoundFn bound) {
+Property error_bound(BoundInfo info, BoundFn bound, ExactBoundFn exact_bound) {
   if (!bound) throw std::invalid_argument("error_bound(" + info.name + "): no bound function");
-  return Property{Property::Kind::Bound, std::move(info), std::move(bound)};
+  return Property{Property::Kind::Bound, std::move(info), std::move(bound), std::move(exact_bound)};
 }
+
+namespace {
+// ulp(x) of F for x the exact result rounded to nearest, or NaN when x is a
+// power of two (r may lie just below it, in the binade of half the spacing)
+double approx_ulp(double x, const FloatFormat& F) {
+  int e = 0;
+  return std::frexp(x, &e) == (x < 0 ? -0.5 : 0.5) ? NAN : ulp(x, F);
+}
+}  // namespace
 
 Property sonnx_div_introduction_bound() {
   return error_bound(
       {"ulp(Y)", "|Y - A/B| <= ulp(A/B) (ulp at the real result)",
        "SONNX Div, float: Error Introduction (seed 000), unit verification `ulp(c.real)`"},
-      [](const BoundContext& c) { return ulp(c.exact, c.format); });
+      [](const BoundContext& c) { return approx_ulp(c.exact, c.format); },
+      [](const BoundContext& c, const mpq_class& r) { return exact_ulp(r, c.format); });
+}
+
+Property ulp_multiple_bound(double k) {
+  char text[96];
+  std::snprintf(text, sizeof text, "|Y - exact| <= %g ulp(exact)", k);
+  return error_bound(BoundInfo{"within " + std::to_string(k).substr(0, 6) + " ulp", text, "campaign file"},
+                     [k](const BoundContext& c) { return k * approx_ulp(c.exact, c.format); },
+                     [k](const BoundContext& c, const mpq_class& r) {
+                       return mpq_class(exact_value(k) * exact_ulp(r, c.format));
+                     });
 }
 
 Property unit_roundoff_bound() {
   return error_bound({"u*max(|r|, min_normal)", "|Y - r| <= u * max(|r|, 2^emin), r exact result",
                       "standard model with gradual underflow (Higham, ASNA §2.2)"},
                      [](const BoundContext& c) {
-                       return c.format.unit_roundoff() *
-                              std::max(std::fabs(c.exact), c.format.min_normal());
+                       return c.format.unit_roundoff() * std::max(std::fabs(c.exact), c.format.min_normal());
+                     },
+                     [](const BoundContext& c, const mpq_class& r) {
+                       const mpq_class m = std::max(mpq_class(abs(r)), exact_value(c.format.min_normal()));
+                       return mpq_class(exact_value(c.format.unit_roundoff()) * m);
                      });
 }
 
@@ -185,7 +209,7 @@ void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first, con
   }
   if (!reproduced && seconds_since(t0) < budget) reproduced = fails(lo, len);
   FaultInfo f;
-  static const char* kinds[] = {"signal", "exit", "exception", "timeout"};
+  static const char* kinds[] = {"signal", "exit", "exception", "timeout", "memory"};
   f.kind = kinds[static_cast<int>(first.kind)];
   f.message = first.what();
   f.batch_size = n;

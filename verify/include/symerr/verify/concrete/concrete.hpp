@@ -45,8 +45,16 @@ struct BoundContext {
   double reference;  // the correctly rounded result in the format
   double output;     // the kernel's output
 };
-// Returns the largest |output − exact| the bound allows at this input.
+// Returns the largest |output − exact| the bound allows at this input. Alone
+// (error_bound without an exact form) the double it returns IS the bound and
+// is compared with |output − exact| exactly; with an exact form it is only a
+// fast approximation: within 2^-49 relative plus 2^-1060 absolute of the exact
+// bound, or NaN when it cannot say (the judge then uses the exact form).
 using BoundFn = std::function<double(const BoundContext&)>;
+// The bound in rational arithmetic at the exact result r: never rounded, so
+// that neither an underflowing product (2^-53 · 2^-1022 is 0 in double) nor
+// a rounding of r across a power of two (ulp(RN(r)) = 2 ulp(r)) moves it.
+using ExactBoundFn = std::function<mpq_class(const BoundContext&, const mpq_class& r)>;
 
 struct Property {
   enum class Kind : unsigned char { CorrectRounding, Bound };
@@ -54,15 +62,19 @@ struct Property {
   BoundInfo info{"correctly rounded", "Y == RNE(A op B) (bit-exact; IEEE 754 special values)",
                  "IEEE 754-2019 §4.3, §6"};
   BoundFn bound;
+  ExactBoundFn exact_bound;  // empty: `bound` is compared as it is
 };
 
 Property correct_rounding();
-Property error_bound(BoundInfo info, BoundFn bound);
+Property error_bound(BoundInfo info, BoundFn bound, ExactBoundFn exact_bound = {});
 // SONNX Div (float) Error Introduction, seed 000: |Y − A/B| <= ulp(Y), with
 // ulp taken at the real result as in the seed's unit-verification code.
 Property sonnx_div_introduction_bound();
-// The standard model with gradual underflow: |Y − exact| <= u · max(|exact|, min normal).
+// The standard model with gradual underflow: |Y − exact| <= u · max(|exact|, min normal),
+// decided exactly (for FP64 the bound of a subnormal result is 2^-1075).
 Property unit_roundoff_bound();
+// |Y − exact| <= k · ulp(exact) (the campaign's "bound": {"ulp": k}), decided exactly.
+Property ulp_multiple_bound(double k);
 
 struct StrategyOptions {
   bool special_grid = true;

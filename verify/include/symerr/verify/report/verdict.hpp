@@ -250,7 +250,7 @@ struct ItemIdentity {
 // A kernel call that did not return normally, and the smallest input batch
 // found (by bisection) that reproduces it.
 struct FaultInfo {
-  std::string kind;      // "signal" | "exit" | "exception" | "timeout"
+  std::string kind;      // "signal" | "exit" | "exception" | "timeout" | "memory" (a guarded buffer written out of bounds)
   std::string message;   // what happened, one sentence
   std::uint64_t batch_size = 0;       // elements of the call that failed first
   std::uint64_t reproducer_size = 0;  // elements of the smallest reproducing batch found
