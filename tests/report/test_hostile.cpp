@@ -9,6 +9,8 @@
 
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include <symerr/verify/report/report.hpp>
 
 #include "util.hpp"
@@ -254,4 +256,53 @@ TEST_CASE("checks that would run no input, limits below their floor, budgets, ba
   REQUIRE(r.result.checks.size() == 1);
   CHECK(r.result.checks[0].verdict == Verdict::PassedOnSamples);
   CHECK(r.result.checks[0].evidence.inputs_checked == 49);
+}
+
+TEST_CASE("report.md escapes what report.html escapes; symerr report refuses tampered verdicts and repeated keys",
+          "[cli][hostile][report]") {
+  const auto c = run_text("hostile-report",
+                          R"({"name": "<script>alert(1)</script>", "kernels": [{"name": "<img src=x onerror=alert(2)>",
+                               "library": ")" + hostile_library().string() +
+                              R"(", "symbol": "good_div", "operator": "Div", "type": "FP32"}],
+                              "strategies": ["special_grid", "random"], "random_count": 1000})");
+  INFO(c.run.output);
+  REQUIRE(c.run.status == 0);
+  const std::string md = read_text(c.out / "report.md");
+  CHECK(md.find("<script>") == std::string::npos);
+  CHECK(md.find("<img") == std::string::npos);
+  CHECK_THAT(md, Catch::Contains("&lt;script&gt;"));
+
+  const std::string original = read_text(c.out / "report.json");
+  auto report_of = [&](const std::string& name, const std::string& text) {
+    const auto dir = temp_dir(name);
+    write_text(dir / "report.json", text);
+    return run_command(symerr_exe() + " report " + (dir / "report.json").string() + " -o " + (dir / "out").string());
+  };
+  CHECK(report_of("hostile-report-intact", original).status == 0);  // the untouched report is accepted
+  // failures kept, verdict left "passed on samples"
+  auto j = nlohmann::json::parse(original);
+  j["checks"][0]["evidence"]["failures"] = 3;
+  const Run failures = report_of("hostile-report-failures", j.dump(2));
+  INFO(failures.output);
+  CHECK(failures.status == 2);
+  CHECK_THAT(failures.output, Catch::Contains("check concrete/Div/FP32/") &&
+                                  Catch::Contains("with 3 failures in its evidence"));
+  // a crashed check edited to "proven", its fault kept
+  j = nlohmann::json::parse(original);
+  j["checks"][0]["verdict"] = "proven";
+  j["checks"][0]["fault"] = {{"kind", "signal"}, {"message", "killed"}, {"batch_size", 1}, {"reproducer_size", 1},
+                             {"reproduced", true}, {"reproducer", nlohmann::json::array()}};
+  const Run proven = report_of("hostile-report-proven", j.dump(2));
+  INFO(proven.output);
+  CHECK(proven.status == 2);
+  CHECK_THAT(proven.output, Catch::Contains("verdict \"proven\""));
+  // a repeated "verdict" key (a parser keeps one of them)
+  std::string dup = original;
+  const auto at = dup.find("\"verdict\": \"passed_on_samples\"");
+  REQUIRE(at != std::string::npos);
+  dup.insert(at, "\"verdict\": \"violated\", ");
+  const Run repeated = report_of("hostile-report-dup", dup);
+  INFO(repeated.output);
+  CHECK(repeated.status == 2);
+  CHECK_THAT(repeated.output, Catch::Contains("the key \"verdict\" appears twice"));
 }

@@ -7,7 +7,8 @@ __attribute__((constructor)) static void attack(void) {
 #if defined(CTOR_EXIT)
   exit(0);
 #elif defined(CTOR_SEGV)
-  *(volatile int*)0 = 1;
+  volatile int* volatile null = NULL; /* not a constant null: the compiler keeps the store */
+  *null = 1;
 #elif defined(CTOR_LOOP)
   for (;;) {
   }
