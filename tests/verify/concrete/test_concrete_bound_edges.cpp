@@ -61,10 +61,16 @@ std::vector<Edge> edges(const FloatFormat& F, int kind) {
   // r = min_subnormal / 2: RN 0 at exactly u 2^emin (a tie: the bound is met
   // with equality); 2 min_subnormal is 1.5 spacings away
   e.push_back({"subnormal tie, r = min_subnormal / 2", OpId::Mul, sub, 0.5, 2 * sub});
-  // r = 1 - 2^-(p+5): RN 1, ulp(r) = 2^-p but ulp(1) = 2^(1-p); 1 - 2^(1-p)
-  // is 2 ulp(r) - 2^-(p+5) away, within ulp(RN(r)) but not within ulp(r)
-  e.push_back({"power-of-two crossing, r = 1 - 2^-(p+5)", OpId::Add, 1.0, -std::ldexp(1.0, -F.precision - 5),
-               1 - std::ldexp(1.0, 1 - F.precision)});
+  // r = 1.3 min_subnormal: RN min_subnormal, 0.3 spacings away (within u 2^emin,
+  // which is 0 as an FP64 double product); 2 (3 for ulp(r)) min_subnormal are outside
+  const double more = round_to(1.3, F, RoundingMode::NearestEven).value;
+  e.push_back({"subnormal, r = 1.3 min_subnormal", OpId::Mul, sub, more, kind == 1 ? 3 * sub : 2 * sub});
+  // r = 1 - d: RN 1, ulp(r) = 2^-p but ulp(1) = 2^(1-p); 1 - 2^(1-p) is
+  // 2 ulp(r) - d away, within ulp(RN(r)) but not within ulp(r). With d = 2^-60
+  // (a value of FP32, BF16, FP64) r rounds to 1 as a double too; FP16 has no
+  // such d (its sums are exact doubles)
+  const double d = F.min_subnormal() <= 0x1p-60 ? 0x1p-60 : std::ldexp(1.0, -F.precision - 5);
+  e.push_back({"power-of-two crossing, r = 1 - d", OpId::Add, 1.0, -d, 1 - std::ldexp(1.0, 1 - F.precision)});
   // r = max - U + U 2^-p: RN max - U; max is U (1 - 2^-p) away, just above
   // u |r| = U (1 - 2^(1-p) + 2^-2p) and above 0.5 ulp; max - 2U is U (1 + 2^-p) away
   e.push_back({"overflow edge, r = max (1 - 2^-p)", OpId::Mul, max, below_one, kind == 1 ? max - 2 * U : max});

@@ -299,6 +299,26 @@ void check_inputs_exist(const Reader& r, const CampaignSpec& s) {
   }
 }
 
+// "operators" x "formats": symerr's generic kernels, each listed once.
+void parse_generic_kernels(const Reader& r, const json& j, CampaignSpec& s) {
+  if (j.contains("operators")) {
+    if (!j["operators"].is_array()) r.fail("/operators", "expected an array of operator names");
+    for (std::size_t i = 0; i < j["operators"].size(); ++i)
+      s.operators.push_back(r.op(j["operators"][i], "/operators/" + std::to_string(i)));
+  }
+  if (j.contains("formats")) {
+    if (!j["formats"].is_array()) r.fail("/formats", "expected an array of format names");
+    for (std::size_t i = 0; i < j["formats"].size(); ++i)
+      s.formats.push_back(r.type(j["formats"][i], "/formats/" + std::to_string(i)));
+  }
+  for (std::size_t i = 1; i < s.operators.size(); ++i)
+    if (std::find(s.operators.begin(), s.operators.begin() + i, s.operators[i]) != s.operators.begin() + i)
+      r.fail("/operators/" + std::to_string(i), "\"" + std::string(to_string(s.operators[i])) + "\" is listed twice");
+  for (std::size_t i = 1; i < s.formats.size(); ++i)
+    if (std::find(s.formats.begin(), s.formats.begin() + i, s.formats[i]) != s.formats.begin() + i)
+      r.fail("/formats/" + std::to_string(i), std::string("\"") + to_string(s.formats[i]) + "\" is listed twice");
+}
+
 constexpr int kMaxDepth = 64;
 
 [[noreturn]] void syntax_error(const std::string& text, const std::filesystem::path& file,
@@ -369,22 +389,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
   s.name = file.stem().string();
   if (j.contains("name")) s.name = r.string(j["name"], "/name");
   if (j.contains("seed")) s.seed = r.unsigned_int(j["seed"], "/seed");
-  if (j.contains("operators")) {
-    if (!j["operators"].is_array()) r.fail("/operators", "expected an array of operator names");
-    for (std::size_t i = 0; i < j["operators"].size(); ++i)
-      s.operators.push_back(r.op(j["operators"][i], "/operators/" + std::to_string(i)));
-  }
-  if (j.contains("formats")) {
-    if (!j["formats"].is_array()) r.fail("/formats", "expected an array of format names");
-    for (std::size_t i = 0; i < j["formats"].size(); ++i)
-      s.formats.push_back(r.type(j["formats"][i], "/formats/" + std::to_string(i)));
-  }
-  for (std::size_t i = 1; i < s.operators.size(); ++i)
-    if (std::find(s.operators.begin(), s.operators.begin() + i, s.operators[i]) != s.operators.begin() + i)
-      r.fail("/operators/" + std::to_string(i), "\"" + std::string(to_string(s.operators[i])) + "\" is listed twice");
-  for (std::size_t i = 1; i < s.formats.size(); ++i)
-    if (std::find(s.formats.begin(), s.formats.begin() + i, s.formats[i]) != s.formats.begin() + i)
-      r.fail("/formats/" + std::to_string(i), std::string("\"") + to_string(s.formats[i]) + "\" is listed twice");
+  parse_generic_kernels(r, j, s);
   if (s.operators.empty() != s.formats.empty())
     r.fail(s.operators.empty() ? "/operators" : "/formats",
            "\"operators\" and \"formats\" go together (symerr's generic kernels, operator x format)");
