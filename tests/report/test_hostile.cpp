@@ -306,3 +306,31 @@ TEST_CASE("report.md escapes what report.html escapes; symerr report refuses tam
   CHECK(repeated.status == 2);
   CHECK_THAT(repeated.output, Catch::Contains("the key \"verdict\" appears twice"));
 }
+
+TEST_CASE("SIGINT and SIGTERM during a run: a partial report, the documented status, no temporary file",
+          "[cli][hostile][interrupt]") {
+  for (const auto& [sig, status] : {std::pair<const char*, int>{"INT", 130}, {"TERM", 143}}) {
+    INFO(sig);
+    const auto dir = temp_dir(std::string("hostile-interrupt-") + sig);
+    // 400,000 random inputs at 0.1 s per call of the slow kernel: far longer than the signal's delay
+    std::string body = campaign({binary_entry("slow_div"), binary_entry("good_div")});
+    body.replace(body.find("\"random_count\": 2000"), 20, "\"random_count\": 400000");
+    write_text(dir / "campaign.json", body);
+    const auto out = dir / "out";
+    const Run r = run_command("(" + symerr_exe() + " run " + (dir / "campaign.json").string() + " -o " +
+                              out.string() + " -j 1 -q & p=$!; sleep 2; kill -" + sig + " $p; wait $p; echo status=$?)");
+    INFO(r.output);
+    CHECK_THAT(r.output, Catch::Contains("status=" + std::to_string(status)));
+    CHECK_THAT(r.output, Catch::Contains(std::string("interrupted by SIG") + sig + ": partial report"));
+    REQUIRE(fs::exists(out / "report.json"));
+    const CampaignResult res = read_report(out / "report.json");
+    REQUIRE(res.checks.size() == 2);
+    CHECK(res.checks[0].verdict == Verdict::Inconclusive);
+    CHECK_THAT(res.checks[0].reason, Catch::StartsWith(std::string("interrupted by SIG") + sig + " after"));
+    CHECK(res.checks[0].evidence.inputs_checked > 0);
+    CHECK(res.checks[1].verdict == Verdict::Inconclusive);
+    CHECK_THAT(res.checks[1].reason, Catch::StartsWith("not run: the run was interrupted"));
+    for (const auto& e : fs::directory_iterator(out))
+      CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+  }
+}

@@ -117,3 +117,8 @@ void fork_segv_div(const float* a, const float* b, float* y, size_t n) {
 void mul_f64(const double* a, const double* b, double* y, size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] = a[i] * b[i];
 }
+/* correct, 0.1 s per call (a long check to interrupt) */
+void slow_div(const float* a, const float* b, float* y, size_t n) {
+  usleep(100000);
+  for (size_t i = 0; i < n; ++i) y[i] = a[i] / b[i];
+}

@@ -194,7 +194,13 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
     for (std::size_t i; (i = next++) < jobs.size();) {
       const auto t0 = Clock::now();
       try {
-        results[i] = run_job(jobs[i], s, exhaustive, ro.jobs, ro.progress);
+        if (stop_requested()) {
+          results[i] = make_check_header(jobs[i].kernel, jobs[i].options);
+          results[i].verdict = Verdict::Inconclusive;
+          results[i].reason = "not run: the run was interrupted before this check started";
+        } else {
+          results[i] = run_job(jobs[i], s, exhaustive, ro.jobs, ro.progress);
+        }
       } catch (const std::exception& e) {
         results[i] = failed_check(jobs[i], e);
       }
@@ -386,11 +392,12 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
     ro.progress("concrete checks: " + std::to_string(jobs.size()) + " on " +
                 std::to_string(std::max(1u, ro.jobs)) + " threads");
   append(r.checks, run_jobs(jobs, spec, ro));
-  check_ran_inputs(spec, r.checks);
+  if (!stop_requested()) check_ran_inputs(spec, r.checks);
   if (!spec.unary_kernels.empty()) {
     if (ro.progress) ro.progress("unary checks: " + std::to_string(spec.unary_kernels.size()));
     append(r.checks, classified(run_unary_checks(spec, ro)));
   }
+  if (stop_requested()) return r;  // interrupted: what finished, and what did not, as inconclusive
   if (spec.symbolic) {
     if (ro.progress) ro.progress("symbolic checks");
     append(r.checks, classified(run_default_symbolic_checks(ro.progress)));

@@ -143,8 +143,10 @@ void fill(CheckResult& r, const UnaryKernel& k, const std::vector<UnaryResult>& 
   }
   if (worst) ev.worst = witness_of(*worst, parts.front().type, r.operator_name);
   r.exhaustive = exhaustive;
+  const bool interrupted = std::any_of(parts.begin(), parts.end(), [](const UnaryResult& p) { return p.interrupted; });
   if (faulted) record_unary_fault(r, k, *faulted);
-  else detail::finish_verdict(r, exhaustive);
+  else detail::finish_verdict(r, exhaustive && !interrupted);
+  if (!faulted && interrupted) finish_interrupted(r);
   finish_fp_environment(r, as_binary(k));
 }
 
@@ -188,7 +190,11 @@ CheckResult run_one(const UnaryKernelSpec& u, const CampaignSpec& spec, std::uin
     if (ro.progress) ro.progress(r.id + ": " + to_string(st));
     parts.push_back(check_unary_kernel(k, o));
     exhaustive = exhaustive || st == UnaryStrategy::Exhaustive;
-    if (parts.back().fault) break;  // the check stops at a fault
+    if (parts.back().fault || parts.back().interrupted) break;  // the check stops at a fault or a stop request
+    if (stop_requested()) {
+      parts.back().interrupted = true;
+      break;
+    }
   }
   if (parts.empty()) throw std::invalid_argument("no strategy");
   fill(r, k, parts, exhaustive);
@@ -219,6 +225,15 @@ std::vector<CheckResult> run_unary_checks(const CampaignSpec& spec, const RunOpt
     if (ro.exhaustive && sixteen && !has_sweep) u.strategies.push_back(UnaryStrategy::Exhaustive);  // --exhaustive
     const auto t0 = std::chrono::steady_clock::now();
     CheckResult r;
+    if (stop_requested()) {  // interrupted before this check started
+      UnaryKernel k;
+      k.name = u.name;
+      r = header_of(u, k, seed);
+      r.verdict = Verdict::Inconclusive;
+      r.reason = "not run: the run was interrupted before this check started";
+      out.push_back(std::move(r));
+      continue;
+    }
     try {
       r = run_one(u, spec, seed, ro);
     } catch (const KernelLoadError& e) {  // as for binary kernels: loading errors stop the run

@@ -2,6 +2,8 @@
 #include <symerr/verify/concrete/concrete.hpp>
 
 #include <array>
+#include <atomic>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -141,6 +143,22 @@ std::function<std::vector<Value>(std::size_t)> values_of(const Kernel& k, const 
 }
 
 }  // namespace
+
+namespace {
+std::atomic<int> g_stop{0};
+static_assert(std::atomic<int>::is_always_lock_free, "request_stop must be async-signal-safe");
+}  // namespace
+
+void request_stop(int signal) noexcept { g_stop.store(signal, std::memory_order_relaxed); }
+int stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
+
+void finish_interrupted(CheckResult& r) {
+  if (r.evidence.failures > 0) return;  // a violation found stands
+  const char* name = sigabbrev_np(stop_requested());
+  r.verdict = Verdict::Inconclusive;
+  r.reason = std::string("interrupted by SIG") + (name ? name : "?") + " after " +
+             std::to_string(r.evidence.inputs_checked) + " inputs (no violation among them); the check did not finish";
+}
 
 void finish_fp_environment(CheckResult& r, const Kernel& k) {
   std::string d = "every call started in " + describe_fp_state(mxcsr::kDocumented) +
@@ -291,10 +309,10 @@ CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inpu
   std::uint64_t skipped = 0;
   std::vector<std::array<V, 2>> pairs;  // the batch
   pairs.reserve(batch);
-  bool faulted = false;
+  bool faulted = false, interrupted = false;
   for (const auto& in : inputs) {
     add_strategy(r, in.strategy);
-    for (std::size_t next = 0; next < in.pairs.size() && !faulted;) {
+    for (std::size_t next = 0; next < in.pairs.size() && !faulted && !(interrupted = stop_requested() != 0);) {
       pairs.clear();
       for (; next < in.pairs.size() && pairs.size() < batch; ++next) {
         if (skip_zero_divisor && in.pairs[next][1] == 0) ++skipped;
@@ -310,7 +328,7 @@ CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inpu
       for (std::size_t i = 0; i < pairs.size() && !faulted; ++i)
         judge_one<V>(judge, k, o, pairs[i][0], pairs[i][1], decode_value<V>(k.type, load_bits(k.type, Y.data(), i)));
     }
-    if (faulted) break;
+    if (faulted || interrupted) break;
   }
   judge.finish_worst();
   r.evidence = judge.evidence;
@@ -321,6 +339,7 @@ CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inpu
                                       " inputs with divisor 0 left out; campaign \"undefined_inputs\": \"run\" runs them)";
   }
   if (!faulted) detail::finish_verdict(r, exhaustive);
+  if (!faulted && interrupted) finish_interrupted(r);
   finish_fp_environment(r, k);
   r.duration_seconds = seconds_since(t0);
   return r;

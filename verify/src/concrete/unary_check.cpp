@@ -14,6 +14,7 @@
 #include <mpfr.h>
 
 #include <symerr/fp_environment.hpp>
+#include <symerr/verify/concrete/concrete.hpp>  // stop_requested
 #include <symerr/verify/concrete/strategy.hpp>
 #include <symerr/verify/report/verdict.hpp>
 
@@ -120,6 +121,7 @@ void merge(UnaryResult& a, const UnaryResult& b) {
   a.max_rel_error = std::max(a.max_rel_error, b.max_rel_error);
   for (std::size_t i = 0; i < a.classes.size(); ++i)
     for (std::size_t j = 0; j < 2; ++j) a.classes[i][j] += b.classes[i][j];
+  a.interrupted = a.interrupted || b.interrupted;
   if (b.fault && !a.fault) {
     a.fault = b.fault;
     a.fault_batch = b.fault_batch;
@@ -255,6 +257,10 @@ UnaryResult check_unary_kernel(const UnaryKernel& kernel, const UnaryOptions& o)
       run_batch(k, F, in, r, o);
       if (r.fault) break;
       done += in.size();
+      if (done < o.samples && stop_requested()) {
+        r.interrupted = true;
+        break;
+      }
     }
     return r;
   }
@@ -277,6 +283,9 @@ UnaryResult check_unary_kernel(const UnaryKernel& kernel, const UnaryOptions& o)
         for (std::uint64_t b = start; b < end; ++b) in[b - start] = b;
         run_batch(k, F, in, parts[t], o);
         if (parts[t].fault) stop = true;
+        if (stop_requested()) {
+          parts[t].interrupted = stop = true;
+        }
       }
       mpfr_free_cache();  // MPFR's constant caches are per thread (MPFR manual §5.2)
     });

@@ -109,6 +109,16 @@ struct CheckOptions {
 // The check's FP-environment sentence and fault from the kernel's log.
 void finish_fp_environment(CheckResult& r, const Kernel& k);
 
+// Interruption (SIGINT / SIGTERM in the CLI): request_stop is async-signal-
+// safe (a lock-free atomic); running checks stop after their batch in
+// progress and are inconclusive unless they already found a violation; checks
+// not started are not run. stop_requested() is the signal, 0 if none.
+void request_stop(int signal) noexcept;
+int stop_requested() noexcept;
+// The check interrupted after the inputs it judged: inconclusive ("interrupted
+// by SIGINT after N inputs ..."), unless a violation was found (kept).
+void finish_interrupted(CheckResult& r);
+
 // Bisects the batch [A, B) of n elements (output buffer contents Y0) that
 // failed with `first` down to the smallest sub-batch that still fails, and
 // sets r's verdict (crashed / timed out), reason and fault. `value_of(i)`

@@ -152,6 +152,7 @@ struct UnaryResult {
   // a call that did not return normally: the check stopped at its batch
   std::optional<KernelFault> fault;
   std::vector<std::uint64_t> fault_batch;  // the inputs (storage bits) of that call
+  bool interrupted = false;                // stopped early by request_stop (concrete.hpp)
   std::vector<UnaryWitness> worst;        // the largest ulp errors (up to 5)
   std::vector<UnaryWitness> witnesses;    // first violations of the bound (up to 5)
   bool passed() const noexcept { return special_mismatches == 0 && over_bound == 0 && !fault; }
