@@ -13,6 +13,7 @@
 
 #include <symerr/verify/report/report.hpp>
 
+#include "schema_check.hpp"
 #include "util.hpp"
 
 using namespace symerr::verify;
@@ -175,6 +176,11 @@ TEST_CASE("out-of-bounds writes past outputs and into inputs are crashed verdict
   CHECK_THAT(check_named(c.result, "overflow_div").fault->message, Catch::Contains("past the end of its output y"));
   CHECK_THAT(check_named(c.result, "scribble_sqrtf").fault->message, Catch::Contains("into its input a"));
   CHECK(check_named(c.result, "good_div").verdict == Verdict::PassedOnSamples);
+  // the fault kind "memory" is in the report schema
+  SchemaCheck schema(nlohmann::json::parse(read_text(fs::path(SYMERR_SOURCE_DIR) / "verify/schema/report.schema.json")));
+  const auto errors = schema.validate(nlohmann::json::parse(read_text(c.out / "report.json")));
+  for (const auto& e : errors) UNSCOPED_INFO(e);
+  CHECK(errors.empty());
 }
 
 TEST_CASE("a kernel that allocates without bound fails inside its memory limit", "[cli][hostile][memory]") {
