@@ -371,9 +371,11 @@ struct Sandbox::Worker {
     }
   }
 
-  // Canaries from element n on, in the three buffers.
-  void arm(std::size_t n) {
-    for (int i = 0; i < 3; ++i) std::memset(buffer(i) + n * element_size, kCanary, region - n * element_size);
+  // Canaries from element n on, in the buffers the call uses (b only for a
+  // binary call: a unary kernel's overflow of a meets a's canary zone first).
+  void arm(std::size_t n, bool with_b) {
+    for (int i = 0; i < 3; ++i)
+      if (i != 1 || with_b) std::memset(buffer(i) + n * element_size, kCanary, region - n * element_size);
   }
   // Throws KernelFault(Memory) when the kernel wrote outside its output's n
   // elements: past a buffer, or into the inputs a / b (the bytes sent).
@@ -382,6 +384,7 @@ struct Sandbox::Worker {
     const std::size_t used = n * element_size;
     for (int i = 0; i < 3; ++i) {
       std::size_t bad = 0;
+      if (i == 1 && !b) continue;
       if (!canary_intact(buffer(i) + used, buffer(i) + region, bad))
         throw KernelFault(FaultKind::Memory, 0,
                           std::string("the kernel wrote past the end of its ") + names[i] + " buffer (" +
@@ -433,7 +436,7 @@ void Sandbox::run(const void* a, const void* b, void* y, std::size_t n) {
     if (b) std::memcpy(w->buffer(1), b, bytes);
     std::memcpy(w->buffer(2), y, bytes);
   }
-  w->arm(n);
+  w->arm(n, b != nullptr);
   w->call(n, options_.time_limit_seconds);  // a fault destroys the worker with the exception
   w->check(n, a, b);
   Header* h = w->header();
