@@ -2,13 +2,17 @@
 // print the summary and the report path.
 #include "commands.hpp"
 
+#include <signal.h>
+
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <thread>
 
 #include <symerr/verify/campaign/campaign.hpp>
+#include <symerr/verify/concrete/concrete.hpp>
 #include <symerr/verify/report/report.hpp>
 
 namespace symerr::cli {
@@ -49,6 +53,20 @@ int finish(const Common& c, const CampaignResult& r, double seconds) {
   return exit_code(r, c.strict);
 }
 
+// SIGINT / SIGTERM: the first asks the run to stop (a partial report is
+// written), a second one ends symerr at once (the default action).
+void on_stop_signal(int sig) {
+  request_stop(sig);
+  ::signal(sig, SIG_DFL);
+}
+
+void catch_stop_signals() {
+  struct sigaction sa{};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -68,18 +86,32 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
   RunOptions o = run_options(c);
   o.exhaustive = exhaustive;
   o.command_line = command_line;
+  catch_stop_signals();
   CampaignResult r;
   try {
     r = run_campaign(spec, o);
   } catch (const KernelLoadError& e) {
     std::fprintf(stderr, "symerr: cannot load a kernel: %s\n", e.what());
     return 2;
+  } catch (const CampaignError& e) {
+    std::fprintf(stderr, "symerr: campaign error: %s\n", e.what());
+    return 2;
   }
   if (r.checks.empty()) {
     std::fprintf(stderr, "symerr: the campaign ran no check: nothing was verified\n");
     return kExitInputError;
   }
-  return finish(c, r, seconds_since(t0));
+  const int rc = finish(c, r, seconds_since(t0));
+  if (const int sig = stop_requested()) {
+    std::size_t unfinished = 0;
+    for (const auto& k : r.checks)
+      unfinished += k.reason.rfind("interrupted", 0) == 0 || k.reason.rfind("not run: the run was interrupted", 0) == 0;
+    const char* name = sigabbrev_np(sig);
+    std::fprintf(stderr, "symerr: interrupted by SIG%s: partial report, %zu of %zu checks did not finish (inconclusive)\n",
+                 name ? name : "?", unfinished, r.checks.size());
+    return rc == kExitInputError ? rc : 128 + sig;
+  }
+  return rc;
 }
 
 int audit_command(const Common& c, const std::string& command_line) {

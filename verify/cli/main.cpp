@@ -27,9 +27,18 @@
 
 namespace {
 
+// A seed is an integer in [0, 2^64): "-1" would otherwise wrap to 2^64 - 1.
+const CLI::Validator non_negative(
+    [](std::string& s) {
+      return s.find_first_not_of("0123456789") == std::string::npos && !s.empty()
+                 ? std::string()
+                 : "the seed must be a non-negative integer (0 to 2^64-1), got '" + s + "'";
+    },
+    "NONNEGATIVE");
+
 void add_common(CLI::App& app, symerr::cli::Common& c) {
   app.add_option("-o,--output", c.output, "Report directory (default: ./report, in the current directory)");
-  app.add_option("--seed", c.seed, "Seed of the random strategies (default: the campaign's)");
+  app.add_option("--seed", c.seed, "Seed of the random strategies (default: the campaign's)")->check(non_negative);
   app.add_option("-j,--jobs", c.jobs, "Checks run in parallel (default: hardware threads)");
   app.add_flag("--strict", c.strict, "Exit with 2 when a check is inconclusive");
   app.add_flag("-q,--quiet", c.quiet, "No progress on stderr");
@@ -84,7 +93,7 @@ int main(int argc, char** argv) {
   unary->add_option("--bound", unary_args.bound, "cr (correctly rounded, default) or a number of ulps");
   unary->add_option("--samples", unary_args.samples, "Random inputs");
   unary->add_option("--threads", unary_args.threads, "Threads of the exhaustive sweep");
-  unary->add_option("--seed", unary_args.seed, "Seed of the random strategy");
+  unary->add_option("--seed", unary_args.seed, "Seed of the random strategy")->check(non_negative);
 
   const symerr::cli::QuantCommand quant = symerr::cli::add_quant_command(app);
   const symerr::cli::LibmCommand libm = symerr::cli::add_libm_command(app);

@@ -3,7 +3,9 @@
 // (a misspelt key must not silently change what is verified).
 #include <symerr/verify/campaign/campaign.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <stdexcept>
@@ -233,6 +235,88 @@ void parse_inputs(const Reader& r, const json& j, CampaignSpec& s) {
   if (s.input_min && s.input_max && *s.input_min > *s.input_max)
     r.fail("/inputs", "min is greater than max");
   if (s.input_min && *s.input_min < 0) r.fail("/inputs/min", "a magnitude: must be >= 0");
+  if (s.input_max && *s.input_max < 0) r.fail("/inputs/max", "a magnitude: must be >= 0");
+}
+
+// "time_limit_seconds" (with its floor), "memory_limit_mb", "budget".
+void parse_limits(const Reader& r, const json& j, CampaignSpec& s) {
+  if (j.contains("time_limit_seconds")) {
+    s.time_limit_seconds = r.number(j["time_limit_seconds"], "/time_limit_seconds");
+    char floor[32];
+    std::snprintf(floor, sizeof floor, "%g", kMinTimeLimitSeconds);
+    if (!(s.time_limit_seconds >= kMinTimeLimitSeconds && s.time_limit_seconds <= 86400))
+      r.fail("/time_limit_seconds", "must be in [" + std::string(floor) +
+                                        ", 86400]: below the floor of " + floor +
+                                        " s a correct kernel's batch (and the child's start) can time out");
+  }
+  if (j.contains("memory_limit_mb")) {
+    const std::uint64_t mb = r.unsigned_int(j["memory_limit_mb"], "/memory_limit_mb");
+    if (mb > (std::uint64_t{1} << 24)) r.fail("/memory_limit_mb", "more than 2^24 MiB (16 TiB); 0 means no limit");
+    s.memory_limit_bytes = mb << 20;
+  }
+  if (j.contains("budget")) {
+    const json& b = j["budget"];
+    r.only_keys(b, "/budget", {"max_executions", "max_checks"});
+    if (b.contains("max_executions")) s.max_executions = r.unsigned_int(b["max_executions"], "/budget/max_executions");
+    if (b.contains("max_checks")) s.max_checks = r.unsigned_int(b["max_checks"], "/budget/max_checks");
+  }
+}
+
+// Whether [min, max] (magnitudes) holds a finite value of t.
+bool range_has_value(const CampaignSpec& s, ElementType t) {
+  const double lo = s.input_min.value_or(0), hi = s.input_max.value_or(INFINITY);
+  if (!is_float(t)) {
+    const auto I = std::get<IntFormat>(format_of(t));
+    const double top = std::max(std::fabs(static_cast<double>(I.min_value())), static_cast<double>(I.max_value()));
+    return std::ceil(lo) <= hi && std::ceil(lo) <= top;
+  }
+  const auto F = std::get<FloatFormat>(format_of(t));
+  if (lo > F.max_finite()) return false;
+  const double v = round_to(lo, F, RoundingMode::Upward).value;  // the least value >= lo
+  return v <= hi;
+}
+
+// Checks that would run no input are input errors, named before anything runs.
+void check_inputs_exist(const Reader& r, const CampaignSpec& s) {
+  struct Use { ElementType type; std::string path; };
+  std::vector<Use> uses;
+  for (std::size_t i = 0; i < s.formats.size(); ++i) uses.push_back({s.formats[i], "/formats/" + std::to_string(i)});
+  for (std::size_t i = 0; i < s.kernels.size() && i < s.kernel_paths.size(); ++i)
+    uses.push_back({s.kernels[i].signature.type, s.kernel_paths[i]});
+  const bool sampled = std::any_of(s.strategies.begin(), s.strategies.end(),
+                                   [](const std::string& x) { return x != "exhaustive"; });
+  for (const Use& u : uses) {
+    const char* name = to_string(u.type);
+    const bool sweepable = u.type == ElementType::FP16 || u.type == ElementType::BF16 ||
+                           (!is_float(u.type) && std::get<IntFormat>(format_of(u.type)).bits <= 8);
+    if (!sampled && !sweepable)
+      r.fail("/strategies", std::string("only \"exhaustive\", which sweeps FP16, BF16 and integers of at most 8 bits: "
+                                        "the ") + name + " check of " + u.path +
+                                " would run no input (add special_grid, boundary or random)");
+    if ((s.input_min || s.input_max) && !range_has_value(s, u.type))
+      r.fail("/inputs", std::string("the range of magnitudes holds no finite value of ") + name + " (" + u.path +
+                            "): its check would run " + (s.keep_special_values && is_float(u.type) ? "only the special values" : "no input"));
+  }
+}
+
+// "operators" x "formats": symerr's generic kernels, each listed once.
+void parse_generic_kernels(const Reader& r, const json& j, CampaignSpec& s) {
+  if (j.contains("operators")) {
+    if (!j["operators"].is_array()) r.fail("/operators", "expected an array of operator names");
+    for (std::size_t i = 0; i < j["operators"].size(); ++i)
+      s.operators.push_back(r.op(j["operators"][i], "/operators/" + std::to_string(i)));
+  }
+  if (j.contains("formats")) {
+    if (!j["formats"].is_array()) r.fail("/formats", "expected an array of format names");
+    for (std::size_t i = 0; i < j["formats"].size(); ++i)
+      s.formats.push_back(r.type(j["formats"][i], "/formats/" + std::to_string(i)));
+  }
+  for (std::size_t i = 1; i < s.operators.size(); ++i)
+    if (std::find(s.operators.begin(), s.operators.begin() + i, s.operators[i]) != s.operators.begin() + i)
+      r.fail("/operators/" + std::to_string(i), "\"" + std::string(to_string(s.operators[i])) + "\" is listed twice");
+  for (std::size_t i = 1; i < s.formats.size(); ++i)
+    if (std::find(s.formats.begin(), s.formats.begin() + i, s.formats[i]) != s.formats.begin() + i)
+      r.fail("/formats/" + std::to_string(i), std::string("\"") + to_string(s.formats[i]) + "\" is listed twice");
 }
 
 constexpr int kMaxDepth = 64;
@@ -297,23 +381,15 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
   const Reader r(file);
   r.only_keys(j, "", {"name", "seed", "operators", "formats", "kernels", "semantics", "inputs",
                       "bound", "strategies", "random_count", "boundary_count", "requirements",
-                      "symbolic", "audit", "time_limit_seconds", "isolation", "undefined_inputs"});
+                      "symbolic", "audit", "time_limit_seconds", "memory_limit_mb", "budget", "isolation",
+                      "undefined_inputs"});
   CampaignSpec s;
   s.file = file;
   s.text = text;
   s.name = file.stem().string();
   if (j.contains("name")) s.name = r.string(j["name"], "/name");
   if (j.contains("seed")) s.seed = r.unsigned_int(j["seed"], "/seed");
-  if (j.contains("operators")) {
-    if (!j["operators"].is_array()) r.fail("/operators", "expected an array of operator names");
-    for (std::size_t i = 0; i < j["operators"].size(); ++i)
-      s.operators.push_back(r.op(j["operators"][i], "/operators/" + std::to_string(i)));
-  }
-  if (j.contains("formats")) {
-    if (!j["formats"].is_array()) r.fail("/formats", "expected an array of format names");
-    for (std::size_t i = 0; i < j["formats"].size(); ++i)
-      s.formats.push_back(r.type(j["formats"][i], "/formats/" + std::to_string(i)));
-  }
+  parse_generic_kernels(r, j, s);
   if (s.operators.empty() != s.formats.empty())
     r.fail(s.operators.empty() ? "/operators" : "/formats",
            "\"operators\" and \"formats\" go together (symerr's generic kernels, operator x format)");
@@ -321,8 +397,12 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
     if (!j["kernels"].is_array()) r.fail("/kernels", "expected an array of kernel objects");
     for (std::size_t i = 0; i < j["kernels"].size(); ++i) {
       const std::string path = "/kernels/" + std::to_string(i);
-      if (is_unary_form(j["kernels"][i])) s.unary_kernels.push_back(parse_unary_kernel(r, j["kernels"][i], path, j));
-      else s.kernels.push_back(parse_kernel(r, j["kernels"][i], path));
+      if (is_unary_form(j["kernels"][i])) {
+        s.unary_kernels.push_back(parse_unary_kernel(r, j["kernels"][i], path, j));
+      } else {
+        s.kernels.push_back(parse_kernel(r, j["kernels"][i], path));
+        s.kernel_paths.push_back(path);
+      }
     }
   }
   if (j.contains("semantics")) parse_semantics(r, j["semantics"], s);
@@ -347,11 +427,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
     s.boundary_count = r.unsigned_int(j["boundary_count"], "/boundary_count");
   if (s.boundary_count > kMaxRandomCount)
     r.fail("/boundary_count", "more than the limit of " + std::to_string(kMaxRandomCount));
-  if (j.contains("time_limit_seconds")) {
-    s.time_limit_seconds = r.number(j["time_limit_seconds"], "/time_limit_seconds");
-    if (!(s.time_limit_seconds > 0 && s.time_limit_seconds <= 86400))
-      r.fail("/time_limit_seconds", "must be in (0, 86400]");
-  }
+  parse_limits(r, j, s);
   if (j.contains("isolation")) s.isolate_user_kernels = r.boolean(j["isolation"], "/isolation");
   if (j.contains("undefined_inputs")) {
     const auto u = r.string(j["undefined_inputs"], "/undefined_inputs");
@@ -365,6 +441,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
   if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
   if (s.operators.empty() && s.kernels.empty() && s.unary_kernels.empty() && !s.symbolic && !s.audit)
     r.fail("", "nothing to verify: give \"operators\"+\"formats\", \"kernels\", \"symbolic\" or \"audit\"");
+  check_inputs_exist(r, s);
   return s;
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <cmath>
 #include <mutex>
 #include <thread>
@@ -41,14 +43,7 @@ Property property_of(const BoundSpec& b, OpId op) {
     case BoundSpec::Kind::UnitRoundoff: return unit_roundoff_bound();
     case BoundSpec::Kind::SonnxDivIntroduction:
       return op == OpId::Div ? sonnx_div_introduction_bound() : unit_roundoff_bound();
-    case BoundSpec::Kind::Ulp: {
-      const double k = b.ulp;
-      char text[96];
-      std::snprintf(text, sizeof text, "|Y - exact| <= %g ulp(exact)", k);
-      return error_bound(BoundInfo{"within " + std::to_string(k).substr(0, 6) + " ulp", text,
-                                   "campaign file"},
-                         [k](const BoundContext& c) { return k * ulp(c.exact, c.format); });
-    }
+    case BoundSpec::Kind::Ulp: return ulp_multiple_bound(b.ulp);
   }
   return correct_rounding();
 }
@@ -75,11 +70,33 @@ bool in_range(double x, const CampaignSpec& s) {
   return (!s.input_min || m >= *s.input_min) && (!s.input_max || m <= *s.input_max);
 }
 
+bool in_range(__int128 x, const CampaignSpec& s) {
+  const double m = std::fabs(static_cast<double>(x));  // exact below 2^53; ranges are doubles
+  return (!s.input_min || m >= *s.input_min) && (!s.input_max || m <= *s.input_max);
+}
+
+// The integer strategies' inputs in the range (no longer the whole domain: sampled).
+CheckResult check_int_in_range(const Job& job, const CampaignSpec& s) {
+  const auto& o = job.options;
+  const auto& k = job.kernel;
+  const auto I = std::get<IntFormat>(format_of(k.type));
+  std::vector<IntInputs> all;
+  if (o.strategies.exhaustive_small_integers && I.bits <= 8) {
+    all.push_back(exhaustive_inputs(I));
+  } else {
+    if (o.strategies.special_grid) all.push_back(special_grid(I));
+    if (o.strategies.random_count) all.push_back(random_inputs(I, o.strategies.random_count, o.seed));
+  }
+  for (auto& in : all)
+    std::erase_if(in.pairs, [&](const auto& p) { return !in_range(p[0], s) || !in_range(p[1], s); });
+  return check_inputs(k, all, o, false);
+}
+
 // The strategies' inputs with operands outside the campaign's range dropped.
 CheckResult check_in_range(const Job& job, const CampaignSpec& s) {
   const auto& o = job.options;
   const auto& k = job.kernel;
-  if (!is_float(k.type)) return check_kernel(k, o);  // TODO: integer ranges (use check_inputs)
+  if (!is_float(k.type)) return check_int_in_range(job, s);
   const auto F = std::get<FloatFormat>(format_of(k.type));
   std::vector<FloatInputs> all;
   if (o.strategies.special_grid) all.push_back(special_grid(F));
@@ -130,12 +147,19 @@ std::vector<Job> jobs_of(const CampaignSpec& s, std::uint64_t seed) {
       o.requirements = s.requirements.empty() ? seed_requirements(op, t) : s.requirements;
       jobs.push_back({std::move(k), std::move(o), {}});
     }
-  for (const auto& u : s.kernels) {
-    Kernel k = load_kernel(u.library, u.symbol, u.signature);
+  for (std::size_t i = 0; i < s.kernels.size(); ++i) {
+    const UserKernelSpec& u = s.kernels[i];
+    Kernel k;
+    try {
+      k = load_kernel(u.library, u.symbol, u.signature, s.time_limit_seconds);
+    } catch (const KernelLoadError& e) {  // name the campaign file and the entry
+      throw KernelLoadError((s.file.empty() ? std::string("campaign") : s.file.string()) + ": at " +
+                            (i < s.kernel_paths.size() ? s.kernel_paths[i] : "/kernels") + ": " + e.what());
+    }
     k.name = u.name;
     CheckOptions o = options_of(s, k, seed);
     if (!u.requirements.empty()) o.requirements = u.requirements;
-    if (s.isolate_user_kernels) o.isolation = SandboxOptions{s.time_limit_seconds};
+    if (s.isolate_user_kernels) o.isolation = SandboxOptions{s.time_limit_seconds, s.memory_limit_bytes};
     ItemIdentity id;
     id.library = k.library;
     id.symbol = u.symbol;
@@ -170,7 +194,13 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
     for (std::size_t i; (i = next++) < jobs.size();) {
       const auto t0 = Clock::now();
       try {
-        results[i] = run_job(jobs[i], s, exhaustive, ro.jobs, ro.progress);
+        if (stop_requested()) {
+          results[i] = make_check_header(jobs[i].kernel, jobs[i].options);
+          results[i].verdict = Verdict::Inconclusive;
+          results[i].reason = "not run: the run was interrupted before this check started";
+        } else {
+          results[i] = run_job(jobs[i], s, exhaustive, ro.jobs, ro.progress);
+        }
       } catch (const std::exception& e) {
         results[i] = failed_check(jobs[i], e);
       }
@@ -281,7 +311,71 @@ CampaignSpec default_campaign() {
   return s;
 }
 
+namespace {
+
+// Budgets, before anything runs.
+void check_budgets(const CampaignSpec& spec, const RunOptions& ro) {
+  const std::string where = spec.file.empty() ? std::string("the default campaign") : spec.file.string();
+  const std::uint64_t checks = spec.operators.size() * spec.formats.size() + spec.kernels.size() +
+                               spec.unary_kernels.size();
+  if (checks > spec.max_checks)
+    throw CampaignError(where + ": at /budget/max_checks: " + std::to_string(checks) + " checks exceed the budget of " +
+                        std::to_string(spec.max_checks) + " (default " + std::to_string(kDefaultMaxChecks) +
+                        "; raise \"budget\": {\"max_checks\": N} to run them)");
+  const std::uint64_t n = estimate_executions(spec, ro);
+  if (n > spec.max_executions)
+    throw CampaignError(where + ": at /budget/max_executions: about " + std::to_string(n) +
+                        " kernel executions exceed the budget of " + std::to_string(spec.max_executions) +
+                        " (default " + std::to_string(kDefaultMaxExecutions) +
+                        "; lower random_count / drop exhaustive, or raise \"budget\": {\"max_executions\": N})");
+}
+
+// A concrete check that ran no input verified nothing: an input error.
+void check_ran_inputs(const CampaignSpec& spec, const std::vector<CheckResult>& checks) {
+  for (const auto& c : checks)
+    if (c.kind == "concrete" && c.evidence.inputs_checked == 0 && c.verdict != Verdict::Crashed &&
+        c.verdict != Verdict::TimedOut)
+      throw CampaignError((spec.file.empty() ? std::string("the default campaign") : spec.file.string()) +
+                          ": the check " + c.id + " ran 0 inputs (its strategies and input range leave none): "
+                          "nothing would be verified");
+}
+
+std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+}  // namespace
+
+std::uint64_t estimate_executions(const CampaignSpec& spec, const RunOptions& ro) {
+  const bool sweep = ro.exhaustive || has(spec.strategies, "exhaustive");
+  auto binary = [&](ElementType t) -> std::uint64_t {
+    const bool sixteen = t == ElementType::FP16 || t == ElementType::BF16;
+    if (sweep && sixteen && !restricted(spec)) return std::uint64_t{1} << 32;
+    if (!is_float(t) && std::get<IntFormat>(format_of(t)).bits <= 8) return 1u << 16;
+    std::uint64_t n = 0;
+    if (has(spec.strategies, "special_grid")) n += 19 * 19;
+    if (has(spec.strategies, "boundary")) n += spec.boundary_count;
+    if (has(spec.strategies, "random")) n += spec.random_count;
+    return n;
+  };
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < spec.operators.size(); ++i)
+    for (ElementType t : spec.formats) total = sat_add(total, binary(t));
+  for (const auto& k : spec.kernels) total = sat_add(total, binary(k.signature.type));
+  for (const auto& u : spec.unary_kernels) {
+    const bool sixteen = u.type == ElementType::FP16 || u.type == ElementType::BF16;
+    std::uint64_t n = 0;
+    for (UnaryStrategy st : u.strategies)
+      n += st == UnaryStrategy::Exhaustive ? (std::uint64_t{1} << (sixteen ? 16 : 32))
+           : st == UnaryStrategy::Random   ? u.random_count
+                                           : 1000;
+    if (u.strategies.empty()) n = 2000 + u.random_count;
+    if (ro.exhaustive && sixteen) n += 1u << 16;
+    total = sat_add(total, n);
+  }
+  return total;
+}
+
 CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
+  check_budgets(spec, ro);
   const FpStateScope documented;  // symerr's own arithmetic, whatever the caller's FP state
   const std::uint64_t seed = ro.seed.value_or(spec.seed);
   CampaignResult r;
@@ -298,10 +392,12 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
     ro.progress("concrete checks: " + std::to_string(jobs.size()) + " on " +
                 std::to_string(std::max(1u, ro.jobs)) + " threads");
   append(r.checks, run_jobs(jobs, spec, ro));
+  if (!stop_requested()) check_ran_inputs(spec, r.checks);
   if (!spec.unary_kernels.empty()) {
     if (ro.progress) ro.progress("unary checks: " + std::to_string(spec.unary_kernels.size()));
     append(r.checks, classified(run_unary_checks(spec, ro)));
   }
+  if (stop_requested()) return r;  // interrupted: what finished, and what did not, as inconclusive
   if (spec.symbolic) {
     if (ro.progress) ro.progress("symbolic checks");
     append(r.checks, classified(run_default_symbolic_checks(ro.progress)));

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <symerr/verify/concrete/concrete.hpp>
 #include <symerr/verify/report/identity.hpp>
 
 #include "../concrete/judge.hpp"
@@ -105,15 +106,35 @@ CheckResult header_of(const UnaryKernelSpec& u, const UnaryKernel& k, std::uint6
   return r;
 }
 
+// The check stopped at a call that did not return normally: bisect its batch
+// to the smallest that reproduces it (as for binary kernels).
+void record_unary_fault(CheckResult& r, const UnaryKernel& k, const UnaryResult& p) {
+  const std::size_t n = p.fault_batch.size(), w = storage_size(k.type);
+  std::vector<unsigned char> x(std::max<std::size_t>(n, 1) * w), y0(x.size());
+  for (std::size_t i = 0; i < n; ++i) store_bits(k.type, x.data(), i, p.fault_batch[i]);
+  const auto value_of = [&](std::size_t i) {
+    return std::vector<Value>{detail::storage_value(k.type, p.fault_batch[i])};
+  };
+  record_fault(r, as_binary(k), *p.fault, x.data(), x.data(), y0.data(), n, value_of);
+}
+
 // Evidence and verdict from the per-strategy results.
-void fill(CheckResult& r, const std::vector<UnaryResult>& parts, bool exhaustive) {
+void fill(CheckResult& r, const UnaryKernel& k, const std::vector<UnaryResult>& parts, bool exhaustive) {
   Evidence& ev = r.evidence;
   const UnaryWitness* worst = nullptr;
+  const UnaryResult* faulted = nullptr;
   for (const UnaryResult& p : parts) {
     ev.inputs_checked += p.tested;
     ev.failures += p.over_bound;
     ev.wrong_special += p.special_mismatches;
     ev.max_ulp_error = std::max(ev.max_ulp_error, p.max_ulp_error);
+    ev.max_abs_error = std::max(ev.max_abs_error, p.max_abs_error);
+    ev.max_rel_error = std::max(ev.max_rel_error, p.max_rel_error);
+    for (std::size_t c = 0; c < kInputClassCount; ++c) {
+      ev.classes[c].checked += p.classes[c][0];
+      ev.classes[c].failed += p.classes[c][1];
+    }
+    if (p.fault && !faulted) faulted = &p;
     ev.metrics["not_correctly_rounded"] += static_cast<double>(p.incorrectly_rounded);
     ev.metrics["mpfr_fallbacks"] += static_cast<double>(p.mpfr_calls);
     for (const UnaryWitness& w : p.witnesses)
@@ -122,10 +143,14 @@ void fill(CheckResult& r, const std::vector<UnaryResult>& parts, bool exhaustive
   }
   if (worst) ev.worst = witness_of(*worst, parts.front().type, r.operator_name);
   r.exhaustive = exhaustive;
-  detail::finish_verdict(r, exhaustive);
+  const bool interrupted = std::any_of(parts.begin(), parts.end(), [](const UnaryResult& p) { return p.interrupted; });
+  if (faulted) record_unary_fault(r, k, *faulted);
+  else detail::finish_verdict(r, exhaustive && !interrupted);
+  if (!faulted && interrupted) finish_interrupted(r);
+  finish_fp_environment(r, as_binary(k));
 }
 
-UnaryKernel kernel_of(const UnaryKernelSpec& u) {
+UnaryKernel kernel_of(const UnaryKernelSpec& u, double load_seconds) {
   if (u.library.empty()) {
     std::optional<UnaryKernel> k = builtin_unary_kernel(u.symbol, u.type);
     if (!k) throw std::invalid_argument("no reference unary kernel \"" + u.symbol + "\"");
@@ -134,13 +159,17 @@ UnaryKernel kernel_of(const UnaryKernelSpec& u) {
     k->name = u.name;
     return *k;
   }
-  UnaryKernel k = load_unary_kernel(u.library, u.symbol, u.op, u.type);
+  UnaryKernel k = load_unary_kernel(u.library, u.symbol, u.op, u.type, load_seconds);
   k.name = u.name;
   return k;
 }
 
-CheckResult run_one(const UnaryKernelSpec& u, std::uint64_t seed, const RunOptions& ro) {
-  const UnaryKernel k = kernel_of(u);
+CheckResult run_one(const UnaryKernelSpec& u, const CampaignSpec& spec, std::uint64_t seed, const RunOptions& ro) {
+  // user kernels in the sandbox (one pool of child processes for every strategy)
+  std::optional<SandboxOptions> isolation;
+  if (!u.library.empty() && spec.isolate_user_kernels)
+    isolation = SandboxOptions{spec.time_limit_seconds, spec.memory_limit_bytes};
+  const UnaryKernel k = harnessed(kernel_of(u, spec.time_limit_seconds), isolation);
   CheckResult r = header_of(u, k, seed);
   if (!u.library.empty()) {
     r.item.library = u.library;
@@ -161,9 +190,14 @@ CheckResult run_one(const UnaryKernelSpec& u, std::uint64_t seed, const RunOptio
     if (ro.progress) ro.progress(r.id + ": " + to_string(st));
     parts.push_back(check_unary_kernel(k, o));
     exhaustive = exhaustive || st == UnaryStrategy::Exhaustive;
+    if (parts.back().fault || parts.back().interrupted) break;  // the check stops at a fault or a stop request
+    if (stop_requested()) {
+      parts.back().interrupted = true;
+      break;
+    }
   }
   if (parts.empty()) throw std::invalid_argument("no strategy");
-  fill(r, parts, exhaustive);
+  fill(r, k, parts, exhaustive);
   return r;
 }
 
@@ -191,10 +225,20 @@ std::vector<CheckResult> run_unary_checks(const CampaignSpec& spec, const RunOpt
     if (ro.exhaustive && sixteen && !has_sweep) u.strategies.push_back(UnaryStrategy::Exhaustive);  // --exhaustive
     const auto t0 = std::chrono::steady_clock::now();
     CheckResult r;
+    if (stop_requested()) {  // interrupted before this check started
+      UnaryKernel k;
+      k.name = u.name;
+      r = header_of(u, k, seed);
+      r.verdict = Verdict::Inconclusive;
+      r.reason = "not run: the run was interrupted before this check started";
+      out.push_back(std::move(r));
+      continue;
+    }
     try {
-      r = run_one(u, seed, ro);
-    } catch (const KernelLoadError&) {
-      throw;  // as for binary kernels: loading errors stop the run
+      r = run_one(u, spec, seed, ro);
+    } catch (const KernelLoadError& e) {  // as for binary kernels: loading errors stop the run
+      throw KernelLoadError((spec.file.empty() ? std::string("campaign") : spec.file.string()) + ": unary kernel \"" +
+                            u.name + "\": " + e.what());
     } catch (const std::exception& e) {
       UnaryKernel k;
       k.name = u.name;

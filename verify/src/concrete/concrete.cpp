@@ -2,6 +2,8 @@
 #include <symerr/verify/concrete/concrete.hpp>
 
 #include <array>
+#include <atomic>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include <symerr/verify/bounds/bounds.hpp>  // exact_ulp: ulp at the exact result
 #include <symerr/verify/report/report.hpp>
 
 #include "judge.hpp"
@@ -17,24 +20,47 @@ namespace symerr::verify {
 
 Property correct_rounding() { return Property{}; }
 
-Property error_bound(BoundInfo info, BoundFn bound) {
+Property error_bound(BoundInfo info, BoundFn bound, ExactBoundFn exact_bound) {
   if (!bound) throw std::invalid_argument("error_bound(" + info.name + "): no bound function");
-  return Property{Property::Kind::Bound, std::move(info), std::move(bound)};
+  return Property{Property::Kind::Bound, std::move(info), std::move(bound), std::move(exact_bound)};
 }
+
+namespace {
+// ulp(x) of F for x the exact result rounded to nearest, or NaN when x is a
+// power of two (r may lie just below it, in the binade of half the spacing)
+double approx_ulp(double x, const FloatFormat& F) {
+  int e = 0;
+  return std::frexp(x, &e) == (x < 0 ? -0.5 : 0.5) ? NAN : ulp(x, F);
+}
+}  // namespace
 
 Property sonnx_div_introduction_bound() {
   return error_bound(
       {"ulp(Y)", "|Y - A/B| <= ulp(A/B) (ulp at the real result)",
        "SONNX Div, float: Error Introduction (seed 000), unit verification `ulp(c.real)`"},
-      [](const BoundContext& c) { return ulp(c.exact, c.format); });
+      [](const BoundContext& c) { return approx_ulp(c.exact, c.format); },
+      [](const BoundContext& c, const mpq_class& r) { return exact_ulp(r, c.format); });
+}
+
+Property ulp_multiple_bound(double k) {
+  char text[96];
+  std::snprintf(text, sizeof text, "|Y - exact| <= %g ulp(exact)", k);
+  return error_bound(BoundInfo{"within " + std::to_string(k).substr(0, 6) + " ulp", text, "campaign file"},
+                     [k](const BoundContext& c) { return k * approx_ulp(c.exact, c.format); },
+                     [k](const BoundContext& c, const mpq_class& r) {
+                       return mpq_class(exact_value(k) * exact_ulp(r, c.format));
+                     });
 }
 
 Property unit_roundoff_bound() {
   return error_bound({"u*max(|r|, min_normal)", "|Y - r| <= u * max(|r|, 2^emin), r exact result",
                       "standard model with gradual underflow (Higham, ASNA §2.2)"},
                      [](const BoundContext& c) {
-                       return c.format.unit_roundoff() *
-                              std::max(std::fabs(c.exact), c.format.min_normal());
+                       return c.format.unit_roundoff() * std::max(std::fabs(c.exact), c.format.min_normal());
+                     },
+                     [](const BoundContext& c, const mpq_class& r) {
+                       const mpq_class m = std::max(mpq_class(abs(r)), exact_value(c.format.min_normal()));
+                       return mpq_class(exact_value(c.format.unit_roundoff()) * m);
                      });
 }
 
@@ -118,6 +144,22 @@ std::function<std::vector<Value>(std::size_t)> values_of(const Kernel& k, const 
 
 }  // namespace
 
+namespace {
+std::atomic<int> g_stop{0};
+static_assert(std::atomic<int>::is_always_lock_free, "request_stop must be async-signal-safe");
+}  // namespace
+
+void request_stop(int signal) noexcept { g_stop.store(signal, std::memory_order_relaxed); }
+int stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
+
+void finish_interrupted(CheckResult& r) {
+  if (r.evidence.failures > 0) return;  // a violation found stands
+  const char* name = sigabbrev_np(stop_requested());
+  r.verdict = Verdict::Inconclusive;
+  r.reason = std::string("interrupted by SIG") + (name ? name : "?") + " after " +
+             std::to_string(r.evidence.inputs_checked) + " inputs (no violation among them); the check did not finish";
+}
+
 void finish_fp_environment(CheckResult& r, const Kernel& k) {
   std::string d = "every call started in " + describe_fp_state(mxcsr::kDocumented) +
                   (k.sandbox ? " (in a child process" : " (in-process, the caller's state restored after each call");
@@ -185,7 +227,7 @@ void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first, con
   }
   if (!reproduced && seconds_since(t0) < budget) reproduced = fails(lo, len);
   FaultInfo f;
-  static const char* kinds[] = {"signal", "exit", "exception", "timeout"};
+  static const char* kinds[] = {"signal", "exit", "exception", "timeout", "memory"};
   f.kind = kinds[static_cast<int>(first.kind)];
   f.message = first.what();
   f.batch_size = n;
@@ -267,10 +309,10 @@ CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inpu
   std::uint64_t skipped = 0;
   std::vector<std::array<V, 2>> pairs;  // the batch
   pairs.reserve(batch);
-  bool faulted = false;
+  bool faulted = false, interrupted = false;
   for (const auto& in : inputs) {
     add_strategy(r, in.strategy);
-    for (std::size_t next = 0; next < in.pairs.size() && !faulted;) {
+    for (std::size_t next = 0; next < in.pairs.size() && !faulted && !(interrupted = stop_requested() != 0);) {
       pairs.clear();
       for (; next < in.pairs.size() && pairs.size() < batch; ++next) {
         if (skip_zero_divisor && in.pairs[next][1] == 0) ++skipped;
@@ -286,7 +328,7 @@ CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inpu
       for (std::size_t i = 0; i < pairs.size() && !faulted; ++i)
         judge_one<V>(judge, k, o, pairs[i][0], pairs[i][1], decode_value<V>(k.type, load_bits(k.type, Y.data(), i)));
     }
-    if (faulted) break;
+    if (faulted || interrupted) break;
   }
   judge.finish_worst();
   r.evidence = judge.evidence;
@@ -297,6 +339,7 @@ CheckResult check_pairs(const Kernel& kernel, const std::vector<Inputs<V>>& inpu
                                       " inputs with divisor 0 left out; campaign \"undefined_inputs\": \"run\" runs them)";
   }
   if (!faulted) detail::finish_verdict(r, exhaustive);
+  if (!faulted && interrupted) finish_interrupted(r);
   finish_fp_environment(r, k);
   r.duration_seconds = seconds_since(t0);
   return r;

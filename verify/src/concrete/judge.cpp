@@ -142,16 +142,22 @@ ClassMask FloatJudge::classes(double a, double b, const FloatReference& ref) con
 bool FloatJudge::bound_holds(double a, double b, double out, const FloatReference& ref,
                              double err_d) const {
   if (!std::isfinite(out)) return false;
-  const double bound = property->bound(BoundContext{op, format, a, b, ref.exact, ref.value, out});
-  if (std::isnan(bound)) return false;
-  if (bound == INFINITY) return true;
-  // err_d is within 2^-52 |exact| + 2^-53 err_d of the exact error; decide
-  // with a wider margin, and exactly inside it.
-  const double delta = 0x1p-50 * (std::fabs(ref.exact) + err_d) + 0x1p-1060;
-  if (err_d + delta <= bound) return true;
-  if (err_d - delta > bound) return false;
-  const mpq_class e = abs(exact_value(out) - exact_result(op, a, b));
-  return e <= exact_value(bound);
+  const BoundContext ctx{op, format, a, b, ref.exact, ref.value, out};
+  const double bound = property->bound(ctx);
+  const bool exact = static_cast<bool>(property->exact_bound);
+  if (!exact && std::isnan(bound)) return false;
+  if (!exact && bound == INFINITY) return true;
+  if (std::isfinite(bound)) {
+    // err_d is within 2^-52 |exact| + 2^-53 err_d of the exact error, and an
+    // approximate bound within 2^-49 bound + 2^-1060 of the exact one; decide
+    // with a wider margin, and exactly inside it.
+    const double delta = 0x1p-50 * (std::fabs(ref.exact) + err_d) + (exact ? 0x1p-48 * bound : 0) + 0x1p-1059;
+    if (err_d + delta <= bound) return true;
+    if (err_d - delta > bound) return false;
+  }
+  const mpq_class r = exact_result(op, a, b);
+  const mpq_class e = abs(exact_value(out) - r);
+  return exact ? e <= property->exact_bound(ctx, r) : e <= exact_value(bound);
 }
 
 bool FloatJudge::judge(double a, double b, double out, const FloatReference& ref, bool count_inputs) {
@@ -234,6 +240,15 @@ namespace {
 Value float_value(ElementType t, double x) {
   return Value{x, exact_decimal(x), bits_text(t, encode_float(t, x))};
 }
+// A bound that is not a double: "2^-1075" for a power of two, else its
+// upward rounding marked as such.
+std::string power_or_rounded_up(const mpq_class& B, double up) {
+  const mpz_class& n = B.get_num();
+  const mpz_class& d = B.get_den();
+  if (n == 1 && mpz_popcount(d.get_mpz_t()) == 1)
+    return "2^-" + std::to_string(mpz_sizeinbase(d.get_mpz_t(), 2) - 1) + " (exact)";
+  return short_text(up) + " (rounded up from the exact bound)";
+}
 }  // namespace
 
 Witness FloatJudge::make_witness(double a, double b, double out, ClassMask cls) const {
@@ -273,14 +288,24 @@ Witness FloatJudge::make_witness(double a, double b, double out, ClassMask cls) 
   char err[64];
   std::snprintf(err, sizeof err, "%.4g", w.ulp_error);
   if (property->kind == Property::Kind::Bound) {
-    w.bound = property->bound(BoundContext{op, format, a, b, ref.exact, ref.value, out});
+    const BoundContext ctx{op, format, a, b, ref.exact, ref.value, out};
+    std::string bound_text;
+    if (property->exact_bound) {
+      const mpq_class B = property->exact_bound(ctx, q);
+      const Rounded up = round_to(B, FP64, RoundingMode::Upward);
+      w.bound = up.value;  // never below the bound
+      bound_text = up.ternary == Ternary::Exact ? short_text(up.value) : power_or_rounded_up(B, up.value);
+    } else {
+      w.bound = property->bound(ctx);
+      bound_text = short_text(*w.bound);
+    }
     if (sgn(q) == 0 && std::isfinite(out) && out == 0 && !same)
       w.message = call + " returned " + short_text(out) + "; the exact result is 0 and IEEE 754 gives " +
                   short_text(ref.value);
     else
       w.message = call + " returned " + short_text(out) + "; |error| = " + short_text(w.abs_error) +
                   " (" + err + " ulp) against the exact " + w.exact_result + ", bound " +
-                  property->info.name + " = " + short_text(*w.bound);
+                  property->info.name + " = " + bound_text;
   } else {
     w.message = call + " returned " + short_text(out) + "; the correctly rounded " + fmt +
                 " result is " + short_text(ref.value) + " (exact " + w.exact_result + ", error " +

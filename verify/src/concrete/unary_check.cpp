@@ -3,6 +3,7 @@
 #include <symerr/verify/concrete/unary.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cfenv>
 #include <cmath>
 #include <cstring>
@@ -13,6 +14,9 @@
 #include <mpfr.h>
 
 #include <symerr/fp_environment.hpp>
+#include <symerr/verify/concrete/concrete.hpp>  // stop_requested
+#include <symerr/verify/concrete/strategy.hpp>
+#include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify {
 namespace {
@@ -47,11 +51,37 @@ void keep_worst(std::vector<UnaryWitness>& worst, const UnaryWitness& w) {
 }
 
 // Judges one input and its result into r.
+// Counts x in its input class (and f(x) in Overflow); `failed` for the failures.
+void count_class(UnaryResult& r, double x, const FloatFormat& F, bool overflow, bool failed) {
+  auto add = [&](InputClass c) {
+    auto& n = r.classes[static_cast<std::size_t>(c)];
+    ++n[0];
+    n[1] += failed;
+  };
+  add(operand_class(x, F));
+  if (overflow) add(InputClass::Overflow);
+}
+
+// Error statistics of a finite y whose correctly rounded f(x) is finite: the
+// ulp error times the ulp at RN(f(x)) is at least |y − f(x)| (RN(f(x)) is in
+// the binade of f(x) or at the power of two above it).
+void note_errors(UnaryResult& r, double y, double rounded, double err, const FloatFormat& F) {
+  if (!std::isfinite(y) || !std::isfinite(rounded) || !std::isfinite(err)) return;
+  const double u = ulp(rounded, F);
+  const double abs_up = err * u;
+  r.max_abs_error = std::max(r.max_abs_error, abs_up);
+  const double mag = std::fabs(rounded) - 0.5 * u;  // |f(x)| is at least this
+  if (rounded != 0) r.max_rel_error = std::max(r.max_rel_error, abs_up / mag);
+  else if (y == 0) r.max_rel_error = std::max(r.max_rel_error, 1.0);
+}
+
 void judge(UnaryResult& r, OpId op, const FloatFormat& F, std::uint64_t bits, double x, double y,
            const UnaryOptions& o) {
   ++r.tested;
   if (auto special = unary_special(op, x)) {
-    if (!same_value(*special, y)) {
+    const bool wrong = !same_value(*special, y);
+    count_class(r, x, F, false, wrong);
+    if (wrong) {
       ++r.special_mismatches;
       ++r.over_bound;
       if (r.witnesses.size() < 5) r.witnesses.push_back({bits, x, y, *special, INFINITY, "special value"});
@@ -67,6 +97,8 @@ void judge(UnaryResult& r, OpId op, const FloatFormat& F, std::uint64_t bits, do
   if (o.sonnx_unit_roundoff)  // a correctly rounded result meets it; others are decided exactly
     over = !correct && (!std::isfinite(y) || !unary_within_unit_roundoff(op, x, y, F));
   if (err > r.max_ulp_error || std::isnan(err)) r.max_ulp_error = err;
+  count_class(r, x, F, std::isinf(t.rounded), over);
+  note_errors(r, y, t.rounded, err, F);
   if (!over && correct && err <= 0.5) return;
   UnaryWitness w{bits, x, y, t.rounded, err,
                  over ? (o.ulp_bound <= 0.5 && !o.sonnx_unit_roundoff ? "not correctly rounded" : "exceeds the bound")
@@ -85,6 +117,15 @@ void merge(UnaryResult& a, const UnaryResult& b) {
   a.over_bound += b.over_bound;
   a.mpfr_calls += b.mpfr_calls;
   a.max_ulp_error = std::max(a.max_ulp_error, b.max_ulp_error);
+  a.max_abs_error = std::max(a.max_abs_error, b.max_abs_error);
+  a.max_rel_error = std::max(a.max_rel_error, b.max_rel_error);
+  for (std::size_t i = 0; i < a.classes.size(); ++i)
+    for (std::size_t j = 0; j < 2; ++j) a.classes[i][j] += b.classes[i][j];
+  a.interrupted = a.interrupted || b.interrupted;
+  if (b.fault && !a.fault) {
+    a.fault = b.fault;
+    a.fault_batch = b.fault_batch;
+  }
   for (const auto& w : b.worst) keep_worst(a.worst, w);
   for (const auto& w : b.witnesses)
     if (a.witnesses.size() < 5) a.witnesses.push_back(w);
@@ -103,7 +144,17 @@ void run_batch(const UnaryKernel& k, const FloatFormat& F, const std::vector<std
   } else {
     for (std::size_t i = 0; i < in.size(); ++i) store_bits(k.type, xb.data(), i, in[i]);
   }
-  k.run(xb.data(), yb.data(), in.size());
+  try {
+    k.run(xb.data(), yb.data(), in.size());
+  } catch (const KernelFault& f) {
+    r.fault = f;
+    r.fault_batch = in;
+    return;
+  } catch (const std::exception& e) {
+    r.fault = KernelFault(FaultKind::Exception, 0, std::string("the kernel threw: ") + e.what());
+    r.fault_batch = in;
+    return;
+  }
   if (k.type == ElementType::FP32) {  // the hot path of the 2^32 sweep
     for (std::size_t i = 0; i < in.size(); ++i) {
       float x, y;
@@ -183,10 +234,11 @@ const char* to_string(UnaryStrategy s) noexcept {
   return "?";
 }
 
-UnaryResult check_unary_kernel(const UnaryKernel& k, const UnaryOptions& o) {
-  if (!is_float(k.type)) throw std::invalid_argument("check_unary_kernel: " + std::string(to_string(k.type)) +
+UnaryResult check_unary_kernel(const UnaryKernel& kernel, const UnaryOptions& o) {
+  if (!is_float(kernel.type)) throw std::invalid_argument("check_unary_kernel: " + std::string(to_string(kernel.type)) +
                                                      " is not a float type");
   if (!(o.ulp_bound >= 0.5)) throw std::invalid_argument("check_unary_kernel: ulp bound must be >= 0.5");
+  const UnaryKernel k = harnessed(kernel, o.isolation);
   const FloatFormat F = std::get<FloatFormat>(format_of(k.type));
   const UnaryResult empty = blank(k, o);
   UnaryResult r = empty;
@@ -203,7 +255,12 @@ UnaryResult check_unary_kernel(const UnaryKernel& k, const UnaryOptions& o) {
       std::vector<std::uint64_t> in(std::min<std::uint64_t>(kBatch, o.samples - done));
       for (auto& b : in) b = rng() & mask;
       run_batch(k, F, in, r, o);
+      if (r.fault) break;
       done += in.size();
+      if (done < o.samples && stop_requested()) {
+        r.interrupted = true;
+        break;
+      }
     }
     return r;
   }
@@ -214,16 +271,21 @@ UnaryResult check_unary_kernel(const UnaryKernel& k, const UnaryOptions& o) {
   const unsigned threads = std::max(1u, o.threads);
   std::vector<UnaryResult> parts(threads, empty);
   std::vector<std::thread> pool;
+  std::atomic<bool> stop{false};  // a kernel fault ends every worker's sweep
   for (unsigned t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       DefaultFpEnvironment worker_env;
       // interleaved blocks: the expensive regions are shared between threads
       std::vector<std::uint64_t> in;
-      for (std::uint64_t start = first + t * kBatch; start < first + count; start += threads * kBatch) {
+      for (std::uint64_t start = first + t * kBatch; start < first + count && !stop; start += threads * kBatch) {
         const std::uint64_t end = std::min(start + kBatch, first + count);
         in.resize(end - start);
         for (std::uint64_t b = start; b < end; ++b) in[b - start] = b;
         run_batch(k, F, in, parts[t], o);
+        if (parts[t].fault) stop = true;
+        if (stop_requested()) {
+          parts[t].interrupted = stop = true;
+        }
       }
       mpfr_free_cache();  // MPFR's constant caches are per thread (MPFR manual §5.2)
     });
@@ -240,7 +302,10 @@ std::string UnaryResult::summary() const {
     << (sonnx_unit_roundoff ? std::string("SONNX u·max(|f(x)|, min normal)")
                             : ulp_bound <= 0.5 ? std::string("correctly rounded") : std::to_string(ulp_bound) + " ulp")
     << "; " << incorrectly_rounded << " not correctly rounded, max error " << max_ulp_error << " ulp, "
-    << special_mismatches << " wrong special values; " << (passed() ? "PASS" : "VIOLATED");
+    << special_mismatches << " wrong special values; "
+    << (fault ? "CRASHED: " + std::string(fault->what()) + " (the check stopped at a batch of " +
+                    std::to_string(fault_batch.size()) + " inputs)"
+              : passed() ? "PASS" : "VIOLATED");
   if (!witnesses.empty()) {
     char buf[160];
     const auto& w = witnesses.front();

@@ -2,11 +2,18 @@
 #include <symerr/verify/kernel/kernel.hpp>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -167,12 +174,69 @@ Kernel wrap_symbol(std::string name, const KernelSignature& sig, void* sym,
 
 }  // namespace
 
-LoadedSymbol load_symbol(const std::string& path, const std::string& symbol, const std::string& what) {
+namespace {
+
+void exit_at_once(int status, void*) { ::_exit(status); }
+
+// dlopen + dlsym in a child process (its own process group), so that a
+// library's constructors run there first. Returns normally when the child
+// loaded it, or could not (the parent's dlopen then names the reason).
+void probe_load(const std::string& open_path, const std::string& symbol, const std::string& what,
+                double seconds) {
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) throw KernelLoadError(what + ": cannot create a pipe to load it in a child process");
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(p[0]);
+    ::close(p[1]);
+    throw KernelLoadError(what + ": cannot fork a child process to load it in");
+  }
+  if (pid == 0) {
+    ::on_exit(exit_at_once, nullptr);  // exit() in a constructor: none of the harness's atexit handlers
+    ::setpgid(0, 0);
+    void* h = ::dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const char ok = h != nullptr && ::dlsym(h, symbol.c_str()) != nullptr ? 'y' : 'n';
+    if (::write(p[1], &ok, 1) != 1) ::_exit(3);
+    ::_exit(0);
+  }
+  ::setpgid(pid, pid);
+  ::close(p[1]);
+  pollfd pf{p[0], POLLIN, 0};
+  const int ready = ::poll(&pf, 1, static_cast<int>(seconds * 1000));
+  char ok = 0;
+  const bool answered = ready > 0 && ::read(p[0], &ok, 1) == 1;
+  ::close(p[0]);
+  if (!answered) ::kill(-pid, SIGKILL);
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid, SIGKILL);  // whatever a constructor forked
+  if (answered) return;
+  const std::string where = " (the library's constructors run in a child process first: symerr is untouched)";
+  if (ready == 0) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", seconds);
+    throw KernelLoadError(what + ": loading the library did not finish within " + buf + " s" + where);
+  }
+  if (WIFSIGNALED(st)) {
+    const char* abbrev = ::sigabbrev_np(WTERMSIG(st));
+    throw KernelLoadError(what + ": loading the library killed the process with signal " +
+                          std::to_string(WTERMSIG(st)) + " (SIG" + (abbrev ? abbrev : "?") + ")" + where);
+  }
+  throw KernelLoadError(what + ": loading the library ended the process with exit status " +
+                        std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : -1) + " (exit() called)" + where);
+}
+
+}  // namespace
+
+LoadedSymbol load_symbol(const std::string& path, const std::string& symbol, const std::string& what,
+                         double load_seconds) {
   struct stat st{};
   if (::stat(path.c_str(), &st) != 0)
     throw KernelLoadError(what + ": the file does not exist or cannot be read");
   // a path without '/' would be searched in the system library path: make it explicit
   const std::string open_path = path.find('/') == std::string::npos ? "./" + path : path;
+  probe_load(open_path, symbol, what, load_seconds);
   void* handle = ::dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* err = ::dlerror();
@@ -187,9 +251,10 @@ LoadedSymbol load_symbol(const std::string& path, const std::string& symbol, con
   return {sym, std::move(library)};
 }
 
-Kernel load_kernel(const std::string& path, const std::string& symbol, const KernelSignature& sig) {
+Kernel load_kernel(const std::string& path, const std::string& symbol, const KernelSignature& sig,
+                   double load_seconds) {
   const std::string what = "load_kernel: symbol '" + symbol + "' from '" + path + "'";
-  const auto [sym, library] = load_symbol(path, symbol, what);
+  const auto [sym, library] = load_symbol(path, symbol, what, load_seconds);
   std::string name = symbol + "@" + path;
   Kernel k;
   switch (sig.type) {

@@ -12,7 +12,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cfenv>
 #include <chrono>
@@ -193,11 +195,27 @@ void sample_fp_state(int, siginfo_t*, void* context) {
 // harness's stdio buffers a second time, or run a sanitizer's leak check).
 void exit_at_once(int status, void*) { ::_exit(status); }
 
+// The child's address space: its size now plus `extra` bytes.
+void limit_address_space(std::uint64_t extra) {
+  if (extra == 0) return;
+  unsigned long long pages = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%llu", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + extra;
+  const rlimit as{limit, limit};
+  ::setrlimit(RLIMIT_AS, &as);
+}
+
 [[noreturn]] void child_main(int fd, Header* h, unsigned char* A, unsigned char* B,
-                             unsigned char* Y, const KernelCall& call) {
+                             unsigned char* Y, const KernelCall& call, std::uint64_t memory_limit) {
   ::on_exit(exit_at_once, nullptr);  // registered last: runs first
+  ::setpgid(0, 0);                   // the kernel's own processes die with the group
+  const pid_t self = ::getpid();
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  limit_address_space(memory_limit);
   for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) ::signal(s, SIG_DFL);
   g_header = h;
   struct sigaction sa{};
@@ -224,6 +242,7 @@ void exit_at_once(int status, void*) { ::_exit(status); }
       g_in_call = 0;
       h->status = 2;
     }
+    if (::getpid() != self) ::_exit(0);  // a process the kernel forked: only the child answers
     h->state_after = read_fp_state();
     write_fp_state(mxcsr::kDocumented);
     const char done = 'k';
@@ -240,21 +259,38 @@ std::string signal_text(int sig) {
 
 }  // namespace
 
+constexpr std::size_t kPage = 4096;
+constexpr unsigned char kCanary = 0xA5;
+
+// [first, last) holds only the canary byte.
+bool canary_intact(const unsigned char* first, const unsigned char* last, std::size_t& bad) {
+  for (const unsigned char* p = first; p < last; ++p)
+    if (*p != kCanary) {
+      bad = static_cast<std::size_t>(p - first);
+      return false;
+    }
+  return true;
+}
+
 struct Sandbox::Worker {
   pid_t pid = -1;
   int fd = -1;
   void* shm = MAP_FAILED;
-  std::size_t shm_bytes = 0, capacity = 0, element_size = 0;
+  std::size_t shm_bytes = 0, capacity = 0, element_size = 0, region = 0;
 
   Header* header() const { return static_cast<Header*>(shm); }
+  // buffers a, b, y: each followed by its canary zone, the last by a PROT_NONE page
   unsigned char* buffer(int i) const {
-    return static_cast<unsigned char*>(shm) + kHeaderBytes + static_cast<std::size_t>(i) * capacity * element_size;
+    return static_cast<unsigned char*>(shm) + kHeaderBytes + static_cast<std::size_t>(i) * region;
   }
 
-  Worker(std::size_t cap, std::size_t esize, const KernelCall& call) : capacity(cap), element_size(esize) {
-    shm_bytes = kHeaderBytes + 3 * cap * esize;
+  Worker(std::size_t cap, std::size_t esize, const KernelCall& call, std::uint64_t memory_limit)
+      : capacity(cap), element_size(esize) {
+    region = (cap * esize + kPage - 1) / kPage * kPage + kCanaryBytes;
+    shm_bytes = kHeaderBytes + 3 * region + kPage;
     shm = ::mmap(nullptr, shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shm == MAP_FAILED) throw std::runtime_error("sandbox: cannot map shared memory: " + std::string(std::strerror(errno)));
+    ::mprotect(static_cast<unsigned char*>(shm) + shm_bytes - kPage, kPage, PROT_NONE);
     new (shm) Header();
     std::lock_guard<std::mutex> lock(fork_mutex());
     int sv[2];
@@ -268,14 +304,16 @@ struct Sandbox::Worker {
     }
     if (pid == 0) {
       ::close(sv[0]);
-      child_main(sv[1], header(), buffer(0), buffer(1), buffer(2), call);
+      child_main(sv[1], header(), buffer(0), buffer(1), buffer(2), call, memory_limit);
     }
+    ::setpgid(pid, pid);  // as the child does: no window where it is in ours
     ::close(sv[1]);
     fd = sv[0];
   }
 
   ~Worker() {
     if (pid > 0) {
+      ::kill(-pid, SIGKILL);
       ::kill(pid, SIGKILL);
       int st = 0;
       while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
@@ -285,11 +323,9 @@ struct Sandbox::Worker {
     if (shm != MAP_FAILED) ::munmap(shm, shm_bytes);
   }
 
-  // The child is gone: reap it and say how it ended.
-  [[noreturn]] void died() {
-    int st = 0;
-    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
+  // The child is gone (status st, from waitpid): kill what it forked and say how it ended.
+  [[noreturn]] void died(int st) {
+    ::kill(-pid, SIGKILL);
     pid = -1;
     if (WIFSIGNALED(st))
       throw KernelFault(FaultKind::Signal, WTERMSIG(st), "the kernel was killed by " + signal_text(WTERMSIG(st)));
@@ -298,8 +334,16 @@ struct Sandbox::Worker {
                       "the kernel ended the process with exit status " + std::to_string(code) +
                           " during the call (exit() or _exit() called)");
   }
+  [[noreturn]] void died() {
+    int st = 0;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    died(st);
+  }
 
   // Runs n elements already in the buffers; waits at most `limit` seconds.
+  // The child's end of the socket may live on in a process the kernel forked:
+  // the child's own death is watched with waitpid as well.
   void call(std::size_t n, double limit) {
     const std::uint64_t nn = n;
     if (::send(fd, &nn, sizeof nn, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof nn)) died();
@@ -307,9 +351,12 @@ struct Sandbox::Worker {
     for (;;) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       pollfd p{fd, POLLIN, 0};
-      const int r = ::poll(&p, 1, static_cast<int>(std::max<long long>(0, left.count())));
+      const int r = ::poll(&p, 1, static_cast<int>(std::clamp<long long>(left.count(), 0, 50)));
       if (r < 0 && errno == EINTR) continue;
       if (r == 0) {
+        int st = 0;
+        if (::waitpid(pid, &st, WNOHANG) == pid) died(st);
+        if (left.count() > 0) continue;
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", limit);
         throw KernelFault(FaultKind::Timeout, 0,
@@ -321,6 +368,32 @@ struct Sandbox::Worker {
       if (got == 1) break;
       if (got < 0 && errno == EINTR) continue;
       died();
+    }
+  }
+
+  // Canaries from element n on, in the buffers the call uses (b only for a
+  // binary call: a unary kernel's overflow of a meets a's canary zone first).
+  void arm(std::size_t n, bool with_b) {
+    for (int i = 0; i < 3; ++i)
+      if (i != 1 || with_b) std::memset(buffer(i) + n * element_size, kCanary, region - n * element_size);
+  }
+  // Throws KernelFault(Memory) when the kernel wrote outside its output's n
+  // elements: past a buffer, or into the inputs a / b (the bytes sent).
+  void check(std::size_t n, const void* a, const void* b) const {
+    static const char* names[] = {"input a", "input b", "output y"};
+    const std::size_t used = n * element_size;
+    for (int i = 0; i < 3; ++i) {
+      std::size_t bad = 0;
+      if (i == 1 && !b) continue;
+      if (!canary_intact(buffer(i) + used, buffer(i) + region, bad))
+        throw KernelFault(FaultKind::Memory, 0,
+                          std::string("the kernel wrote past the end of its ") + names[i] + " buffer (" +
+                              std::to_string(n) + " elements; byte " + std::to_string(bad) + " past them overwritten)");
+    }
+    for (int i = 0; i < 2; ++i) {
+      const void* sent = i == 0 ? a : b;
+      if (sent && used && std::memcmp(buffer(i), sent, used) != 0)
+        throw KernelFault(FaultKind::Memory, 0, std::string("the kernel wrote into its ") + names[i] + " buffer");
     }
   }
 };
@@ -347,7 +420,7 @@ std::unique_ptr<Sandbox::Worker> Sandbox::acquire(std::size_t n) {
         return w;
       }
   }
-  return std::make_unique<Worker>(std::max<std::size_t>(n, 4096), element_size_, call_);
+  return std::make_unique<Worker>(std::max<std::size_t>(n, 4096), element_size_, call_, options_.memory_limit_bytes);
 }
 
 void Sandbox::release(std::unique_ptr<Worker> w) {
@@ -363,7 +436,9 @@ void Sandbox::run(const void* a, const void* b, void* y, std::size_t n) {
     if (b) std::memcpy(w->buffer(1), b, bytes);
     std::memcpy(w->buffer(2), y, bytes);
   }
+  w->arm(n, b != nullptr);
   w->call(n, options_.time_limit_seconds);  // a fault destroys the worker with the exception
+  w->check(n, a, b);
   Header* h = w->header();
   if (log_) {
     log_->record_after(h->state_after);

@@ -13,10 +13,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+
+#include "integrity.hpp"
 
 // The renderers' shared helpers (declared in report.hpp, in symerr::detail).
 namespace symerr::detail {
@@ -373,9 +376,16 @@ ReportFiles write_reports(const CampaignResult& result, const std::filesystem::p
 
 CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file) {
   nlohmann::json j;
+  std::vector<std::set<std::string>> keys;  // per open object: a repeated key is refused (JSON keeps the last)
   try {
-    j = nlohmann::json::parse(text, [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    j = nlohmann::json::parse(text, [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
       if (depth > 32) throw std::runtime_error(json_file.string() + ": nested deeper than any symerr report (32 levels)");
+      if (ev == nlohmann::json::parse_event_t::object_start) keys.emplace_back();
+      if (ev == nlohmann::json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+      if (ev == nlohmann::json::parse_event_t::key && !keys.empty() &&
+          !keys.back().insert(parsed.get<std::string>()).second)
+        throw std::runtime_error(json_file.string() + ": the key \"" + parsed.get<std::string>() +
+                                 "\" appears twice in one object: a tampered report");
       return true;
     });
   } catch (const nlohmann::json::parse_error& e) {
@@ -400,6 +410,10 @@ CampaignResult parse_report(const std::string& text, const std::filesystem::path
   }
   if (r.checks.empty())
     throw std::runtime_error(json_file.string() + ": the report has no checks: nothing was verified");
+  for (const auto& c : r.checks)
+    if (const auto why = detail::verdict_inconsistency(c))
+      throw std::runtime_error(json_file.string() + ": check " + c.id + ": " + *why +
+                               ": the verdict does not follow from the evidence (a tampered report)");
   return r;
 }
 

@@ -13,12 +13,40 @@ namespace {
 using detail::format_count;
 using detail::format_number;
 
-// Table cells: no pipes, no line breaks.
-std::string cell(const std::string& s) {
+// Text from the campaign, the kernels or the report: what HTML escapes (&, <,
+// >) as entities, so that no renderer passes a name's markup through; no
+// line breaks (they would end the list item or the table row).
+std::string text(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
     else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+// A code span: its content is shown literally (no markup), a backtick in it
+// would end it early and is replaced. Text that could read as a tag ('<'
+// before a letter, '/', '!' or '?') is escaped text instead, for renderers
+// that are not strict about code spans; "<=" stays code.
+std::string code(const std::string& s) {
+  for (std::size_t i = 0; i + 1 < s.size(); ++i)
+    if (s[i] == '<' && (std::isalpha(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '/' ||
+                        s[i + 1] == '!' || s[i + 1] == '?'))
+      return text(s);
+  std::string out = "`";
+  for (char c : s) out += c == '`' ? '\'' : c == '\n' || c == '\r' ? ' ' : c;
+  return out + "`";
+}
+
+// Table cells: text with no pipes.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : text(s)) {
+    if (c == '|') out += "\\|";
     else out += c;
   }
   return out.empty() ? "-" : out;
@@ -106,9 +134,9 @@ void hypotheses_section(std::ostringstream& out, const CampaignResult& r) {
 
 void source_section(std::ostringstream& out, const CampaignSource& s) {
   out << "## Campaign\n\n"
-      << "- file: " << (s.file.empty() ? "(the default campaign)" : "`" + s.file + "`") << "\n";
+      << "- file: " << (s.file.empty() ? "(the default campaign)" : code(s.file)) << "\n";
   if (!s.sha256.empty()) out << "- SHA-256: `" << s.sha256 << "` (the file's text is copied in report.json)\n";
-  if (!s.command_line.empty()) out << "- command line: `" << s.command_line << "`\n";
+  if (!s.command_line.empty()) out << "- command line: " << code(s.command_line) << "\n";
   out << "\n";
 }
 
@@ -133,29 +161,29 @@ void witness_table(std::ostringstream& out, const std::vector<Witness>& ws) {
 
 void check_section(std::ostringstream& out, const CheckResult& c) {
   const Evidence& e = c.evidence;
-  out << "### " << c.id << "\n\n";
+  out << "### " << text(c.id) << "\n\n";
   out << "- verdict: " << verdict_text(c.verdict) << "\n";
-  if (!c.requirements.empty()) out << "- requirements: " << join(c.requirements, " ") << "\n";
-  out << "- kind: " << c.kind << ", judges the " << to_string(c.subject);
-  if (!c.kernel.empty()) out << ", kernel `" << c.kernel << "`";
-  out << ", operator " << c.operator_name << ", format " << c.format << "\n";
+  if (!c.requirements.empty()) out << "- requirements: " << text(join(c.requirements, " ")) << "\n";
+  out << "- kind: " << text(c.kind) << ", judges the " << to_string(c.subject);
+  if (!c.kernel.empty()) out << ", kernel " << code(c.kernel);
+  out << ", operator " << text(c.operator_name) << ", format " << text(c.format) << "\n";
   if (!c.item.library.empty() || !c.item.form.empty()) {
-    out << "- item under test: " << (c.item.library.empty() ? "symerr built-in kernel" : "`" + c.item.library + "`");
-    if (!c.item.symbol.empty()) out << ", symbol `" << c.item.symbol << "`";
-    if (!c.item.form.empty()) out << ", form " << c.item.form;
-    if (!c.item.sha256.empty()) out << ", SHA-256 `" << c.item.sha256 << "`";
-    if (!c.item.package.empty()) out << ", Debian package " << c.item.package;
-    for (const auto& [k, v] : c.item.build) out << ", " << k << " " << v;
+    out << "- item under test: " << (c.item.library.empty() ? "symerr built-in kernel" : code(c.item.library));
+    if (!c.item.symbol.empty()) out << ", symbol " << code(c.item.symbol);
+    if (!c.item.form.empty()) out << ", form " << text(c.item.form);
+    if (!c.item.sha256.empty()) out << ", SHA-256 " << code(c.item.sha256);
+    if (!c.item.package.empty()) out << ", Debian package " << text(c.item.package);
+    for (const auto& [k, v] : c.item.build) out << ", " << text(k) << " " << text(v);
     out << "\n";
   }
-  if (!c.fp_environment.empty()) out << "- FP environment: " << c.fp_environment << "\n";
-  if (!c.semantics.empty()) out << "- semantics: " << detail::semantics_text(c) << "\n";
-  out << "- bound: " << (c.bound.name.empty() ? "-" : c.bound.name);
-  if (!c.bound.formula.empty()) out << " — `" << c.bound.formula << "`";
-  if (!c.bound.source.empty()) out << " (" << c.bound.source << ")";
+  if (!c.fp_environment.empty()) out << "- FP environment: " << text(c.fp_environment) << "\n";
+  if (!c.semantics.empty()) out << "- semantics: " << text(detail::semantics_text(c)) << "\n";
+  out << "- bound: " << (c.bound.name.empty() ? "-" : text(c.bound.name));
+  if (!c.bound.formula.empty()) out << " — " << code(c.bound.formula);
+  if (!c.bound.source.empty()) out << " (" << text(c.bound.source) << ")";
   out << "\n";
   if (!c.strategies.empty())
-    out << "- strategies: " << join(c.strategies, ", ") << (c.exhaustive ? " (exhaustive)" : "")
+    out << "- strategies: " << text(join(c.strategies, ", ")) << (c.exhaustive ? " (exhaustive)" : "")
         << ", seed " << c.seed << "\n";
   if (c.shard.count > 1) {
     std::string idx;
@@ -173,8 +201,8 @@ void check_section(std::ostringstream& out, const CheckResult& c) {
   if (e.special.checked > 0)
     out << "- special values: " << format_count(e.special.matched) << " of "
         << format_count(e.special.checked) << " as specified\n";
-  for (const auto& [k, v] : e.metrics) out << "- " << k << ": " << format_number(v) << "\n";
-  if (!c.reason.empty()) out << "- reason: " << c.reason << "\n";
+  for (const auto& [k, v] : e.metrics) out << "- " << text(k) << ": " << format_number(v) << "\n";
+  if (!c.reason.empty()) out << "- reason: " << text(c.reason) << "\n";
   out << "- duration: " << format_number(c.duration_seconds) << " s\n\n";
   if (c.fault) {
     out << "Reproducer (" << c.fault->reproducer_size << " of the " << c.fault->batch_size
@@ -218,7 +246,7 @@ void environment_section(std::ostringstream& out, const Environment& env) {
 
 std::string render_markdown(const CampaignResult& r) {
   std::ostringstream out;
-  out << "# symerr report: " << r.name << "\n\n"
+  out << "# symerr report: " << text(r.name) << "\n\n"
       << "**" << detail::headline(r) << "**\n\n"
       << "- implementation checks: " << detail::verdict_counts(r, Subject::Implementation) << "\n"
       << "- specification checks: " << detail::verdict_counts(r, Subject::Specification) << "\n"

@@ -20,19 +20,19 @@
 namespace symerr::detail {
 
 // Operation codes of recipes (0: a quantity of unknown making, equal to
-// nothing but itself).
-enum : std::uint32_t {
-  kRecipeUnknown = 0,
-  kRecipeArith = 1,          // + ArithOp (Add, Sub, Mul, Div)
-  kRecipeNeg = 16,
-  kRecipeAbs = 17,
-  kRecipeSqrt = 18,
-  kRecipeConvert = 19,
-  kRecipeMax = 20,
-  kRecipeMin = 21,
-  kRecipeIntegral = 32,      // + Integral (Floor, Ceil, …)
-  kRecipeElementary = 1024,  // + OpId of the function (elementary::finish, the binary rules)
-};
+// nothing but itself). Plain integer constants, not an unscoped enum: an
+// enumerator would meet the operator templates of mixed_ops.hpp in
+// `kRecipeArith + op` (clang rejects the ambiguity).
+inline constexpr std::uint32_t kRecipeUnknown = 0;
+inline constexpr std::uint32_t kRecipeArith = 1;  // + ArithOp (Add, Sub, Mul, Div)
+inline constexpr std::uint32_t kRecipeNeg = 16;
+inline constexpr std::uint32_t kRecipeAbs = 17;
+inline constexpr std::uint32_t kRecipeSqrt = 18;
+inline constexpr std::uint32_t kRecipeConvert = 19;
+inline constexpr std::uint32_t kRecipeMax = 20;
+inline constexpr std::uint32_t kRecipeMin = 21;
+inline constexpr std::uint32_t kRecipeIntegral = 32;      // + Integral (Floor, Ceil, …)
+inline constexpr std::uint32_t kRecipeElementary = 1024;  // + OpId of the function (elementary::finish, the binary rules)
 
 struct QuantityRecipe {
   std::uint32_t number = 0;

@@ -80,7 +80,10 @@ struct UnaryKernelSpec {
   std::map<std::string, std::string> build;
 };
 
-/// A campaign: the checks `symerr run` performs (docs/campaign-files.md).
+inline constexpr double kMinTimeLimitSeconds = 0.1;            // "time_limit_seconds" floor
+inline constexpr std::uint64_t kDefaultMaxExecutions = 100000000000;  ///< 10^11: FP16+BF16 sweeps of 4 operators fit
+inline constexpr std::uint64_t kDefaultMaxChecks = 1000;
+
 struct CampaignSpec {
   /// The campaign's name.
   std::string name = "default";
@@ -94,10 +97,10 @@ struct CampaignSpec {
   std::vector<ElementType> formats;
   /// User kernels from shared libraries.
   std::vector<UserKernelSpec> kernels;
+  std::vector<std::string> kernel_paths;  // the JSON path of each of `kernels` ("/kernels/3"), for errors
   std::vector<UnaryKernelSpec> unary_kernels;  ///< run after the binary checks, in the same report
   IntegerDivision integer_division = IntegerDivision::Floor;  ///< SONNX Div (seed 000)
-  std::string broadcast = "sonnx";  ///< reported only: the concrete checks pass identical shapes
-  ///@{
+  std::string broadcast = "sonnx";  // reported only: the concrete checks pass identical shapes
   /// Operands outside [min, max] in magnitude are dropped from the strategies'
   /// inputs (NaN and infinities are kept when keep_special_values).
   std::optional<double> input_min, input_max;
@@ -118,8 +121,15 @@ struct CampaignSpec {
   /// User kernels run in child processes with this time limit per call
   /// (symerr's own kernels run in-process).
   double time_limit_seconds = 10;
-  /// Run user kernels in child processes (crash and time-out isolation).
+  /// What a user kernel's child may map beyond its size at the fork
+  /// ("memory_limit_mb"; sandbox.hpp); 0: no limit.
+  std::uint64_t memory_limit_bytes = std::uint64_t{4} << 30;
   bool isolate_user_kernels = true;
+  /// Campaign-wide budgets ("budget"), checked before anything runs: kernel
+  /// executions (inputs run, over every check and strategy, --exhaustive
+  /// included) and checks.
+  std::uint64_t max_executions = kDefaultMaxExecutions;
+  std::uint64_t max_checks = kDefaultMaxChecks;
   /// Integer Div inputs with divisor 0: not run (default) or run and counted
   /// as undefined ("undefined_inputs": "run").
   bool run_undefined_inputs = false;
@@ -159,8 +169,12 @@ struct RunOptions {
 
 /// Runs every check of the campaign. Kernel loading errors throw
 /// KernelLoadError; a check that throws becomes an Inconclusive result naming
-/// the exception.
+/// the exception. A campaign over its budgets (estimate_executions, the number
+/// of checks), or with a check that ran no input, throws CampaignError.
 CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& options = {});
+// Kernel executions the campaign will make at most (every strategy's inputs;
+// sweeps at 2^32 pairs or 2^32 / 2^16 unary inputs).
+std::uint64_t estimate_executions(const CampaignSpec& spec, const RunOptions& options);
 
 /// The audit alone, as a campaign result.
 CampaignResult run_audit(const RunOptions& options = {});

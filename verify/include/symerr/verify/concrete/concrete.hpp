@@ -50,8 +50,16 @@ struct BoundContext {
   double reference;  ///< the correctly rounded result in the format
   double output;     ///< the kernel's output
 };
-/// Returns the largest |output − exact| the bound allows at this input.
+/// Returns the largest |output − exact| the bound allows at this input. Alone
+/// (error_bound without an exact form) the double it returns IS the bound and
+/// is compared with |output − exact| exactly; with an exact form it is only a
+/// fast approximation: within 2^-49 relative plus 2^-1060 absolute of the exact
+/// bound, or NaN when it cannot say (the judge then uses the exact form).
 using BoundFn = std::function<double(const BoundContext&)>;
+// The bound in rational arithmetic at the exact result r: never rounded, so
+// that neither an underflowing product (2^-53 · 2^-1022 is 0 in double) nor
+// a rounding of r across a power of two (ulp(RN(r)) = 2 ulp(r)) moves it.
+using ExactBoundFn = std::function<mpq_class(const BoundContext&, const mpq_class& r)>;
 
 /// What a concrete check judges: correct rounding (bit-exact, IEEE 754 special
 /// values), or an error bound.
@@ -65,17 +73,20 @@ struct Property {
                  "IEEE 754-2019 §4.3, §6"};
   /// The bound (Kind::Bound).
   BoundFn bound;
+  ExactBoundFn exact_bound;  // empty: `bound` is compared as it is
 };
 
 /// The correct-rounding property (RNE, bit-exact).
 Property correct_rounding();
-/// An error bound `bound` described by `info`.
-Property error_bound(BoundInfo info, BoundFn bound);
+Property error_bound(BoundInfo info, BoundFn bound, ExactBoundFn exact_bound = {});
 /// SONNX Div (float) Error Introduction, seed 000: |Y − A/B| <= ulp(Y), with
 /// ulp taken at the real result as in the seed's unit-verification code.
 Property sonnx_div_introduction_bound();
-/// The standard model with gradual underflow: |Y − exact| <= u · max(|exact|, min normal).
+/// The standard model with gradual underflow: |Y − exact| <= u · max(|exact|, min normal),
+/// decided exactly (for FP64 the bound of a subnormal result is 2^-1075).
 Property unit_roundoff_bound();
+// |Y − exact| <= k · ulp(exact) (the campaign's "bound": {"ulp": k}), decided exactly.
+Property ulp_multiple_bound(double k);
 
 /// Which input strategies a concrete check runs.
 struct StrategyOptions {
@@ -119,6 +130,16 @@ struct CheckOptions {
 
 /// The check's FP-environment sentence and fault from the kernel's log.
 void finish_fp_environment(CheckResult& r, const Kernel& k);
+
+/// Interruption (SIGINT / SIGTERM in the CLI): request_stop is async-signal-
+/// safe (a lock-free atomic); running checks stop after their batch in
+/// progress and are inconclusive unless they already found a violation; checks
+/// not started are not run. stop_requested() is the signal, 0 if none.
+void request_stop(int signal) noexcept;
+int stop_requested() noexcept;
+/// The check interrupted after the inputs it judged: inconclusive ("interrupted
+/// by SIGINT after N inputs ..."), unless a violation was found (kept).
+void finish_interrupted(CheckResult& r);
 
 /// Bisects the batch [A, B) of n elements (output buffer contents Y0) that
 /// failed with `first` down to the smallest sub-batch that still fails, and

@@ -19,6 +19,7 @@
 // UnaryOptions::mpfr_only switches the fast path off.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -54,15 +55,26 @@ struct UnaryKernel {
   OpId op = OpId::Exp;
   ElementType type = ElementType::FP32;  ///< FP16, BF16, FP32 or FP64
   std::function<void(const void* x, void* y, std::size_t n)> run;  ///< must be callable from several threads
+  /// Set by harnessed(), as for binary kernels (kernel.hpp).
+  std::shared_ptr<FpStateLog> fp_log;
+  std::shared_ptr<Sandbox> sandbox;
 };
 
-/// A UnaryKernel running f on `type`'s storage.
-/// @throws std::invalid_argument when T is not the storage of the float type `type`.
+/// The unary kernel under the harness (as harnessed() of kernel.hpp): every
+/// call in the documented FP state, what it leaves changed logged; with
+/// `isolation`, in the sandbox's child processes (time and memory limits,
+/// guarded buffers, its own process group), else in-process with the caller's
+/// FP state restored after each call. Idempotent.
+UnaryKernel harnessed(UnaryKernel k, std::optional<SandboxOptions> isolation);
+/// The same kernel as a binary Kernel whose b operand is ignored (fault
+/// bisection and the FP environment text of concrete.hpp).
+Kernel as_binary(const UnaryKernel& k);
+
 template <class T>
 UnaryKernel make_unary_kernel(std::string name, OpId op, ElementType type, UnaryFn<T> f) {
   if (!is_float(type) || !is_storage_of<T>(type))
     throw std::invalid_argument("make_unary_kernel(" + name + "): C element type does not store " + to_string(type));
-  UnaryKernel k{std::move(name), op, type, {}};
+  UnaryKernel k{std::move(name), op, type, {}, {}, {}};
   k.run = [f](const void* x, void* y, std::size_t n) { f(static_cast<const T*>(x), static_cast<T*>(y), n); };
   return k;
 }
@@ -70,7 +82,7 @@ UnaryKernel make_unary_kernel(std::string name, OpId op, ElementType type, Unary
 /// dlopen(path) + dlsym(symbol) of a unary kernel; throws KernelLoadError naming
 /// the file and the symbol.
 UnaryKernel load_unary_kernel(const std::string& path, const std::string& symbol, OpId op,
-                              ElementType type);
+                              ElementType type, double load_seconds = 10);
 
 // ---- the oracle ------------------------------------------------------------
 
@@ -122,6 +134,7 @@ struct UnaryOptions {
   /// Exhaustive: the sub-range [first, first + count) of bit patterns (count 0: all).
   std::uint64_t first = 0, count = 0;  // Exhaustive: a sub-range of bit patterns (count 0: all)
   ///@}
+  std::optional<SandboxOptions> isolation;  ///< run the kernel in child processes
 };
 
 /// One failing (or worst) argument of a unary check.
@@ -158,11 +171,21 @@ struct UnaryResult {
   std::uint64_t mpfr_calls = 0;           ///< oracle fallbacks
   /// The largest error in ulps.
   double max_ulp_error = 0;
-  std::vector<UnaryWitness> worst;        ///< the largest ulp errors (up to 5)
-  std::vector<UnaryWitness> witnesses;    ///< first violations of the bound (up to 5)
-  /// Whether no special mismatch and no argument beyond the bound were found.
-  bool passed() const noexcept { return special_mismatches == 0 && over_bound == 0; }
-  std::string summary() const;            ///< one paragraph, names the bound
+  /// |y − f(x)| and |y − f(x)| / |f(x)| of the finite results of ordinary
+  /// arguments, bounded from above from the ulp error (ulp at the correctly
+  /// rounded value, at least the ulp at f(x))
+  double max_abs_error = 0, max_rel_error = 0;
+  /// per input class of x (Normal, Subnormal, Zero, Inf, NaN; Overflow: f(x)
+  /// overflows): inputs run, inputs failed
+  std::array<std::array<std::uint64_t, 2>, 7> classes{};
+  /// a call that did not return normally: the check stopped at its batch
+  std::optional<KernelFault> fault;
+  std::vector<std::uint64_t> fault_batch;  ///< the inputs (storage bits) of that call
+  bool interrupted = false;  ///< stopped early by request_stop (concrete.hpp)
+  std::vector<UnaryWitness> worst;  ///< the largest ulp errors (up to 5)
+  std::vector<UnaryWitness> witnesses;  ///< first violations of the bound (up to 5)
+  bool passed() const noexcept { return special_mismatches == 0 && over_bound == 0 && !fault; }
+  std::string summary() const;  ///< one paragraph, names the bound
 };
 
 /// Runs the unary check of k in-process with the strategy of `o`.

@@ -201,12 +201,18 @@ struct LoadedSymbol {
 };
 /// dlopen(path) + dlsym(symbol). Throws KernelLoadError, prefixed with `what`,
 /// when the file is missing or cannot be loaded or the symbol is not defined.
-LoadedSymbol load_symbol(const std::string& path, const std::string& symbol, const std::string& what);
+/// The library is loaded in a child process first (its own process group):
+/// constructors that crash, call exit() or do not finish within
+/// `load_seconds` are a KernelLoadError naming what happened, and the harness
+/// is untouched.
+LoadedSymbol load_symbol(const std::string& path, const std::string& symbol, const std::string& what,
+                         double load_seconds = 10);
 
 /// dlopen(path) + dlsym(symbol); the library stays loaded as long as a copy of
 /// the returned Kernel lives. Throws KernelLoadError when the file cannot be
 /// loaded (missing, not a shared object, unresolved symbols) or the symbol is
 /// missing.
-Kernel load_kernel(const std::string& path, const std::string& symbol, const KernelSignature& sig);
+Kernel load_kernel(const std::string& path, const std::string& symbol, const KernelSignature& sig,
+                   double load_seconds = 10);
 
 }  // namespace symerr::verify

@@ -17,6 +17,21 @@
 // child that dies (signal, exit() of any status) or whose kernel throws ends
 // the call with a KernelFault. The harness's own state (FP environment,
 // memory, file descriptors) is never touched by the kernel.
+//
+// Each child leads its own process group: whatever the kernel forks is killed
+// with it (SIGKILL to the group) when the child is retired or the call fails;
+// a process the kernel forks that returns from the kernel ends at once, so
+// that only the child answers. The child's address space is limited
+// (RLIMIT_AS: its size at the fork plus SandboxOptions::memory_limit_bytes),
+// so that a kernel allocating without bound fails inside the child (a crash
+// or exception verdict) instead of exhausting the machine.
+//
+// Guarded buffers. Every buffer the child shares (inputs a, b and output y)
+// is followed by a canary zone of kCanaryBytes (the unused capacity past
+// element n counts as canary too) and the mapping ends in a PROT_NONE page;
+// after every call the harness checks the canaries and compares the inputs
+// with what it sent. A write past the end of a buffer, or into an input, is
+// a KernelFault (FaultKind::Memory: a crashed verdict with the batch that did it).
 #pragma once
 
 #include <atomic>
@@ -95,8 +110,7 @@ void call_in_documented_state(const std::function<void()>& run, FpStateLog* log)
 
 // ---- isolation --------------------------------------------------------------------------
 
-/// How a kernel call failed: killed by a signal, exit() called, an exception thrown, or the time limit exceeded.
-enum class FaultKind : unsigned char { Signal, Exit, Exception, Timeout };
+enum class FaultKind : unsigned char { Signal, Exit, Exception, Timeout, Memory };
 
 /// A kernel call that did not return normally. what() is one sentence naming
 /// what happened ("the kernel was killed by signal 11 (SIGSEGV, segmentation fault)").
@@ -112,7 +126,12 @@ struct KernelFault : std::runtime_error {
 /// The options of sandboxed kernel calls.
 struct SandboxOptions {
   double time_limit_seconds = 10;  ///< per kernel call
+  /// What the kernel may map beyond the child's size at the fork (RLIMIT_AS);
+  /// 0: no limit.
+  std::uint64_t memory_limit_bytes = std::uint64_t{4} << 30;
 };
+// The canary zone after each shared buffer.
+inline constexpr std::size_t kCanaryBytes = 64 * 1024;
 
 /// The elementwise binary kernel call shape; a unary form passes b = nullptr.
 using KernelCall = std::function<void(const void* a, const void* b, void* y, std::size_t n)>;

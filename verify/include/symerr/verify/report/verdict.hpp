@@ -289,11 +289,11 @@ struct ItemIdentity {
 /// A kernel call that did not return normally, and the smallest input batch
 /// found (by bisection) that reproduces it.
 struct FaultInfo {
-  std::string kind;      ///< "signal" | "exit" | "exception" | "timeout"
-  std::string message;   ///< what happened, one sentence
-  std::uint64_t batch_size = 0;       ///< elements of the call that failed first
+  std::string kind;      // "signal" | "exit" | "exception" | "timeout" | "memory" (a guarded buffer written out of bounds)
+  std::string message;  ///< what happened, one sentence
+  std::uint64_t batch_size = 0;  ///< elements of the call that failed first
   std::uint64_t reproducer_size = 0;  ///< elements of the smallest reproducing batch found
-  bool reproduced = false;            ///< the smallest batch was re-run and failed the same way
+  bool reproduced = false;  ///< the smallest batch was re-run and failed the same way
   std::vector<std::vector<Value>> reproducer;  ///< its inputs (at most 16 listed)
 };
 
