@@ -58,7 +58,7 @@ void check_identical(const verify::DriverResult& a, const verify::DriverResult& 
 
 }  // namespace
 
-TEST_CASE("driver budget: two calls with a work budget give identical results", "[dropin][driver][budget]") {
+TEST_CASE("driver budget: two calls with a work budget give identical results", "[verify][driver][budget]") {
   verify::DriverOptions opt;
   opt.max_boxes = 20000;
   opt.max_runs = 300;  // stops the subdivision part-way: where, is decided by counted runs only
@@ -84,7 +84,7 @@ TEST_CASE("driver budget: two calls with a work budget give identical results", 
   CHECK(d.report.summary().find("stopped by") == std::string::npos);
 }
 
-TEST_CASE("driver budget: the limit that stopped the analysis is named", "[dropin][driver][budget]") {
+TEST_CASE("driver budget: the limit that stopped the analysis is named", "[verify][driver][budget]") {
   SECTION("max_runs caps a large max_boxes") {
     verify::DriverOptions opt;
     opt.max_boxes = 20000;
