@@ -109,6 +109,7 @@ class LaneBook : public PairBounds<D> {
 
   // Records the run's outputs in the lanes' accumulators.
   void finish_run(std::span<const S> out) {
+    std::shared_ptr<const std::vector<symerr::detail::QuantityRecipe>> table;  // the run's recipes, once
     for (Lane& L : lanes_) {
       if (!L.current) continue;
       if (L.infeasible) {  // no execution follows this path
@@ -134,11 +135,10 @@ class LaneBook : public PairBounds<D> {
         Group& g = L.groups[it.group];
         typename Group::Run run{{}, L.conditions, L.named, {}};
         for (std::size_t j : L.outputs) run.outputs.push_back(out[j]);
-        // the recipes of the quantities made after the divergence (numbers
-        // are handed out in increasing order: the table is sorted)
-        const auto from = std::lower_bound(recipes_.begin(), recipes_.end(), g.shared,
-                                           [](const auto& r, std::uint32_t n) { return r.number < n; });
-        if (recipes_.end() - from <= static_cast<std::ptrdiff_t>(kMaxRecipes)) run.recipes.assign(from, recipes_.end());
+        // the run's recipe table, moved once into a shared immutable table
+        // (start_run clears recipes_ before the next run records into it)
+        if (!table) table = std::make_shared<const std::vector<symerr::detail::QuantityRecipe>>(std::move(recipes_));
+        run.recipes = table;
         (it.role == Role::Real ? g.real_runs : g.computed_runs).push_back(std::move(run));
       }
       L.current.reset();

@@ -88,9 +88,11 @@ struct GroupState {
     std::vector<S> outputs;       // per lane output
     std::vector<Cond> conditions;  // h with h(ε*) <= 0 on every execution of the path
     std::vector<Named> named;      // the computed values named on the path
-    // how the quantities numbered from `shared` on were made, by number
-    // (empty past kMaxRecipes: then none is matched; see same_quantity)
-    std::vector<symerr::detail::QuantityRecipe> recipes;
+    // how the run's quantities were made, by number (see same_quantity):
+    // the run's recipe table, one immutable copy shared by every lane and
+    // group of the run (a copy of its tail per lane made the driver
+    // quadratic in the number of lanes: 70-80% of the time, memory ∝ N²)
+    std::shared_ptr<const std::vector<symerr::detail::QuantityRecipe>> recipes;
   };
   std::vector<Run> real_runs, computed_runs;
 };
@@ -190,9 +192,9 @@ inline std::int32_t next_generation() {
   return static_cast<std::int32_t>(counter.fetch_add(1, std::memory_order_relaxed) % 0x7FFFu + 1u);
 }
 constexpr std::size_t kTaggedInputs = std::size_t{1} << 16;
-// The most recipes an unstable group's run keeps (those made after its
-// divergence); a longer tail is not kept, and its outputs are matched by
-// number only (the memory of a group's runs stays bounded).
+// The most pairs of quantities same_quantity compares for one output (its
+// search stays bounded; past it, the output is not matched: the pair keeps
+// its other bounds).
 constexpr std::size_t kMaxRecipes = std::size_t{1} << 14;
 
 }  // namespace symerr::verify::driver_impl

@@ -141,10 +141,13 @@ class PairBounds : public ExplorerBase<D> {
       if (seen.insert(std::uint64_t{pq.first} << 32 | pq.second).second) todo.push_back(pq);
       return true;
     };
+    // (numbers are handed out in increasing order: the table is sorted)
     auto recipe = [](const typename Group::Run& run, std::uint32_t n) -> const symerr::detail::QuantityRecipe* {
-      const auto it = std::lower_bound(run.recipes.begin(), run.recipes.end(), n,
+      if (!run.recipes) return nullptr;
+      const std::vector<symerr::detail::QuantityRecipe>& table = *run.recipes;
+      const auto it = std::lower_bound(table.begin(), table.end(), n,
                                        [](const auto& x, std::uint32_t m) { return x.number < m; });
-      return it != run.recipes.end() && it->number == n ? &*it : nullptr;
+      return it != table.end() && it->number == n ? &*it : nullptr;
     };
     if (!push(a, b)) return false;
     while (!todo.empty()) {
