@@ -3,7 +3,8 @@
 // data-dependent branches itself instead of throwing UndecidedBranch, and
 // subdividing the input box to tighten the result when given a budget.
 // Templated over the domain: Interval (SymbolicError), MpfrInterval,
-// RationalInterval and Affine (explicit instantiations in driver.cpp).
+// RationalInterval and Affine (explicit instantiations in
+// verify/src/symbolic/driver/, one file per part of the driver).
 //
 // Model. An execution of a kernel has a real (ideal) control flow and a
 // computed one; at each comparison the ideal outcome is decided by the real
