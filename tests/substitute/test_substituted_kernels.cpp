@@ -44,7 +44,7 @@ struct Spec {
   std::vector<std::vector<double>> constants;  // empty: a symbolic input in [-1, 1]
   Shape out;
   std::vector<double> switches;  // where the kernel's comparisons switch (sampled densely)
-  unsigned bisections = 0;       // the driver's input-box bisection depth
+  unsigned bisections = 0;       // max_boxes = 2^(bisections x input elements): a k-deep bisection's leaf count
 };
 
 constexpr double kAlpha32 = static_cast<double>(0.01f);  // leakyrelu alpha as a value of FP32 (and FP64)

@@ -3,7 +3,8 @@
 // data-dependent branches itself instead of throwing UndecidedBranch, and
 // subdividing the input box to tighten the result when given a budget.
 // Templated over the domain: Interval (SymbolicError), MpfrInterval,
-// RationalInterval and Affine (explicit instantiations in driver.cpp).
+// RationalInterval and Affine (explicit instantiations in
+// verify/src/symbolic/driver/, one file per part of the driver).
 //
 // Model. An execution of a kernel has a real (ideal) control flow and a
 // computed one; at each comparison the ideal outcome is decided by the real
@@ -95,7 +96,7 @@
 // lane and says so in the report. A dependence by control flow alone (an
 // output of lane k branching on lane m's input) cannot be seen.
 //
-// Automatic subdivision (max_boxes > 1 or max_seconds > 0). The input box (the
+// Automatic subdivision (max_boxes > 1). The input box (the
 // real ranges of the inputs) is explored as above; then, while the budget
 // lasts, the sub-box with the largest score — max over outputs of sup|err| —
 // is bisected: every candidate dimension (an input with a bounded real range
@@ -113,9 +114,9 @@
 // dimension its operands depend on is the one whose split lowers it. The
 // outputs are the hulls over the leaf boxes, which cover the input box (a
 // half with no value of an input's format is dropped: no execution lies in
-// it). Stopping (target reached, box/time/run budget, or every leaf a point)
-// never loses soundness: the hull of the current leaves is returned; the
-// report says which budget stopped it.
+// it). Stopping (target reached, box or run budget, the time limit, or every
+// leaf a point) never loses soundness: the hull of the current leaves is
+// returned; the report names the budget that stopped it.
 //
 // Affine contexts. Affine values are handles into the thread's current
 // AffineContext (the caller's; the inputs must live in it). Without
@@ -136,22 +137,25 @@
 // identity, tag each element as an input of its own (x0 − x1 in [-2, 2]).
 // Independent Affine inputs are made by one input() call each.
 //
-// Budget: at most `max_runs` kernel executions in all. Lanes still unexplored
-// when it runs out get the unbounded enclosure (sound) and the report says so.
-// `max_seconds` (if positive) bounds the wall time of the whole call, the
-// first box's exploration included: a run still going at the deadline is
-// abandoned at its next undecided comparison (an exception the driver
-// throws through the kernel and catches; a kernel that swallows every
-// exception, or loops without comparing, can outlast it), its lanes count
-// as unexplored (unbounded, budget_exhausted), unstable pairs not yet bounded
-// relationally keep their plain bound fp − real, and the subdivision keeps
-// the leaves it has; the report says time_exhausted. Before, only the
-// subdivision looked at the clock: a data-dependent loop (`while (x < 2)`,
-// 2000 iterations) ran 26 s with max_seconds = 2, and a 2x2 maxpool of 4x4
-// FP32 inputs with e = 2^-20 without lanes did not finish in minutes.
-// There is no time limit by default: a result that depends on the machine's
-// load is not reproducible (a test passing on one machine, unbounded on a
-// busy one); max_runs and max_branches are the deterministic bounds.
+// Budget. Every limit that can change a result is counted in work, so that
+// two calls on the same kernel and box give the same result whatever the
+// machine's load: `max_runs` kernel executions in all, `max_branches`
+// undecided comparisons on one path, `max_boxes` leaf boxes. Lanes left
+// unexplored by max_runs, and a lane with a path cut by max_branches, get the
+// unbounded enclosure (sound); the subdivision stopped by max_runs or
+// max_boxes returns the hull of its leaves so far. Each budget that stopped
+// the analysis is named in the report (runs_exhausted, branches_exhausted,
+// boxes_exhausted; stopped_by(), summary()).
+// `max_seconds` (if positive) is a wall-clock safety limit, not a budget: it
+// stops an analysis that would otherwise run on (a data-dependent loop), and
+// a result it stopped depends on the machine's load, which the report says
+// (time_exhausted; summary(): "not reproducible"). Left unreached it changes
+// nothing. When it runs out, a run still going is abandoned at its next
+// undecided comparison (an exception the driver throws through the kernel
+// and catches; a kernel that swallows every exception, or loops without
+// comparing, can outlast it), its lanes count as unexplored (unbounded,
+// budget_exhausted), unstable pairs not yet bounded relationally keep their
+// plain bound fp − real, and the subdivision keeps the leaves it has.
 #pragma once
 
 #include <cstddef>
@@ -180,22 +184,22 @@ namespace symerr::verify {
 /// The budget and the statements a branch driver run (run_kernel()) works with;
 /// see this header's opening comment for the model, lanes, subdivision and budget.
 struct DriverOptions {
-  std::size_t max_runs = 1u << 16;   ///< kernel executions, over all boxes
-  std::size_t max_branches = 4096;   ///< undecided comparisons on one path of one lane
+  std::size_t max_runs = 1u << 16;  ///< kernel executions, over all boxes
+  std::size_t max_branches = 4096;  ///< undecided comparisons on one path of one lane
   ///@{
-  /// Automatic subdivision: at most `max_boxes` leaf boxes (1: none) and, if
-  /// positive, `max_seconds` of wall time for the whole call (every
-  /// exploration, the first one included; see "Budget" above: when it runs
-  /// out, the result stays sound and the report says time_exhausted). A
-  /// positive max_seconds also selects the subdivision's code path (with
-  /// max_boxes = 1 it splits nothing). It stops early when every
-  /// output's sup|err| is at most `target_err` (if positive). With lanes
-  /// (below), each lane is subdivided on its own inputs, up to `max_boxes`
-  /// leaves per lane, and one run evaluates a box of every lane side by side
-  /// (each round halves every lane's worst leaf along its widest input: two
-  /// runs); if the lanes statement fails in a run, the whole box is
-  /// subdivided instead.
+  /// Automatic subdivision: at most `max_boxes` leaf boxes (1: none). It
+  /// stops early when every output's sup|err| is at most `target_err` (if
+  /// positive). With lanes (below), each lane is subdivided on its own inputs,
+  /// up to `max_boxes` leaves per lane, and one run evaluates a box of every
+  /// lane side by side (each round halves every lane's worst leaf along its
+  /// widest input: two runs); if the lanes statement fails in a run, the whole
+  /// box is subdivided instead. Each box explored costs runs of `max_runs`
+  /// (a split tries 2 x split_candidates halves): a large max_boxes can be
+  /// cut short by max_runs, which the report then names (runs_exhausted).
   std::size_t max_boxes = 1;
+  /// A wall-clock safety limit in seconds for the whole call (0: none), not a
+  /// budget: a result it stopped is flagged as depending on the machine's
+  /// load (DriverReport::time_exhausted). See "Budget" above.
   double max_seconds = 0;
   double target_err = 0;
   ///@}
@@ -242,16 +246,27 @@ struct DriverReport {
   /// Lanes explored (1 when none were given or the statement failed).
   std::size_t lanes = 1;
   std::size_t max_path_branches = 0;  ///< most undecided comparisons on one path
-  bool budget_exhausted = false;      ///< runs budget: some lane unexplored, its outputs unbounded
-  bool lanes_violated = false;        ///< the lanes statement was contradicted: ran with one lane
-  std::size_t refined_operands = 0;   ///< operand tightenings applied
-  std::size_t relational_pairs = 0;   ///< interval domains: unstable pairs bounded under both paths' conditions
-  std::size_t input_boxes = 1;        ///< leaf boxes whose hull is the result (by lane: the most of one lane)
-  bool lane_subdivision = false;      ///< subdivided lane by lane (lanes given; see DriverOptions::max_boxes)
-  std::size_t box_explorations = 1;   ///< boxes explored (leaves, split boxes and tried halves)
-  std::size_t vacuous_boxes = 0;      ///< halves with no value of some input's format (dropped)
-  bool subdivision_budget_exhausted = false;  ///< box or time budget stopped the subdivision
-  bool time_exhausted = false;        ///< max_seconds ran out (budget_exhausted: some outputs unbounded by it)
+  /// some lane's outputs unbounded by a budget: left unexplored (max_runs, the
+  /// time limit) or a path cut (max_branches)
+  bool budget_exhausted = false;
+  bool lanes_violated = false;  ///< the lanes statement was contradicted: ran with one lane
+  std::size_t refined_operands = 0;  ///< operand tightenings applied
+  std::size_t relational_pairs = 0;  ///< interval domains: unstable pairs bounded under both paths' conditions
+  std::size_t input_boxes = 1;  ///< leaf boxes whose hull is the result (by lane: the most of one lane)
+  bool lane_subdivision = false;  ///< subdivided lane by lane (lanes given; see DriverOptions::max_boxes)
+  std::size_t box_explorations = 1;  ///< boxes explored (leaves, split boxes and tried halves)
+  std::size_t vacuous_boxes = 0;  ///< halves with no value of some input's format (dropped)
+  bool subdivision_budget_exhausted = false;  ///< a budget or the time limit stopped the subdivision
+  /// The limits that stopped the analysis, each named by stopped_by() and
+  /// summary(): max_runs was spent (runs_exhausted), a path reached
+  /// max_branches (branches_exhausted), the subdivision had boxes left to
+  /// split at max_boxes leaves (boxes_exhausted), the wall-clock safety limit
+  /// max_seconds ran out (time_exhausted: the result depends on the machine's
+  /// load, it is not reproducible).
+  bool runs_exhausted = false;
+  bool branches_exhausted = false;
+  bool boxes_exhausted = false;
+  bool time_exhausted = false;
   /// Affine: input elements that are copies of an earlier element (one
   /// quantity: `std::vector<SA>(n, SA::input(...))`, see "Affine" above); the
   /// summary names the first (the interval domains tag each element as an
@@ -261,7 +276,10 @@ struct DriverReport {
   /// The first copied input element and the element it copies.
   std::size_t first_copied_input = 0, first_copied_of = 0;
   ///@}
-  double seconds = 0;                 ///< wall time of the whole call
+  double seconds = 0;  ///< wall time of the whole call (never part of the result)
+  /// The options that stopped the analysis, in this order: "max_runs",
+  /// "max_branches", "max_boxes", "max_seconds" (empty: none did).
+  std::vector<std::string> stopped_by() const;
   /// One paragraph for a report.
   std::string summary() const;
 };

@@ -10,8 +10,8 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
-#include "generic_kernels.hpp"
-#include "sampling.hpp"
+#include "dropin/generic_kernels.hpp"
+#include "dropin/sampling.hpp"
 
 using namespace symerr;
 using S = SymbolicError;
@@ -49,7 +49,7 @@ std::size_t escapes(const S& s, const FloatFormat& F, double e, double& max_err)
 
 }  // namespace
 
-TEST_CASE("nested 3-way piecewise function: sound, and the report says what was done", "[dropin][driver]") {
+TEST_CASE("nested 3-way piecewise function: sound, and the report says what was done", "[verify][driver]") {
   const struct {
     FloatFormat F;
     double e;
@@ -89,7 +89,7 @@ TEST_CASE("nested 3-way piecewise function: sound, and the report says what was 
   }
 }
 
-TEST_CASE("planted bug: a narrowed piecewise enclosure is caught by the sampler", "[dropin][driver]") {
+TEST_CASE("planted bug: a narrowed piecewise enclosure is caught by the sampler", "[verify][driver]") {
   const S x = symerr::test::unit_box(FP64, 1e-12);
   S s = run_scalar(&kernels::piecewise3<S>, x).outputs[0];
   s.err = Interval::between(s.err.lower() / 2, s.err.upper() / 2);
@@ -97,7 +97,7 @@ TEST_CASE("planted bug: a narrowed piecewise enclosure is caught by the sampler"
   CHECK(escapes<double>(s, FP64, 1e-12, max_err) > 0);
 }
 
-TEST_CASE("budget: when it runs out the result is unbounded (sound) and reported", "[dropin][driver]") {
+TEST_CASE("budget: when it runs out the result is unbounded (sound) and reported", "[verify][driver]") {
   verify::DriverOptions opt;
   opt.max_runs = 2;
   const auto res = run_scalar(&kernels::piecewise3<S>, symerr::test::unit_box(FP64, 1e-12), opt);
@@ -108,7 +108,7 @@ TEST_CASE("budget: when it runs out the result is unbounded (sound) and reported
 }
 
 TEST_CASE("without lanes the driver explores every combination, a wrong lanes statement is detected",
-          "[dropin][driver]") {
+          "[verify][driver]") {
   const std::vector<S> in(3, symerr::test::unit_box(FP64, 1e-12));
   auto relu3 = [](std::span<S> x, std::span<S> y) {
     for (std::size_t i = 0; i < 3; ++i) y[i] = kernels::relu(x[i]);
@@ -136,7 +136,7 @@ TEST_CASE("without lanes the driver explores every combination, a wrong lanes st
   CHECK_FALSE(m.report.budget_exhausted);
 }
 
-TEST_CASE("min/max/clamp/select are exact on the symbolic level", "[dropin][driver]") {
+TEST_CASE("min/max/clamp/select are exact on the symbolic level", "[verify][driver]") {
   const S a = S::input(-1, 1, -1e-12, 1e-12, FP64), b = S::input(-1, 1, -2e-12, 2e-12, FP64);
   const S m = max(a, b);
   CHECK(m.real.lower() == -1.0);
@@ -163,7 +163,7 @@ template <class T> T relu_bool(T x) {
 }
 }  // namespace
 
-TEST_CASE("a comparison stored as bool or int, as C writes it, is analysed by the driver", "[dropin][driver]") {
+TEST_CASE("a comparison stored as bool or int, as C writes it, is analysed by the driver", "[verify][driver]") {
   const double e = 1e-12;
   const S x = S::input(-1, 1, -e, e, FP64);
   for (S (*f)(S) : {&relu_int<S>, &relu_bool<S>}) {
@@ -190,7 +190,7 @@ TEST_CASE("a comparison stored as bool or int, as C writes it, is analysed by th
   CHECK_THROWS_AS([&] { const bool c = x > 0; return c; }(), UndecidedBranch);
 }
 
-TEST_CASE("UndecidedBranch outside the driver names both operands and the element", "[dropin][driver]") {
+TEST_CASE("UndecidedBranch outside the driver names both operands and the element", "[verify][driver]") {
   S x = S::input(-1, 1, -1e-12, 1e-12, FP64);
   x.origin = 7;
   try {
@@ -246,7 +246,7 @@ TEST_CASE("literal semantics: a non-representable literal is rounded into the fo
   CHECK(mag(s1.err) <= 6e-8 + 1.5e-9);  // half an ulp of the sum plus the literal's rounding
 }
 
-TEST_CASE("lanes: an operand of no lane (a broadcast input) is never tightened for one lane", "[dropin][driver]") {
+TEST_CASE("lanes: an operand of no lane (a broadcast input) is never tightened for one lane", "[verify][driver]") {
   // y[i] = x[i] < t ? x[i] : t, with t shared by every lane
   constexpr std::size_t n = 4;
   std::vector<S> in(n, symerr::test::unit_box(FP64, 1e-12));
@@ -295,7 +295,7 @@ T square_switch(T x) {  // a comparison of a value computed from the input
 }
 }  // namespace
 
-TEST_CASE("adaptive bisection tightens a comparison of a computed value, soundly", "[dropin][driver]") {
+TEST_CASE("adaptive bisection tightens a comparison of a computed value, soundly", "[verify][driver]") {
   const S x = symerr::test::unit_box(FP64, 1e-12);
   const auto whole = run_scalar(&square_switch<S>, x);
   verify::DriverOptions opt;
@@ -339,7 +339,7 @@ TEST_CASE("adaptive bisection tightens a comparison of a computed value, soundly
 }
 
 TEST_CASE("the driver tightens only modifiable operands, a const local is not written",
-          "[dropin][driver]") {
+          "[verify][driver]") {
   const S x = symerr::test::unit_box(FP64, 1e-12);
   // non-const local: tightened to the outcome taken (relu's bound is e)
   const auto mut = verify::run_kernel(
@@ -419,7 +419,7 @@ T safe_recip_not(T x) {
 }  // namespace
 
 TEST_CASE("isnan / isinf / isfinite in generic code: decided by the flags, analysed by the driver",
-          "[dropin][driver]") {
+          "[verify][driver]") {
   CHECK(safe_recip(2.0f) == 0.5f);
   CHECK(safe_recip(0.0f) == 0.0f);
   const S finite = S::input(1, 2, FP32);

@@ -20,7 +20,7 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
-#include "sampling.hpp"
+#include "dropin/sampling.hpp"
 
 using namespace symerr;
 
@@ -138,7 +138,7 @@ void check_sorting(int which, const FloatFormat& F, double e, std::size_t boxes,
 }  // namespace
 
 TEST_CASE("sorting under the driver: no contradictory path, sound, bound = the true maximum",
-          "[dropin][driver][sorting]") {
+          "[verify][driver][sorting]") {
   const struct {
     FloatFormat F;
     double e;
@@ -158,7 +158,7 @@ TEST_CASE("sorting under the driver: no contradictory path, sound, bound = the t
       }
 }
 
-TEST_CASE("sorting computed values under the driver: no contradictory path, sound", "[dropin][driver][sorting]") {
+TEST_CASE("sorting computed values under the driver: no contradictory path, sound", "[verify][driver][sorting]") {
   // The compared values are results of operations: the driver names each at
   // its first comparison (before, the unguarded insertion sort of x[i] * 1.5f
   // ran 743 contradictory paths in 866 runs in the Interval domain, and 28 in
@@ -176,7 +176,7 @@ TEST_CASE("sorting computed values under the driver: no contradictory path, soun
       }
 }
 
-TEST_CASE("a strict outcome that contradicts the path is dropped, a tie is kept", "[dropin][driver][sorting]") {
+TEST_CASE("a strict outcome that contradicts the path is dropped, a tie is kept", "[verify][driver][sorting]") {
   // a < b false, then a < b again: decided false on that path (no fork), while
   // a <= b after a >= b stays possible (a == b): both outcomes are explored.
   using S = SymbolicError;

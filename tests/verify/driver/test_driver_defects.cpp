@@ -14,14 +14,14 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
-#include "sampling.hpp"
+#include "dropin/sampling.hpp"
 
 using namespace symerr;
 using S = SymbolicError;
 using SA = SymbolicDomainError<Affine>;
 using symerr::test::encloses;
 
-TEST_CASE("run_kernel: an output the kernel never writes is an error naming it", "[dropin][driver][defects]") {
+TEST_CASE("run_kernel: an output the kernel never writes is an error naming it", "[verify][driver][defects]") {
   const std::vector<S> in(4, S::input(-1, 1, FP32));
   // a loop bound one short: out[3] is never assigned
   auto short_loop = [](std::span<S> x, std::span<S> y) {
@@ -60,7 +60,7 @@ TEST_CASE("run_kernel: an output the kernel never writes is an error naming it",
 }
 
 TEST_CASE("run_kernel: writing 0, an input or accumulating from the initial 0 is a write",
-          "[dropin][driver][defects]") {
+          "[verify][driver][defects]") {
   const std::vector<S> in = {S::input(-1, 1, FP32), S::input(0.5, 2, FP32)};
   const auto r = verify::run_kernel(
       [](std::span<S> x, std::span<S> y) {
@@ -109,7 +109,7 @@ verify::DriverResult run_loop(int guard, double max_seconds) {
 }  // namespace
 
 TEST_CASE("run_kernel: max_seconds bounds the first exploration of a data-dependent loop",
-          "[dropin][driver][defects]") {
+          "[verify][driver][defects]") {
   // 2000 iterations: 26 s with max_seconds = 2 when only the subdivision
   // looked at the clock (1000 runs of paths up to 2000 comparisons deep)
   const auto r = run_loop(2000, 1);
@@ -132,7 +132,7 @@ TEST_CASE("run_kernel: max_seconds bounds the first exploration of a data-depend
 }
 
 TEST_CASE("run_kernel: max_seconds bounds a maxpool without lanes, the unstable pairs' bounds included",
-          "[dropin][driver][defects]") {
+          "[verify][driver][defects]") {
   // 2x2 maxpool of a 4x4 FP32 image, e = 2^-20, no lanes: every combination
   // of the four windows' paths, and a linear program per unstable pair (where
   // the time went: minutes, with max_seconds = 5 ignored)
@@ -184,7 +184,7 @@ TEST_CASE("run_kernel: max_seconds bounds a maxpool without lanes, the unstable 
 // driver's documented design: test_driver_subdivision.cpp, "correlated Affine
 // inputs stay exact".)
 TEST_CASE("run_kernel, Affine: separate inputs are independent, one element used twice is one quantity",
-          "[dropin][driver][defects]") {
+          "[verify][driver][defects]") {
   AffineContext ctx;
   AffineScope scope(ctx);
   const std::vector<SA> in = {SA::input(-1, 1, FP32), SA::input(-1, 1, FP32)};
@@ -207,7 +207,7 @@ TEST_CASE("run_kernel, Affine: separate inputs are independent, one element used
 // The fill constructor in the Affine domain gives copies of one input (one
 // quantity, by design): the report counts them and names the first, so the
 // trap (a softmax of copies: every output 0.5, found by a new-user tryout) shows.
-TEST_CASE("run_kernel, Affine: copies of one input element are reported", "[dropin][driver][defects]") {
+TEST_CASE("run_kernel, Affine: copies of one input element are reported", "[verify][driver][defects]") {
   AffineContext ctx;
   AffineScope scope(ctx);
   auto kernel = [](std::span<SA> x, std::span<SA> y) { y[0] = x[0] - x[1] + x[2]; };
@@ -232,7 +232,7 @@ TEST_CASE("run_kernel, Affine: copies of one input element are reported", "[drop
 // threshold, took it for an unbounded direction and stopped at y = 0, the
 // plain difference of the two paths.
 TEST_CASE("run_kernel: relus of two computed values are bounded by their roundings (FP64 unstable pairs)",
-          "[dropin][driver][defects]") {
+          "[verify][driver][defects]") {
   const struct {
     FloatFormat F;
     double e;

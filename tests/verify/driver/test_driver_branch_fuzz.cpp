@@ -25,7 +25,7 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
-#include "sampling.hpp"
+#include "dropin/sampling.hpp"
 
 using namespace symerr;
 
@@ -126,7 +126,7 @@ std::string describe(const std::vector<Step>& prog) {
 }  // namespace
 
 TEST_CASE("random branching kernels on copies, constants and sums: sound in the Interval domain, tight on copies",
-          "[dropin][driver][relational]") {
+          "[verify][driver][relational]") {
   const struct {
     FloatFormat F;
     double e;

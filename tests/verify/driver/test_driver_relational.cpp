@@ -17,7 +17,7 @@
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/verify/symbolic/driver.hpp>
 
-#include "sampling.hpp"
+#include "dropin/sampling.hpp"
 
 using namespace symerr;
 
@@ -57,7 +57,7 @@ using test::encloses;
 }  // namespace
 
 TEST_CASE("max with `if` on locals: tight in the Affine and Interval domains for two and four values",
-          "[dropin][driver][relational]") {
+          "[verify][driver][relational]") {
   const struct {
     FloatFormat F;
     double e;
@@ -132,7 +132,7 @@ TEST_CASE("max with `if` on locals: tight in the Affine and Interval domains for
 }
 
 TEST_CASE("planted bug: a claim without the band term is caught by an execution in the band",
-          "[dropin][driver][relational]") {
+          "[verify][driver][relational]") {
   // In the band the computed values are equal (f = 0.5) and the reals differ
   // (real(a) = 0.5 − e, real(b) = 0.5 − e/2): the computed max is f, the real
   // max real(b), err = e/2. A pairing that dropped the band (the conditions of
@@ -209,7 +209,7 @@ void run(Kernel k, const T* x, T* y) {
 // choices report their jumps (|a·b − (a − b)| = a^2 at a = b: 1; the nested
 // switch at a = 0.5: up to 2.75), no more.
 TEST_CASE("unstable pairs in the Affine domain: sorting network, a jump, nested branches, sound and tight",
-          "[dropin][driver][relational]") {
+          "[verify][driver][relational]") {
   using SA = SymbolicDomainError<Affine>;
   const struct {
     FloatFormat F;
@@ -320,7 +320,7 @@ T gather_argmax(const T* x, std::size_t n) {
 // the relation between the chosen element's real value, its error and the
 // other comparisons: err [-1, 1] against e.
 TEMPLATE_TEST_CASE("argmax and gather on inputs of different ranges: the narrowed operands keep their relations",
-                   "[dropin][driver][relational]", Affine, Interval) {
+                   "[verify][driver][relational]", Affine, Interval) {
   using S = SymbolicDomainError<TestType>;
   constexpr std::size_t n = 4;
   // x0's and x2's ranges touch at 0. With e = 1e-12 or 1e-6 (not powers of

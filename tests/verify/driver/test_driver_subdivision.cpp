@@ -10,7 +10,7 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
-#include "sampling.hpp"
+#include "dropin/sampling.hpp"
 
 using namespace symerr;
 
@@ -56,7 +56,7 @@ std::size_t escapes(const SymbolicDomainError<D>& s, double e, std::size_t n, do
 
 }  // namespace
 
-TEST_CASE("subdivision: sound in every domain, tighter than the whole box", "[dropin][driver][subdivision]") {
+TEST_CASE("subdivision: sound in every domain, tighter than the whole box", "[verify][driver][subdivision]") {
   verify::DriverOptions opt;
   opt.max_boxes = 64;
   for (double e : {0.0, 1e-12}) {
@@ -126,7 +126,7 @@ verify::BasicDriverResult<Affine> run_ratio(double alo, double ahi, double blo, 
 
 TEST_CASE("subdivision tightness twin: (a-b)/(a+b) FP16 within 1.02x of the exhaustive maximum, a dropped "
           "sub-box is caught",
-          "[dropin][driver][subdivision]") {
+          "[verify][driver][subdivision]") {
   AffineContext ctx;
   AffineScope scope(ctx);
   verify::DriverOptions opt;
@@ -168,7 +168,7 @@ TEST_CASE("subdivision tightness twin: (a-b)/(a+b) FP16 within 1.02x of the exha
   CHECK_FALSE(encloses(dropped, real, f));  // caught: the dropped sub-box held an execution
 }
 
-TEST_CASE("subdivision: budgets are reported and the result stays sound", "[dropin][driver][subdivision]") {
+TEST_CASE("subdivision: budgets are reported and the result stays sound", "[verify][driver][subdivision]") {
   verify::DriverOptions opt;
   opt.max_boxes = 4;
   const auto few = run_mixed<Interval>(1e-12, opt);
@@ -202,7 +202,7 @@ mpq_class shrink_exact(const mpq_class& r) {
 
 TEST_CASE("subdivision lane by lane: 8 elementwise lanes as tight as one lane alone, at the cost of one, and a false "
           "lanes statement falls back to the whole box",
-          "[dropin][driver][subdivision]") {
+          "[verify][driver][subdivision]") {
   using S = SymbolicError;
   constexpr std::size_t n = 8;
   for (const double e : {0.0, 1e-12}) {
@@ -298,7 +298,7 @@ TEST_CASE("subdivision lane by lane: 8 elementwise lanes as tight as one lane al
 // independent ones (docs: "Affine contexts"); the hull over the halves
 // alone would be x0 − x1 = ±(box width).
 TEST_CASE("subdivision never widens the whole box's bound: correlated Affine inputs stay exact",
-          "[dropin][driver][subdivision]") {
+          "[verify][driver][subdivision]") {
   using SA = SymbolicDomainError<Affine>;
   const double e = 0x1p-20;
   for (const bool lanes : {false, true}) {

@@ -21,7 +21,7 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
-#include "sampling.hpp"
+#include "dropin/sampling.hpp"
 
 using namespace symerr;
 
@@ -106,7 +106,7 @@ void check(const FloatFormat& F, double e) {
 }  // namespace
 
 TEST_CASE("driver: an output made alike on both paths of an unstable branch keeps its own bound, sound",
-          "[dropin][driver][same-quantity]") {
+          "[verify][driver][same-quantity]") {
   for (const auto& [F, e] : {std::pair{FP32, 0x1p-20}, std::pair{FP64, 1e-12}, std::pair{FP32, 0.0}}) {
     check<Interval>(F, e);
     check<Affine>(F, e);
@@ -114,7 +114,7 @@ TEST_CASE("driver: an output made alike on both paths of an unstable branch keep
 }
 
 TEST_CASE("driver: elementary functions after an unstable branch keep their own bound",
-          "[dropin][driver][same-quantity]") {
+          "[verify][driver][same-quantity]") {
   // without matching: hypot 1.41 and pow 0.414 after a relu, in both
   // domains (results that are not numbered quantities, or are numbered
   // after the divergence without a way to match them)
