@@ -184,4 +184,15 @@ TEST_CASE("the GELU claims in a report: FAIL counted, ids unique, the bounds' va
   }
   CHECK(md.find("observed 1.03011e-07 (bound / observed 1.26201)") != std::string::npos);
   CHECK(md.find("(none: campaign \"gelu_tanh claims\", built by a program)") != std::string::npos);
+  // the JSON report reads back; a second run gives the same report apart from the timings
+  const auto back = parse_report(render_json(r), "gelu.json");
+  REQUIRE(back.checks.size() == 4);
+  CHECK(back.checks[0].verdict == Verdict::Violated);
+  CHECK(back.checks[0].witnesses.front().inputs[0].value == r.checks[0].witnesses.front().inputs[0].value);
+  CampaignResult again = r;
+  again.checks.clear();
+  for (double bound : {1e-7, 9e-8, 1.3e-7, 2.5e-7}) again.checks.push_back(gelu_check(bound).check);
+  for (auto* x : {&r, &again})
+    for (auto& c : x->checks) c.duration_seconds = 0;
+  CHECK(render_json(r) == render_json(again));
 }
