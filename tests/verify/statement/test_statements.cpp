@@ -183,4 +183,11 @@ TEST_CASE("malformed statements: file, JSON path and column", "[verify][statemen
   CHECK_THAT(error_of("{" + kElementwise + R"j(, "bound": "u"}, {)j" + kElementwise + R"j(, "bound": "u"})j"),
              Contains("/statements/1/id: duplicate id 's'"));
   CHECK(error_of("{" + kElementwise + R"j(, "bound": "u * max(max(abs(A)), abs(Y[I])) + 2^-3 * N"})j") == "");
+  // decimals are exact, "0.09" is not octal
+  const auto s = parse_statements("{\"statements\": [{" + kElementwise + R"j(, "bound": "0.09 + 1e-1"}]})j", "f.json");
+  TensorStatementValues v(FP32);
+  v.set_points("A", {1}, {0.0});
+  v.set_points("Y", {1}, {0.0});
+  const std::size_t i0[] = {0};
+  CHECK(contains(evaluate_bound(s.front(), v, i0, 256), mpq_class(19, 100)));
 }

@@ -15,6 +15,7 @@
 #include <mpfr.h>
 
 #include <symerr/verify/report/report.hpp>
+#include <symerr/verify/statement/statement_check.hpp>
 #include <symerr/verify/symbolic/symbolic_check.hpp>
 
 extern "C" {
@@ -195,4 +196,56 @@ TEST_CASE("the GELU claims in a report: FAIL counted, ids unique, the bounds' va
   for (auto* x : {&r, &again})
     for (auto& c : x->checks) c.duration_seconds = 0;
   CHECK(render_json(r) == render_json(again));
+}
+
+namespace {
+
+Statement gelu_statement(const std::string& kind, const std::string& bound, const std::string& where = "") {
+  const std::string w = where.empty() ? "" : R"j(, "where": ")j" + where + "\"";
+  auto all = parse_statements(R"j({"statements": [{"id": "gelu.claim", "bounds": ")j" + kind +
+                                  R"j(", "tensors": {"X": ["N"], "Y": ["N"]}, "output": "Y", "indices": ["I"],
+                                  "bound": ")j" + bound + "\"" + w + R"j(, "requirements": ["GELU/1"]}]})j",
+                              "gelu.json");
+  return all.front();
+}
+
+KernelCheckResult gelu_statement_check(const Statement& s) {
+  const InputBox box[1] = {{-1, 1, 0, 0}};
+  KernelCheckOptions o;
+  o.compiled = kCompiled;
+  return check_statement(kSubstituted, box, {"X"}, FP32, s, o, "gelu_tanh");
+}
+
+}  // namespace
+
+TEST_CASE("GELU against statements of the language: false ones violated at a point, true ones never",
+          "[verify][symbolic][witness][statement]") {
+  // correct rounding (the elementwise introduction statement): false for this kernel
+  const auto cr = gelu_statement_check(gelu_statement("introduced", "u * max(abs(Y[I]), min_normal)"));
+  INFO(cr.check.reason);
+  REQUIRE(cr.check.verdict == Verdict::Violated);
+  const Witness& w = cr.check.witnesses.front();
+  const float x = static_cast<float>(w.inputs[0].value);
+  // independent: the MPFR error exceeds u |gelu(x)| (2^-24 |y|, |y| normal here)
+  CHECK(mpfr_error(x, gelu_tanh(x)) > std::ldexp(std::fabs(static_cast<double>(gelu_tanh(x))), -24));
+  CHECK(cr.check.requirements == std::vector<std::string>{"GELU/1"});
+  // a constant claim as a statement: the same verdicts as the constant bound
+  CHECK(gelu_statement_check(gelu_statement("err", "1e-7")).check.verdict == Verdict::Violated);
+  // true: 1.3e-7 + |X| 1e-9 exceeds the exhaustive maximum 1.216e-7 everywhere
+  const auto ok = gelu_statement_check(gelu_statement("err", "1.3e-7 + abs(X[I]) * 1e-9"));
+  INFO(ok.check.reason);
+  CHECK(ok.check.verdict != Verdict::Violated);
+  CHECK(ok.check.evidence.metrics.at("observed_max") > 5e-8);
+  // a condition: only x >= 0.9 is claimed, where errors above 1e-7 exist
+  const auto cond = gelu_statement_check(gelu_statement("err", "1e-7", "X[I] >= 0.9"));
+  CHECK(cond.check.verdict == Verdict::Violated);
+  CHECK(cond.check.witnesses.front().inputs[0].value >= 0.9);
+  // ... and where there are none (|x| < 0.25: the errors stay below 3e-8), never violated
+  const auto none = gelu_statement_check(gelu_statement("err", "1e-7", "abs(X[I]) < 0.25"));
+  INFO(none.check.reason);
+  CHECK(none.check.verdict != Verdict::Violated);
+  // bad bindings: errors before anything runs
+  const InputBox box[1] = {{-1, 1, 0, 0}};
+  CHECK_THROWS_AS(check_statement(kSubstituted, box, {"Q"}, FP32, gelu_statement("err", "1e-7")), StatementError);
+  CHECK_THROWS_AS(check_statement(kSubstituted, box, {"X"}, FP32, gelu_statement("ulp", "1")), StatementError);
 }

@@ -32,7 +32,7 @@ mpq_class decimal(const std::string& text) {
     }
   }
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) exponent += std::stol(text.substr(i + 1));
-  mpq_class q(mpz_class(digits.empty() ? "0" : digits));
+  mpq_class q(mpz_class(digits.empty() ? "0" : digits, 10));  // base 10: "09" is not octal
   mpz_class p10;
   mpz_ui_pow_ui(p10.get_mpz_t(), 10, static_cast<unsigned long>(std::labs(exponent)));
   if (exponent >= 0) q *= p10;

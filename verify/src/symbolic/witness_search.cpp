@@ -73,9 +73,10 @@ double step(double v, long k, const Format& format) {
 class Search {
  public:
   Search(const CompiledKernel& compiled, const ExactExecution& exact, std::span<const InputBox> whole,
-         const Format& format, double bound, const WitnessSearchOptions& o, std::size_t max_witnesses)
-      : compiled_(compiled), exact_(exact), whole_(whole), format_(format), bound_(bound), bound_q_(exact_value(bound)),
-        o_(o), max_witnesses_(max_witnesses) {}
+         const Format& format, double bound, const PointBound& point_bound, const WitnessSearchOptions& o,
+         std::size_t max_witnesses)
+      : compiled_(compiled), exact_(exact), whole_(whole), format_(format), bound_q_(exact_value(bound)),
+        point_bound_(point_bound), o_(o), max_witnesses_(max_witnesses) {}
 
   bool done() const { return out.executions >= o_.executions || out.witnesses.size() >= max_witnesses_; }
 
@@ -91,20 +92,29 @@ class Search {
       p.e.push_back(re->second);
     }
     ++out.executions;
-    const auto d = distance(p);
+    double y = 0;
+    std::pair<double, double> R;
+    const auto d = distance(p, &y, &R);
     if (!d) {
       ++out.undefined;
       return;
     }
+    const auto a = allowed(p, y, R);
+    if (!a) {
+      ++out.inapplicable;
+      return;
+    }
     const double observed = d->get_d();
+    const double ratio = sgn(*a) > 0 ? mpq_class(*d / *a).get_d() : sgn(*d) > 0 ? INFINITY : 0.0;
+    out.max_ratio = std::max(out.max_ratio, ratio);
     if (observed > out.max_observed || !out.worst) {
       out.max_observed = std::max(out.max_observed, observed);
-      if (auto w = witness(p)) out.worst = std::move(*w);
+      if (auto w = witness(p, *a)) out.worst = std::move(*w);
     }
-    keep_best(p, observed);
-    if (*d > bound_q_) {
+    keep_best(p, point_bound_ ? ratio : observed);
+    if (*d > *a) {
       ++out.failures;
-      if (auto w = witness(p); w && recheck(p)) out.witnesses.push_back(std::move(*w));
+      if (auto w = witness(p, *a); w && recheck(p)) out.witnesses.push_back(std::move(*w));
     }
   }
 
@@ -138,8 +148,21 @@ class Search {
   // exact execution, the rational comparison.
   bool recheck(const Point& p) const {
     double y1 = 0, y2 = 0;
-    const auto d1 = distance(p, &y1), d2 = distance(p, &y2);
-    return d1 && d2 && std::memcmp(&y1, &y2, sizeof y1) == 0 && *d2 > bound_q_;
+    std::pair<double, double> R;
+    const auto d1 = distance(p, &y1), d2 = distance(p, &y2, &R);
+    if (!d1 || !d2 || std::memcmp(&y1, &y2, sizeof y1) != 0) return false;
+    const auto a = allowed(p, y2, R);
+    return a && *d2 > *a;
+  }
+
+  // The bound at the point: the constant, or the statement evaluated there.
+  std::optional<mpq_class> allowed(const Point& p, double y, const std::pair<double, double>& R) const {
+    if (!point_bound_) return bound_q_;
+    try {
+      return point_bound_(p.r, p.e, R, y);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
   }
 
   void keep_best(const Point& p, double observed) {
@@ -157,7 +180,7 @@ class Search {
     }
   }
 
-  std::optional<Witness> witness(const Point& p) const {
+  std::optional<Witness> witness(const Point& p, const mpq_class& allowed) const {
     double y = 0;
     std::pair<double, double> R;
     const auto d = distance(p, &y, &R);
@@ -185,12 +208,12 @@ class Search {
     w.abs_error = d->get_d();
     w.rel_error = mid != 0 ? w.abs_error / std::fabs(mid) : INFINITY;
     if (const FloatFormat* F = std::get_if<FloatFormat>(&format_)) w.ulp_error = w.abs_error / ulp(y, *F);
-    w.bound = bound_;
+    w.bound = allowed.get_d();
     std::ostringstream m;
     m.precision(6);
     m << "element 0: the compiled kernel gives " << hex_dec(y) << " at " << at.str() << "; the exact execution's "
       << "real result lies in [" << hex_dec(R.first) << ", " << hex_dec(R.second) << "]: observed |err| >= "
-      << w.abs_error << (*d > bound_q_ ? " > allowed " : " <= allowed ") << bound_;
+      << w.abs_error << (*d > allowed ? " > allowed " : " <= allowed ") << allowed.get_d();
     w.message = m.str();
     return w;
   }
@@ -199,8 +222,8 @@ class Search {
   const ExactExecution& exact_;
   std::span<const InputBox> whole_;
   Format format_;
-  double bound_;
   mpq_class bound_q_;
+  const PointBound& point_bound_;
   const WitnessSearchOptions& o_;
   std::size_t max_witnesses_;
 };
@@ -290,8 +313,8 @@ void constructions(Search& s, const std::vector<InputBox>& box, const Format& fo
 WitnessSearchResult search_witnesses(const CompiledKernel& compiled, const ExactExecution& exact,
                                      const BoxErrorSup& box_sup, std::span<const InputBox> inputs,
                                      const Format& format, double bound, const WitnessSearchOptions& options,
-                                     std::size_t max_witnesses, std::uint64_t seed) {
-  Search s(compiled, exact, inputs, format, bound, options, max_witnesses);
+                                     std::size_t max_witnesses, std::uint64_t seed, const PointBound& point_bound) {
+  Search s(compiled, exact, inputs, format, bound, point_bound, options, max_witnesses);
   const auto focus = aim(box_sup, inputs, bound, options, s.out);
   for (const auto& box : focus) constructions(s, box, format);
   std::mt19937_64 rng(seed);

@@ -39,6 +39,8 @@
 #include <utility>
 #include <vector>
 
+#include <gmpxx.h>
+
 #include <symerr/format.hpp>
 #include <symerr/verify/report/verdict.hpp>
 
@@ -64,6 +66,15 @@ using CompiledKernel = std::function<double(std::span<const double> inputs)>;
 using ExactExecution =
     std::function<std::optional<std::pair<double, double>>(std::span<const double> real, std::span<const double> err)>;
 
+// The bound at one point when it is not a constant (a statement's right-hand
+// side evaluated there, statement_check.hpp): the real and error inputs, the
+// enclosure of the real output, the compiled output; returns an upper bound
+// of the allowed |err| in rationals, or nullopt where the statement does not
+// apply (its condition is not certainly true there).
+using PointBound = std::function<std::optional<mpq_class>(std::span<const double> real, std::span<const double> err,
+                                                           const std::pair<double, double>& real_output,
+                                                           double computed_output)>;
+
 // The sup of |err| of the substituted kernel's enclosure over a sub-box
 // (+inf when the output may be special).
 using BoxErrorSup = std::function<double(std::span<const InputBox> box)>;
@@ -82,16 +93,21 @@ struct WitnessSearchResult {
   std::uint64_t executions = 0;    // points run (compiled and exact)
   std::uint64_t undefined = 0;     // points without a finite real result or a finite output
   std::uint64_t failures = 0;      // points found beyond the bound (before the re-check)
+  std::uint64_t inapplicable = 0;  // points where the statement does not apply (PointBound: nullopt)
   std::size_t boxes = 0;           // sub-boxes of the aiming grid explored
   std::size_t boxes_above = 0;     // of which with sup|err| above the bound
   double max_observed = 0;         // the largest observed |output − real| (its lower bound)
+  double max_ratio = 0;            // the largest observed |output − real| / allowed
   std::optional<Witness> worst;    // the point where it was observed
 };
 
-// The search described above, for |err| <= bound over `inputs` in `format`.
+// The search described above, for |err| <= bound over `inputs` in `format`
+// (with `point_bound`: |err| <= point_bound at each point; `bound` then only
+// ranks the sub-boxes).
 WitnessSearchResult search_witnesses(const CompiledKernel& compiled, const ExactExecution& exact,
                                      const BoxErrorSup& box_sup, std::span<const InputBox> inputs,
                                      const Format& format, double bound, const WitnessSearchOptions& options,
-                                     std::size_t max_witnesses, std::uint64_t seed);
+                                     std::size_t max_witnesses, std::uint64_t seed,
+                                     const PointBound& point_bound = {});
 
 }  // namespace symerr::verify
