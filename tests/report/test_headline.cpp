@@ -4,6 +4,8 @@
 
 #include <symerr/verify/report/report.hpp>
 
+#include "report/util.hpp"
+
 using namespace symerr::verify;
 
 namespace {
@@ -61,4 +63,24 @@ TEST_CASE("a campaign without a file is named by its name, the CLI's default one
   CHECK(render_markdown(r).find("the default campaign") == std::string::npos);
   r.name = "default";
   CHECK(symerr::detail::campaign_without_file(r) == "(the default campaign)");
+}
+
+TEST_CASE("symerr report: an inconclusive check exits 0, with --strict 4; the headline says it", "[report][headline][cli]") {
+  using namespace symerr::verify::test;
+  CampaignResult r;
+  r.name = "inconclusive";
+  r.environment = current_environment(1);
+  r.checks = {check("symbolic/kernel/k/FP32/err/le1e-07/00000001", Verdict::Proven),
+              check("symbolic/kernel/k/FP32/err/le9e-08/00000001", Verdict::Inconclusive)};
+  const auto dir = temp_dir("headline-strict");
+  write_text(dir / "in.json", render_json(r));
+  const auto plain = run_command(symerr_exe() + " report " + (dir / "in.json").string() + " -q -o " + (dir / "a").string());
+  INFO(plain.output);
+  CHECK(plain.status == 0);
+  CHECK(plain.output.find("implementations: no check failed, 1 of 2 not proven (1 proven, 1 inconclusive)") !=
+        std::string::npos);
+  const auto strict =
+      run_command(symerr_exe() + " report " + (dir / "in.json").string() + " -q --strict -o " + (dir / "b").string());
+  INFO(strict.output);
+  CHECK(strict.status == 4);
 }
