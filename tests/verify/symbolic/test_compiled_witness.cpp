@@ -249,3 +249,18 @@ TEST_CASE("GELU against statements of the language: false ones violated at a poi
   CHECK_THROWS_AS(check_statement(kSubstituted, box, {"Q"}, FP32, gelu_statement("err", "1e-7")), StatementError);
   CHECK_THROWS_AS(check_statement(kSubstituted, box, {"X"}, FP32, gelu_statement("ulp", "1")), StatementError);
 }
+
+TEST_CASE("an inconclusive operator check reports its largest observed error against the bound",
+          "[verify][symbolic][witness]") {
+  SymbolicCheckOptions o;
+  o.max_cells = 4;  // a tight propagation identity: not provable by splitting (symbolic_campaign.cpp)
+  o.samples_per_cell = 16;
+  const auto r = symbolic_check(OpId::Div, FP32, {1, 2, -0.01, 0.01}, {1, 2, -0.01, 0.01},
+                                *find_bound("symerr.div.propagation"), o);
+  INFO(r.reason);
+  REQUIRE(r.verdict == Verdict::Inconclusive);
+  CHECK(r.reason.find("the largest error observed in") != std::string::npos);
+  CHECK(r.evidence.inputs_checked > 0);
+  CHECK(r.evidence.metrics.at("observed_over_bound_max") > 0);
+  CHECK(r.evidence.metrics.at("observed_over_bound_max") <= 1);  // a true bound: never beyond it
+}

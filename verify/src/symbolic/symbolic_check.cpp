@@ -182,6 +182,10 @@ class PointJudge {
       ev.max_rel_error = std::max(ev.max_rel_error, mpq_class(ae / (sgn(p.cr) < 0 ? mpq_class(-p.cr) : p.cr)).get_d());
     ev.max_ulp_error = std::max(ev.max_ulp_error, ulp_err);
     ev.histogram.add(ulp_err);
+    if (sgn(bv) > 0) {  // the largest observed error relative to the bound at its input
+      double& ratio = ev.metrics["observed_over_bound_max"];
+      ratio = std::max(ratio, mpq_class(ae / bv).get_d());
+    }
     if (!(bound_.strict ? ae >= bv : ae > bv)) return;
     ++ev.failures;
     for (InputClass c : kInputClasses)
@@ -284,6 +288,10 @@ void conclude(CheckResult& r, std::size_t cells, std::size_t proven, std::size_t
     r.verdict = Verdict::Inconclusive;
     reason << queue.size() << " boxes undecided after " << cells << " (budget); e.g. A: "
            << box_text(queue.front().a) << ", B: " << box_text(queue.front().b);
+    if (ev.inputs_checked > 0)
+      reason << "; the largest error observed in " << ev.inputs_checked << " exact executions is "
+             << ev.max_abs_error << ", at most " << ev.metrics["observed_over_bound_max"]
+             << " of the bound at its input";
   }
   if (special_possible)
     reason << ". Some inputs give ±inf, NaN or an undefined real result: the bound speaks of finite results only";
