@@ -84,3 +84,13 @@ TEST_CASE("symerr report: an inconclusive check exits 0, with --strict 4; the he
   INFO(strict.output);
   CHECK(strict.status == 4);
 }
+
+TEST_CASE("a kernel check's metrics survive the JSON report, an infinite ratio included", "[report][headline]") {
+  CampaignResult r;
+  r.name = "metrics";
+  r.checks = {check("symbolic/kernel/k/FP32/err/le1e-07/00000001", Verdict::Proven)};
+  r.checks[0].evidence.metrics = {{"bound", 1e-7}, {"observed_max", 0}, {"bound_over_observed", INFINITY}};
+  const CampaignResult back = parse_report(render_json(r), "m.json");
+  REQUIRE(back.checks.size() == 1);
+  CHECK(back.checks[0].evidence.metrics == r.checks[0].evidence.metrics);
+}
