@@ -1,6 +1,8 @@
 include(CMakePackageConfigHelpers)
 install(DIRECTORY lib/include/ domains/include/ verify/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# the accuracy statements shipped as data (docs/statements.md)
+install(DIRECTORY verify/statements/ DESTINATION ${CMAKE_INSTALL_DATADIR}/symerr/statements)
 # symerr_build_flags (-Werror, the sanitizers) is symerr's own build policy: it is
 # not installed, and the libraries link it as $<BUILD_INTERFACE:...> only.
 install(TARGETS symerr_core symerr_domains symerr_verify

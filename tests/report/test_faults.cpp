@@ -252,7 +252,7 @@ TEST_CASE("symerr's own kernels with the audit: exit status 3 and the headline",
                                    "-q -j 2");
   INFO(c.run.output);
   CHECK(c.run.status == 3);
-  CHECK_THAT(c.run.output, Catch::StartsWith("symerr's own kernels: all correct; the seed specifications contain "));
+  CHECK_THAT(c.run.output, Catch::StartsWith("symerr's own kernels: no check failed, ") && Catch::Contains("; the seed specifications contain "));
   for (const auto& check : c.result.checks) {
     INFO(check.id);
     CHECK(!check.requirements.empty());
@@ -273,7 +273,7 @@ TEST_CASE("the default campaign: exit status 3, the headline, requirement IDs ev
   const auto r = run_command(symerr_exe() + " run -q -o " + (dir / "out").string());
   INFO(r.output);
   CHECK(r.status == 3);
-  CHECK_THAT(r.output, Catch::StartsWith("symerr's own kernels: all correct; the seed specifications contain "));
+  CHECK_THAT(r.output, Catch::StartsWith("symerr's own kernels: no check failed, ") && Catch::Contains("; the seed specifications contain "));
   const CampaignResult res = read_report(dir / "out/report.json");
   for (const auto& c : res.checks) {
     INFO(c.id);

@@ -131,7 +131,7 @@ TEST_CASE("the HTML report escapes text and needs nothing external", "[report]")
   CHECK(count_of(html, "class=\"bound\"") >= 2);
   CHECK(count_of(html, "<tr class=\"check ") == 4);
   CHECK(count_of(html, "<table class=\"reproducer\">") == 1);
-  CHECK(html.find("<p id=\"headline\">implementations: 2 of 3 checks FAIL; the seed specifications contain 1 false statement") != std::string::npos);
+  CHECK(html.find("<p id=\"headline\">implementations: 2 of 3 checks FAIL (1 proven, 1 violated, 1 crashed); the seed specifications contain 1 false statement") != std::string::npos);
   CHECK(html.find("<table id=\"traceability\">") != std::string::npos);
   CHECK(html.find("<section id=\"hypotheses\">") != std::string::npos);
   CHECK(html.find("<section id=\"audit\">") != std::string::npos);

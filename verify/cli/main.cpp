@@ -40,7 +40,7 @@ void add_common(CLI::App& app, symerr::cli::Common& c) {
   app.add_option("-o,--output", c.output, "Report directory (default: ./report, in the current directory)");
   app.add_option("--seed", c.seed, "Seed of the random strategies (default: the campaign's)")->check(non_negative);
   app.add_option("-j,--jobs", c.jobs, "Checks run in parallel (default: hardware threads)");
-  app.add_flag("--strict", c.strict, "Exit with 2 when a check is inconclusive");
+  app.add_flag("--strict", c.strict, "Exit with 4 when a check is inconclusive (and nothing failed)");
   app.add_flag("-q,--quiet", c.quiet, "No progress on stderr");
 }
 

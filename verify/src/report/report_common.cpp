@@ -123,14 +123,27 @@ std::string verdict_counts(const CampaignResult& r, Subject subject) {
   return parts.empty() ? s : s + ": " + parts;
 }
 
+namespace {
+// "1 proven, 1 violated, 1 inconclusive" over one subject.
+std::string counts_only(const CampaignResult& r, Subject subject) {
+  const std::string s = verdict_counts(r, subject);
+  const auto colon = s.find(": ");
+  return colon == std::string::npos ? s : s.substr(colon + 2);
+}
+}  // namespace
+
+// An inconclusive check (or one passed on samples) is never counted as
+// correct: the implementation part says how many checks are not proven.
 std::string headline(const CampaignResult& r) {
-  std::size_t impl = 0, impl_fail = 0, spec = 0, spec_fail = 0;
+  std::size_t impl = 0, impl_fail = 0, impl_proven = 0, spec = 0, spec_fail = 0;
   bool only_own = true;
   for (const auto& c : r.checks) {
     if (c.subject == Subject::Implementation) {
       ++impl;
       if (is_failure(c.verdict)) ++impl_fail;
-      if (!c.item.library.empty()) only_own = false;
+      if (c.verdict == Verdict::Proven) ++impl_proven;
+      // a library, or a kernel given to symbolic_check (not one of symerr's operators)
+      if (!c.item.library.empty() || c.id.rfind("symbolic/kernel/", 0) == 0) only_own = false;
     } else {
       ++spec;
       if (is_failure(c.verdict)) ++spec_fail;  // one refuted statement per check
@@ -138,19 +151,37 @@ std::string headline(const CampaignResult& r) {
   }
   std::string s;
   const std::string who = only_own ? "symerr's own kernels" : "implementations";
+  const std::string n = std::to_string(impl);
   if (impl == 0) s = "no implementation checked";
-  else if (impl_fail == 0) s = who + ": all correct";
-  else s = who + ": " + std::to_string(impl_fail) + " of " + std::to_string(impl) + " checks FAIL";
+  else if (impl_fail > 0)
+    s = who + ": " + std::to_string(impl_fail) + " of " + n + " checks FAIL (" + counts_only(r, Subject::Implementation) + ")";
+  else if (impl_proven == impl) s = who + (impl == 1 ? ": 1 check, proven" : ": all " + n + " checks proven");
+  else
+    s = who + ": no check failed, " + std::to_string(impl - impl_proven) + " of " + n + " not proven (" +
+        counts_only(r, Subject::Implementation) + ")";
   if (spec == 0) return s;
-  if (spec_fail == 0) return s + "; no specification statement refuted (" + std::to_string(spec) + " checked)";
+  if (spec_fail == 0)
+    return s + "; no specification statement refuted (" + counts_only(r, Subject::Specification) + ")";
   return s + "; the seed specifications contain " + std::to_string(spec_fail) +
-         " false statement" + (spec_fail == 1 ? "" : "s") +
-         " (see the specification checks and the spec audit in the report)";
+         " false statement" + (spec_fail == 1 ? "" : "s") + " (" + counts_only(r, Subject::Specification) +
+         "; see the specification checks and the spec audit in the report)";
+}
+
+std::string campaign_without_file(const CampaignResult& r) {
+  if (r.name.empty() || r.name == "default") return "(the default campaign)";
+  return "(none: campaign \"" + r.name + "\", built by a program)";
 }
 
 std::string error_figure(const CheckResult& c) {
   const Evidence& e = c.evidence;
   std::string s;
+  if (c.kind == "symbolic" && c.witnesses.empty()) {
+    // a kernel check run against the compiled kernel: its largest observed error
+    const auto o = e.metrics.find("observed_max"), b = e.metrics.find("bound");
+    if (o != e.metrics.end() && b != e.metrics.end() && e.inputs_checked > 0)
+      return "observed " + format_number(o->second) +
+             (o->second > 0 ? " (bound / observed " + format_number(b->second / o->second) + ")" : "");
+  }
   if (c.kind == "symbolic" || c.kind == "audit") {
     double abs_excess = 0, rel_excess = 0;
     bool any = false;

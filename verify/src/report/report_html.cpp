@@ -352,7 +352,7 @@ std::string render_html(const CampaignResult& r) {
   out << "<section id=\"hypotheses\"><h2>Hypotheses</h2><ul>";
   for (const auto& [title, text] : detail::hypotheses(r)) out << "<li><b>" << esc(title) << "</b>: " << esc(text) << "</li>";
   out << "</ul></section>\n<section id=\"campaign\"><h2>Campaign</h2><ul><li>file: "
-      << (r.source.file.empty() ? std::string("(the default campaign)") : "<code>" + esc(r.source.file) + "</code>") << "</li>";
+      << (r.source.file.empty() ? esc(detail::campaign_without_file(r)) : "<code>" + esc(r.source.file) + "</code>") << "</li>";
   if (!r.source.sha256.empty()) out << "<li>SHA-256: <code>" << esc(r.source.sha256) << "</code> (text copied in report.json)</li>";
   if (!r.source.command_line.empty()) out << "<li>command line: <code>" << esc(r.source.command_line) << "</code></li>";
   out << "</ul></section>\n";

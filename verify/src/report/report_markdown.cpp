@@ -132,9 +132,10 @@ void hypotheses_section(std::ostringstream& out, const CampaignResult& r) {
   out << "\n";
 }
 
-void source_section(std::ostringstream& out, const CampaignSource& s) {
+void source_section(std::ostringstream& out, const CampaignResult& r) {
+  const CampaignSource& s = r.source;
   out << "## Campaign\n\n"
-      << "- file: " << (s.file.empty() ? "(the default campaign)" : code(s.file)) << "\n";
+      << "- file: " << (s.file.empty() ? detail::campaign_without_file(r) : code(s.file)) << "\n";
   if (!s.sha256.empty()) out << "- SHA-256: `" << s.sha256 << "` (the file's text is copied in report.json)\n";
   if (!s.command_line.empty()) out << "- command line: " << code(s.command_line) << "\n";
   out << "\n";
@@ -260,7 +261,7 @@ std::string render_markdown(const CampaignResult& r) {
   legends(out);
   traceability_section(out, r);
   hypotheses_section(out, r);
-  source_section(out, r.source);
+  source_section(out, r);
   const char* kinds[][2] = {{"concrete", "Concrete checks"},
                             {"symbolic", "Symbolic checks"},
                             {"audit", "Spec audit"}};

@@ -41,7 +41,7 @@ int exit_code(const CampaignResult& r, bool strict) noexcept {
   if (r.checks.empty()) return kExitInputError;
   if (is_failure(r.overall(Subject::Implementation))) return kExitImplementationFailure;
   if (is_failure(r.overall(Subject::Specification))) return kExitSpecificationRefuted;
-  if (strict && severity(r.overall()) >= severity(Verdict::Inconclusive)) return kExitInputError;
+  if (strict && severity(r.overall()) >= severity(Verdict::Inconclusive)) return kExitInconclusive;
   return kExitOk;
 }
 

@@ -104,6 +104,7 @@ template <class D> struct Opt { D& v; };
 template <class D> struct ClassList { D& v; };
 template <class D> struct SubjectName { D& v; };
 template <class D> struct Required { D& v; };
+template <class D> struct NumMap { D& v; };  // std::map<std::string, double>, non-finite values as strings
 
 struct Writer {
   json& j;
@@ -115,6 +116,11 @@ struct Writer {
   template <class D> void operator()(const char* k, ClassList<D> x) { j[k] = mask_to_json(x.v); }
   template <class D> void operator()(const char* k, SubjectName<D> x) { j[k] = to_string(x.v); }
   template <class D> void operator()(const char* k, Required<D> x) { j[k] = x.v; }
+  template <class D> void operator()(const char* k, NumMap<D> x) {
+    json o = json::object();
+    for (const auto& [name, v] : x.v) o[name] = number(v);
+    j[k] = o;
+  }
 };
 
 struct Reader {
@@ -128,6 +134,11 @@ struct Reader {
   template <class D> void operator()(const char* k, Num<D> x) { get_num_opt(j, k, x.v); }
   template <class D> void operator()(const char* k, Nums<D> x) {
     if (const json* v = find(k)) x.v = get_numbers(*v);
+  }
+  template <class D> void operator()(const char* k, NumMap<D> x) {
+    x.v.clear();
+    if (const json* v = find(k))
+      for (const auto& [name, e] : v->items()) x.v[name] = get_number(e);
   }
   template <class D> void operator()(const char* k, OptNum<D> x) {
     if (const json* v = find(k)) x.v = get_number(*v);
@@ -211,7 +222,7 @@ void fields(Io& io, X& x) {
   io("special", x.special);
   io("histogram", x.histogram);
   io("scatter", x.scatter);
-  io("metrics", x.metrics);
+  io("metrics", NumMap{x.metrics});
 }
 template <class Io, Is<BoundInfo> X>
 void fields(Io& io, X& x) {

@@ -2,6 +2,8 @@
 
 #include <symerr/verify/symbolic/driver.hpp>
 
+#include "check_support.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -27,19 +29,7 @@ struct Cell {
   InputBox a, b;
 };
 
-std::string box_text(const InputBox& x) {
-  std::ostringstream s;
-  s.precision(17);
-  s << "value [" << x.lo << ", " << x.hi << "] err [" << x.elo << ", " << x.ehi << "]";
-  return s.str();
-}
 
-// A value of the format near v (nearest; integers: nearest integer).
-double on_grid(double v, const Format& f) {
-  if (const FloatFormat* F = std::get_if<FloatFormat>(&f)) return round_to(v, *F, RoundingMode::NearestEven).value;
-  if (std::holds_alternative<IntFormat>(f)) return std::nearbyint(v);
-  return v;
-}
 
 // A concrete execution inside a box: f a value of the format in the box's
 // computed range and r exact with r ∈ [lo, hi], f − r ∈ [elo, ehi].
@@ -71,21 +61,6 @@ mpq_class part_of(const ExactPoint& p, ErrorPart part) {
   return 0;
 }
 
-Value value_of(double v, const Format& f) {
-  Value x;
-  x.value = v;
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  x.exact = std::isfinite(v) ? exact_value(v).get_str() : s.str();
-  if (const FloatFormat* F = std::get_if<FloatFormat>(&f); F && (*F == FP16 || *F == BF16) &&
-                                                            (std::isnan(v) || is_representable(v, *F))) {
-    char b[16];
-    std::snprintf(b, sizeof b, "0x%04x", *F == FP16 ? encode_fp16(v) : encode_bf16(v));
-    x.bits = b;
-  }
-  return x;
-}
 
 ClassMask classify(const ExactPoint& p) {
   ClassMask m = 0;
@@ -207,6 +182,10 @@ class PointJudge {
       ev.max_rel_error = std::max(ev.max_rel_error, mpq_class(ae / (sgn(p.cr) < 0 ? mpq_class(-p.cr) : p.cr)).get_d());
     ev.max_ulp_error = std::max(ev.max_ulp_error, ulp_err);
     ev.histogram.add(ulp_err);
+    if (sgn(bv) > 0) {  // the largest observed error relative to the bound at its input
+      double& ratio = ev.metrics["observed_over_bound_max"];
+      ratio = std::max(ratio, mpq_class(ae / bv).get_d());
+    }
     if (!(bound_.strict ? ae >= bv : ae > bv)) return;
     ++ev.failures;
     for (InputClass c : kInputClasses)
@@ -245,9 +224,6 @@ class PointJudge {
   const FloatFormat* F_;
 };
 
-const Interval& field_of(const SymbolicError& c, ErrorPart part) {
-  return part == ErrorPart::Total ? c.err : part == ErrorPart::Propagated ? c.propagated : c.introduced;
-}
 
 // Whether the bound certainly holds on the cell x op y: the operation runs
 // through the kernel driver (one box); an introduction bound that depends on
@@ -312,6 +288,10 @@ void conclude(CheckResult& r, std::size_t cells, std::size_t proven, std::size_t
     r.verdict = Verdict::Inconclusive;
     reason << queue.size() << " boxes undecided after " << cells << " (budget); e.g. A: "
            << box_text(queue.front().a) << ", B: " << box_text(queue.front().b);
+    if (ev.inputs_checked > 0)
+      reason << "; the largest error observed in " << ev.inputs_checked << " exact executions is "
+             << ev.max_abs_error << ", at most " << ev.metrics["observed_over_bound_max"]
+             << " of the bound at its input";
   }
   if (special_possible)
     reason << ". Some inputs give ±inf, NaN or an undefined real result: the bound speaks of finite results only";
@@ -369,161 +349,6 @@ CheckResult symbolic_check(OpId op, const Format& format, const InputBox& a, con
   conclude(r, cells, proven, vacuous, queue, special_possible);
   r.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
-}
-
-// ---- any kernel, through the driver ------------------------------------------
-
-namespace {
-
-CheckResult kernel_header(const std::string& name, const Format& format, std::span<const InputBox> inputs,
-                          double bound, ErrorPart part, const KernelCheckOptions& options) {
-  CheckResult r;
-  r.kind = "symbolic";
-  r.kernel = name;
-  r.operator_name = name;
-  r.format = format_name(format);
-  r.id = "symbolic/kernel/" + name + "/" + r.format + "/" + to_string(part);
-  r.semantics["rounding"] = "RNE";
-  r.semantics["error_part"] = to_string(part);
-  std::ostringstream domain;
-  for (std::size_t i = 0; i < inputs.size(); ++i) domain << (i ? "; x" : "x") << i << ": " << box_text(inputs[i]);
-  r.semantics["domain"] = domain.str();
-  std::ostringstream f;
-  f.precision(17);
-  f << "|" << to_string(part) << "| <= " << bound;
-  r.bound = BoundInfo{"constant bound", f.str(), "caller"};
-  r.strategies = {"kernel-driver-subdivision", "point-enclosures"};
-  r.seed = options.seed;
-  return r;
-}
-
-// A point execution of input x: a value f of the format in its computed range
-// and an error e in [elo, ehi] with r = f − e a double in [lo, hi] (exactly:
-// f − e is checked in rationals). nullopt when the draw has no such pair.
-template <RealDomain D>
-std::optional<SymbolicDomainError<D>> point_input(const InputBox& x, const Format& format, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> unit(0, 1);
-  const double flo = x.lo + x.elo, fhi = x.hi + x.ehi;
-  const int k = static_cast<int>(rng() % 4);
-  double f = k == 0 ? flo : k == 1 ? fhi : flo + (fhi - flo) * unit(rng);
-  f = on_grid(f, format);
-  const int j = static_cast<int>(rng() % 3);
-  const double e = j == 0 ? x.elo : j == 1 ? x.ehi : (x.elo <= 0 && 0 <= x.ehi ? 0.0 : x.elo);
-  const double r = f - e;
-  if (!std::isfinite(f) || !(r >= x.lo && r <= x.hi)) return std::nullopt;
-  if (exact_value(r) + exact_value(e) != exact_value(f)) return std::nullopt;
-  try {
-    return SymbolicDomainError<D>::input(r, r, e, e, format);
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;
-  }
-}
-
-// Point executions: the kernel's enclosure at one execution; its smallest
-// |part| above the bound proves a violation there.
-// The kernel as the driver runs it: one output.
-template <RealDomain D>
-BasicKernelFn<D> one_output(const BasicSymbolicKernel<D>& kernel) {
-  return [&kernel](std::span<SymbolicDomainError<D>> in, std::span<SymbolicDomainError<D>> out) {
-    out[0] = kernel(std::span<const SymbolicDomainError<D>>(in.data(), in.size()));
-  };
-}
-
-template <RealDomain D>
-void search_counterexample(const BasicSymbolicKernel<D>& kernel, std::span<const InputBox> inputs, const Format& format,
-                           double bound, ErrorPart part, const KernelCheckOptions& options, CheckResult& r) {
-  std::mt19937_64 rng(options.seed);
-  Evidence& ev = r.evidence;
-  const BasicKernelFn<D> run = one_output(kernel);
-  for (int s = 0; s < options.samples && r.witnesses.size() < options.max_witnesses; ++s) {
-    std::vector<SymbolicDomainError<D>> point;
-    for (const InputBox& x : inputs)
-      if (auto p = point_input<D>(x, format, rng)) point.push_back(*p);
-    if (point.size() != inputs.size()) continue;
-    const SymbolicError c = interval_hull(run_kernel<D>(run, point, 1).outputs[0]);
-    if (symerr::detail::maybe_special(c)) {
-      ++ev.undefined;
-      continue;
-    }
-    ++ev.inputs_checked;
-    const double low = mig(field_of(c, part));
-    ev.max_abs_error = std::max(ev.max_abs_error, low);
-    if (!(low > bound)) continue;
-    ++ev.failures;
-    Witness w;
-    for (const SymbolicDomainError<D>& p : point) {
-      const SymbolicError x = interval_hull(p);  // a point: its hull is exact
-      w.inputs.push_back(value_of(x.fp.lower(), format));
-      w.inputs.back().exact =
-          "real " + exact_value(x.real.lower()).get_str() + ", err " + exact_value(x.err.lower()).get_str();
-    }
-    w.abs_error = low;
-    w.bound = bound;
-    std::ostringstream msg;
-    msg.precision(6);
-    msg << "|" << to_string(part) << "| >= " << low << " exceeds the bound " << bound
-        << " at this execution (enclosure " << field_of(c, part) << ")";
-    w.message = msg.str();
-    r.witnesses.push_back(std::move(w));
-  }
-}
-
-}  // namespace
-
-template <RealDomain D>
-BasicKernelCheckResult<D> symbolic_check(const BasicSymbolicKernel<D>& kernel, std::span<const InputBox> inputs,
-                                      const Format& format, double bound, ErrorPart part,
-                                      const KernelCheckOptions& options, const std::string& name) {
-  if (!(bound >= 0)) throw std::invalid_argument("symbolic_check: the bound must be a number >= 0");
-  const auto start = std::chrono::steady_clock::now();
-  BasicKernelCheckResult<D> out;
-  CheckResult& r = out.check;
-  r = kernel_header(name, format, inputs, bound, part, options);
-  std::vector<SymbolicDomainError<D>> in;
-  for (const InputBox& x : inputs) in.push_back(SymbolicDomainError<D>::input(x.lo, x.hi, x.elo, x.ehi, format));
-  DriverOptions o = options.driver;
-  o.target_err = part == ErrorPart::Total ? bound : 0;  // the driver's score is sup|err|
-  const auto run = run_kernel<D>(one_output(kernel), in, 1, o);
-  out.enclosure = run.outputs[0];
-  out.report = run.report;
-  const SymbolicError hull = interval_hull(out.enclosure);
-  const bool special = symerr::detail::maybe_special(hull);
-  const double sup = mag(field_of(hull, part));
-  r.evidence.metrics["boxes"] = static_cast<double>(run.report.input_boxes);
-  r.evidence.metrics["enclosure_sup"] = sup;
-  std::ostringstream reason;
-  if (!special && sup <= bound) {
-    r.verdict = Verdict::Proven;
-    reason << "proven: sup |" << to_string(part) << "| <= " << sup << " over " << run.report.input_boxes
-           << " boxes (" << run.report.summary() << ")";
-  } else {
-    search_counterexample<D>(kernel, inputs, format, bound, part, options, r);
-    r.verdict = r.witnesses.empty() ? Verdict::Inconclusive : Verdict::Violated;
-    if (!r.witnesses.empty()) reason << "counterexample (enclosure at one execution): " << r.witnesses.front().message;
-    else reason << "not proven: the enclosure's sup |" << to_string(part) << "| is " << sup << " > " << bound
-                << (special ? " (the result may be special)" : "") << " after " << run.report.input_boxes
-                << " boxes; no counterexample in " << options.samples << " point executions";
-  }
-  r.reason = reason.str();
-  r.exhaustive = r.verdict == Verdict::Proven;
-  r.duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return out;
-}
-
-#define SYMERR_KERNEL_CHECK(D)                                                                              \
-  template BasicKernelCheckResult<D> symbolic_check<D>(const BasicSymbolicKernel<D>&, std::span<const InputBox>, \
-                                                    const Format&, double, ErrorPart, const KernelCheckOptions&, \
-                                                    const std::string&);
-SYMERR_KERNEL_CHECK(Interval)
-SYMERR_KERNEL_CHECK(MpfrInterval)
-SYMERR_KERNEL_CHECK(RationalInterval)
-SYMERR_KERNEL_CHECK(Affine)
-#undef SYMERR_KERNEL_CHECK
-
-KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
-                                 const Format& format, double bound, ErrorPart part,
-                                 const KernelCheckOptions& options, const std::string& name) {
-  return symbolic_check<Interval>(kernel, inputs, format, bound, part, options, name);
 }
 
 }  // namespace symerr::verify

@@ -100,6 +100,11 @@ std::string value_brief(const verify::Value& v);
 // Input classes and what they mean (classes overlap: one input can be in several).
 const std::vector<std::pair<std::string, std::string>>& class_legend();
 
+// The campaign line of a result without a campaign file: "(the default
+// campaign)" for the CLI's default campaign (name "default" or empty), else
+// "(none: campaign "NAME", built by a program)".
+std::string campaign_without_file(const verify::CampaignResult& r);
+
 // Requirement -> checks -> verdict (the traceability matrix).
 struct TraceRow {
   std::string requirement;

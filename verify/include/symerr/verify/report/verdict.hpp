@@ -70,19 +70,19 @@ const char* to_string(Subject s) noexcept;  ///< "implementation" | "specificati
 /// The subject named `s`, or std::nullopt.
 std::optional<Subject> parse_subject(std::string_view s) noexcept;
 
-///@{
-/// Process exit status of a command that ran checks (README "Exit status"):
-/// 1 an implementation check failed (violated, crashed, timed out); else 3 a
-/// specification statement was refuted; else 0 (with `strict`: 2 when a check
-/// is inconclusive). 2 is also usage or input error.
+/// Process exit status of a command that ran checks (docs/verdicts.md "Exit
+/// statuses"): 1 an implementation check failed (violated, crashed, timed
+/// out); else 3 a specification statement was refuted; else 0 — also when
+/// checks are inconclusive: 0 means "nothing refuted", not "all proven" (the
+/// headline counts what is not proven). With `strict`, 4 when a check is
+/// inconclusive (and nothing failed). 2 is usage or input error only.
 inline constexpr int kExitOk = 0, kExitImplementationFailure = 1, kExitInputError = 2,
-                     kExitSpecificationRefuted = 3;
-///@}
-/// The status for one verdict of an implementation check: 1 for a failure, 2
+                     kExitSpecificationRefuted = 3, kExitInconclusive = 4;
+/// The status for one verdict of an implementation check: 1 for a failure, 4
 /// for inconclusive when `strict`, else 0.
 constexpr int exit_code(Verdict v, bool strict = false) noexcept {
   if (is_failure(v)) return kExitImplementationFailure;
-  return v == Verdict::Inconclusive && strict ? kExitInputError : kExitOk;
+  return v == Verdict::Inconclusive && strict ? kExitInconclusive : kExitOk;
 }
 
 // ---- input classes ----------------------------------------------------------
@@ -409,7 +409,7 @@ struct CampaignResult {
 };
 
 /// The exit status for a result (kExit*): 1 if an implementation check failed,
-/// else 3 if a specification check did, else 2 when `strict` and a check is
+/// else 3 if a specification check did, else 4 when `strict` and a check is
 /// inconclusive, else 0. An empty result is an input error (2).
 int exit_code(const CampaignResult& r, bool strict = false) noexcept;
 

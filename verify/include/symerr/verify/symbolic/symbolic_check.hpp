@@ -20,17 +20,12 @@
 
 #include <symerr/verify/bounds/bounds.hpp>
 #include <symerr/verify/symbolic/driver.hpp>
+#include <symerr/verify/symbolic/witness_search.hpp>
 #include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify {
 
-/// One operand's symbolic input: real value in [lo, hi], error in [elo, ehi].
-struct InputBox {
-  ///@{
-  /// The real value's range [lo, hi] and the error's range [elo, ehi].
-  double lo = 0, hi = 0, elo = 0, ehi = 0;
-  ///@}
-};
+/// InputBox (one operand's real range and error range): witness_search.hpp.
 
 /// The options of symbolic_check().
 struct SymbolicCheckOptions {
@@ -68,8 +63,19 @@ struct KernelCheckOptions {
     o.max_boxes = 2000;
     return o;
   }();
-  int samples = 64;  ///< point executions searched for a counterexample when not proven
-  /// The most witnesses kept.
+  /// The plain build of the same kernel (the item under test, compiled with
+  /// the user's flags; see witness_search.hpp). Given, the counterexample
+  /// search runs it against exact executions of the substituted kernel at
+  /// points aimed by the analysis (`search`), for the total error: a
+  /// violation is an output of the compiled kernel, re-checked. Every check,
+  /// proven or not, then reports the largest observed error (a proven check:
+  /// from the `search.draws` points only, capped at 256 executions).
+  /// Not given: the search evaluates the substituted kernel at `samples`
+  /// pseudo-random points (a violation of every execution the accuracy model
+  /// allows at that point).
+  CompiledKernel compiled;
+  WitnessSearchOptions search;
+  int samples = 64;  ///< point executions searched for a counterexample when not proven (no `compiled`)
   std::size_t max_witnesses = 4;
   /// The seed of the point executions.
   std::uint64_t seed = 1;
@@ -87,10 +93,17 @@ using KernelCheckResult = BasicKernelCheckResult<Interval>;
 
 /// Check |part| <= bound for `kernel` with inputs of `format` in the given
 /// boxes. Proven when the enclosure's sup |part| is at most the bound (and the
-/// output cannot be special); Violated when a point execution's enclosure has
-/// min |part| above the bound (a witness at that execution); otherwise
-/// Inconclusive. Throws std::invalid_argument for a bound that is not >= 0 or
-/// an input box with no value of the format.
+/// output cannot be special); Violated when the compiled kernel (options.compiled)
+/// breaks the bound at a point, measured against the exact execution and
+/// re-checked — or, without a compiled kernel, when a point execution's
+/// enclosure has min |part| above the bound; otherwise Inconclusive, with the
+/// three numbers in the evidence's metrics: "enclosure_sup" (proven), "bound"
+/// (the statement) and "observed_max" (the largest error observed), and
+/// "bound_over_observed". The check's id is
+/// symbolic/kernel/<name>/<format>/<part>/le<bound>/<box digest>: the same
+/// for the same check in every run, different for another bound or box.
+/// Throws std::invalid_argument for a bound that is not >= 0 or an input box
+/// with no value of the format.
 KernelCheckResult symbolic_check(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
                                  const Format& format, double bound, ErrorPart part = ErrorPart::Total,
                                  const KernelCheckOptions& options = {}, const std::string& name = "kernel");
