@@ -777,11 +777,8 @@ Engine engine() {
 
 Interval range(const Header& h) { return Interval::between(h.lo, h.hi); }
 
-}  // namespace
-
 // ---- the storage pool (affine_impl.hpp) ------------------------------------
 
-namespace {
 struct StoragePool {
   std::mutex m;
   std::unordered_map<std::size_t, std::vector<void*>> free;  // by block size
@@ -1049,7 +1046,7 @@ Affine add_sub(const Affine& a_in, const Affine& b_in, bool subtract) {
   Engine e = engine();
   const Header x = e.at(a), y = e.at(b);
   if (b.index() == 0) return a;
-  if (subtract && a.index() == b.index()) return Affine();
+  if (subtract && a.index() == b.index() && !unbounded(x)) return Affine();  // (no symbol: no identity)
   UpwardScope scope;
   return e.memoised(subtract ? Op::Sub : Op::Add, a.index(), b.index(), 0, [&] {
     if (unbounded(x) || unbounded(y))
@@ -1356,9 +1353,11 @@ Affine function_of(const Affine& of_in, std::uint64_t tag, double lo, double hi)
   Engine e = engine();
   e.at(of);
   UpwardScope scope;
-  return e.memoised(Op::FunctionOf, of.index(), 0, tag, [&] {
-    return e.interval_form(lo, hi, std::isfinite(lo) && std::isfinite(hi) ? Kind::Bounded : Kind::Unbounded);
-  });
+  // a hit is the same symbol only with the same range: a bound may depend on more than the tag names
+  return e.memoised(
+      Op::FunctionOf, of.index(), 0, tag,
+      [&] { return e.interval_form(lo, hi, std::isfinite(lo) && std::isfinite(hi) ? Kind::Bounded : Kind::Unbounded); },
+      [&](std::uint32_t r) { return e.at(e.handle(r)).lo == lo && e.at(e.handle(r)).hi == hi; });
 }
 
 Affine clip(const Affine& a_in, double lo, double hi) {

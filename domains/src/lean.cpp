@@ -255,6 +255,87 @@ LeanError<F> LeanError<F>::from_symbolic(const SymbolicError& s, const char* ope
   return LeanError(lean_detail::pair(f), lean_detail::pair(e));
 }
 
+// ---- div, fma, sqrt (out of line) ------------------------------------------------
+
+template <class F>
+LeanError<F> LeanError<F>::div(const LeanError& a, const LeanError& b) {
+  using namespace lean_detail;
+  const LeanInterval rb = b.exact_real();
+  // 0 ∉ fb and 0 ∉ rb
+  if (!(std::min(b.f_[0], b.f_[1]) < 0) || !(rb.lo > 0 || rb.hi < 0)) [[unlikely]]
+    overflow(a, b, '/');
+  const Pair f = to_format<F>(quotient(a.f_, b.f_));
+  const double d = rounding(f, a, b, '/');
+  // ea/fb − (ra/rb)·(eb/fb): every factor an enclosure rounded once (no
+  // absolute margin of an intermediate is divided by a small fb)
+  const LeanInterval ra = a.exact_real();  // an end beyond DBL_MAX is ±inf: inf·0 below would be NaN
+  if (!(std::fabs(ra.lo) <= kMax<double> && std::fabs(ra.hi) <= kMax<double>)) [[unlikely]]
+    unbounded_error(a, b, '/');
+  const Pair q = widen(quotient(pair(ra), pair(rb)));
+  const Pair t = widen(product(q, widen(quotient(b.e_, b.f_))));
+  return checked(f, widen(widen(widen(quotient(a.e_, b.f_)) + swap(t)) + d), a, b, '/');
+}
+
+template <class F>
+LeanError<F> LeanError<F>::fused(const LeanError& a, const LeanError& b, const LeanError& c) {
+  using namespace lean_detail;
+  if (c.exact_zero()) return mul(a, b);  // fma(a, b, 0) rounds a·b once (`acc = 0; acc = fma(x, y, acc)`)
+  const LeanInterval fa = a.fp(), fb = b.fp(), fc = c.fp();
+  const F a0 = static_cast<F>(fa.lo), a1 = static_cast<F>(fa.hi);
+  const F b0 = static_cast<F>(fb.lo), b1 = static_cast<F>(fb.hi);
+  const F c0 = static_cast<F>(fc.lo), c1 = static_cast<F>(fc.hi);
+  using std::fma;
+  const double lo = std::min(std::min<double>(fma(a0, b0, c0), fma(a0, b1, c0)),
+                             std::min<double>(fma(a1, b0, c0), fma(a1, b1, c0)));
+  const double hi = std::max(std::max<double>(fma(a0, b0, c1), fma(a0, b1, c1)),
+                             std::max<double>(fma(a1, b0, c1), fma(a1, b1, c1)));
+  const Pair f{-lo, hi};
+  double d = rounding(f, a, b, 'f');
+  if (at_power_of_two(f, d)) [[unlikely]]
+    d = fused_rounding(a.f_, b.f_, c.f_, f, d);
+  const Pair x = widen(product(a.e_, b.f_));
+  return checked(f, widen(widen(x + c.e_) + widen(real_product(a, b.e_) + d)), a, b, 'f');
+}
+
+template <class F>
+LeanError<F> LeanError<F>::root(const LeanError& a) {
+  using namespace lean_detail;
+  const LeanInterval fa = a.fp(), ra = a.exact_real(), ea = a.err();
+  if (!(fa.lo >= 0) || !(ra.lo >= 0)) [[unlikely]]
+    overflow(a, a, 's');
+  const Pair f = to_format<F>(Pair{-std::sqrt(fa.lo), std::sqrt(fa.hi)});
+  const double d = rounding(f, a, a, 's');
+  // √f − √r = e / (√f + √r); where both may be 0, |√f − √r| ≤ √|e|
+  const double den = down(down(std::sqrt(fa.lo)) + down(std::sqrt(ra.lo)));
+  Pair e;
+  if (den > 0) {
+    e = widen(quotient(a.e_, Pair{-den, up(up(std::sqrt(fa.hi)) + up(std::sqrt(ra.hi)))}));
+  } else {
+    const double m = up(std::sqrt(std::max(-ea.lo, ea.hi)));
+    e = Pair{m, m};
+  }
+  return checked(f, widen(e + d), a, a, 's');
+}
+
+template <class F>
+lean_detail::Pair LeanError<F>::real_product_split(const LeanError& a, Pair e) {
+  using namespace lean_detail;
+  // r·e = f·e − err·e in every execution (the same e, f and err)
+  return widen(widen(product(a.f_, e)) + swap(widen(product(a.e_, e))));
+}
+
+template <class F>
+void LeanError<F>::unbounded_error(LeanError a, LeanError b, char op) {
+  const std::string name = std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: ";
+  const auto text = [](const LeanError& v) {
+    return lean_detail::range_text("fp", v.fp().lo, v.fp().hi) + ", " +
+           lean_detail::range_text("err", v.err().lo, v.err().hi);
+  };
+  const std::string call = op == 's' ? "sqrt(a)" : op == 'f' ? "fma(a, b, c)" : "a " + std::string(1, op) + " b";
+  lean_detail::fail(name + call + ": an intermediate or error bound overflows the range of double (a: " + text(a) +
+                    (op == 's' ? std::string() : "; b: " + text(b)) + "); use SymbolicError");
+}
+
 template class LeanError<double>;
 template class LeanError<float>;
 

@@ -104,9 +104,10 @@ inline T two_sum_remainder(T x, T y, T s) noexcept {
 inline bool power_of_two(double x) noexcept {
   return (std::bit_cast<std::uint64_t>(x) & 0x000FFFFFFFFFFFFFull) == 0;
 }
+// (x − y beyond DBL_MAX rounds to +inf: the bound below is DBL_MAX)
 inline double sub_down(double x, double y) noexcept {
   const double s = x - y;
-  return two_sum_remainder(x, -y, s) < 0 ? next_down(s) : s;
+  return two_sum_remainder(x, -y, s) < 0 || s == INFINITY ? next_down(s) : s;
 }
 inline double sub_up(double x, double y) noexcept { return -sub_down(y, x); }
 // The same for one end: up(c) ≥ c, down(c) ≤ c by the same margin.
@@ -370,6 +371,25 @@ class LeanError {
 
   // fp − err, rounded to nearest (not widened): (−(flo − ehi), fhi − elo)
   [[gnu::always_inline]] Pair real_pair() const noexcept { return f_ + lean_detail::swap(e_); }
+  // real·e widened; a real end beyond DBL_MAX (fp near it, err of the other
+  // sign) would be ±inf, and inf·0 a NaN that the corners' max drops: then
+  // fp·e − err·e (lean.cpp)
+  [[gnu::always_inline]] static Pair real_product(const LeanError& a, Pair e) {
+    const Pair r = lean_detail::vabs(a.real_pair());
+    if (!(r[0] <= lean_detail::kMax<double> && r[1] <= lean_detail::kMax<double>)) [[unlikely]]
+      return real_product_split(a, e);
+    return lean_detail::widen(lean_detail::product(a.real_pair(), e));
+  }
+  static Pair real_product_split(const LeanError& a, Pair e);
+  // A result whose err bound is not finite (an overflow of an intermediate
+  // bound) is refused by name (lean.cpp), never returned with an inf or NaN end.
+  [[gnu::always_inline]] static LeanError checked(Pair f, Pair e, const LeanError& a, const LeanError& b, char op) {
+    const Pair m = lean_detail::vabs(e);
+    if (!(m[0] <= lean_detail::kMax<double> && m[1] <= lean_detail::kMax<double>)) [[unlikely]]
+      unbounded_error(a, b, op);
+    return LeanError(f, e);
+  }
+  [[noreturn]] static void unbounded_error(LeanError a, LeanError b, char op);
   // max |fp| of a result, checked finite, and half an ulp there (the rounding bound)
   [[gnu::always_inline]] static double rounding(Pair f, const LeanError& a, const LeanError& b, char op) {
     const double m = std::max(f[0], f[1]);
@@ -443,7 +463,7 @@ class LeanError {
     // below twice the smallest normal, F's values are all on the subnormal grid: exact
     if (std::max(f[0], f[1]) < (std::is_same_v<F, double> ? 0x1p-1021 : 0x1p-125)) [[unlikely]]
       d = 0;
-    return LeanError(f, widen(a.e_ + widen(b.e_ + d)));
+    return checked(f, widen(a.e_ + widen(b.e_ + d)), a, b, '+');
   }
   // fp: the extreme products of the fp ranges, rounded in F (exact);
   // err = fa·fb − ra·rb + δ = ea·fb + ra·eb + δ.
@@ -454,8 +474,7 @@ class LeanError {
     if (at_power_of_two(f, d)) [[unlikely]]
       d = product_rounding(a.f_, b.f_, f, d);
     const Pair x = widen(product(a.e_, b.f_));
-    const Pair y = widen(product(a.real_pair(), b.e_));
-    return LeanError(f, widen(x + widen(y + d)));
+    return checked(f, widen(x + widen(real_product(a, b.e_) + d)), a, b, '*');
   }
   // fp: the extreme quotients (0 ∉ fb); err = fa/fb − ra/rb + δ
   // = ea/fb − (ra/rb)·(eb/fb) + δ (0 ∉ rb).
@@ -472,66 +491,6 @@ class LeanError {
   Pair f_{0.0, 0.0};  // fp ⊆ [−f_[0], f_[1]], values of F
   Pair e_{0.0, 0.0};  // err = fp − real ⊆ [−e_[0], e_[1]]
 };
-
-// ---- definitions ---------------------------------------------------------------
-
-template <class F>
-LeanError<F> LeanError<F>::div(const LeanError& a, const LeanError& b) {
-  using namespace lean_detail;
-  const LeanInterval rb = b.exact_real();
-  // 0 ∉ fb and 0 ∉ rb
-  if (!(std::min(b.f_[0], b.f_[1]) < 0) || !(rb.lo > 0 || rb.hi < 0)) [[unlikely]]
-    overflow(a, b, '/');
-  const Pair f = to_format<F>(quotient(a.f_, b.f_));
-  const double d = rounding(f, a, b, '/');
-  // ea/fb − (ra/rb)·(eb/fb): every factor an enclosure rounded once (no
-  // absolute margin of an intermediate is divided by a small fb)
-  const Pair q = widen(quotient(pair(a.exact_real()), pair(rb)));
-  const Pair t = widen(product(q, widen(quotient(b.e_, b.f_))));
-  return LeanError(f, widen(widen(widen(quotient(a.e_, b.f_)) + swap(t)) + d));
-}
-
-template <class F>
-LeanError<F> LeanError<F>::fused(const LeanError& a, const LeanError& b, const LeanError& c) {
-  using namespace lean_detail;
-  if (c.exact_zero()) return mul(a, b);  // fma(a, b, 0) rounds a·b once (`acc = 0; acc = fma(x, y, acc)`)
-  const LeanInterval fa = a.fp(), fb = b.fp(), fc = c.fp();
-  const F a0 = static_cast<F>(fa.lo), a1 = static_cast<F>(fa.hi);
-  const F b0 = static_cast<F>(fb.lo), b1 = static_cast<F>(fb.hi);
-  const F c0 = static_cast<F>(fc.lo), c1 = static_cast<F>(fc.hi);
-  using std::fma;
-  const double lo = std::min(std::min<double>(fma(a0, b0, c0), fma(a0, b1, c0)),
-                             std::min<double>(fma(a1, b0, c0), fma(a1, b1, c0)));
-  const double hi = std::max(std::max<double>(fma(a0, b0, c1), fma(a0, b1, c1)),
-                             std::max<double>(fma(a1, b0, c1), fma(a1, b1, c1)));
-  const Pair f{-lo, hi};
-  double d = rounding(f, a, b, 'f');
-  if (at_power_of_two(f, d)) [[unlikely]]
-    d = fused_rounding(a.f_, b.f_, c.f_, f, d);
-  const Pair x = widen(product(a.e_, b.f_));
-  const Pair y = widen(product(a.real_pair(), b.e_));
-  return LeanError(f, widen(widen(x + c.e_) + widen(y + d)));
-}
-
-template <class F>
-LeanError<F> LeanError<F>::root(const LeanError& a) {
-  using namespace lean_detail;
-  const LeanInterval fa = a.fp(), ra = a.exact_real(), ea = a.err();
-  if (!(fa.lo >= 0) || !(ra.lo >= 0)) [[unlikely]]
-    overflow(a, a, 's');
-  const Pair f = to_format<F>(Pair{-std::sqrt(fa.lo), std::sqrt(fa.hi)});
-  const double d = rounding(f, a, a, 's');
-  // √f − √r = e / (√f + √r); where both may be 0, |√f − √r| ≤ √|e|
-  const double den = down(down(std::sqrt(fa.lo)) + down(std::sqrt(ra.lo)));
-  Pair e;
-  if (den > 0) {
-    e = widen(quotient(a.e_, Pair{-den, up(up(std::sqrt(fa.hi)) + up(std::sqrt(ra.hi)))}));
-  } else {
-    const double m = up(std::sqrt(std::max(-ea.lo, ea.hi)));
-    e = Pair{m, m};
-  }
-  return LeanError(f, widen(e + d));
-}
 
 namespace lean_detail {
 // The two sides of a comparison operand: its computed value and its real value.

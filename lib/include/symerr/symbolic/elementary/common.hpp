@@ -170,15 +170,16 @@ D relative_form(const D& e, const Shape& g, ElementaryFunction fn, const D& imag
 // Relational domains: the rounding impl(t) − f(t) as a symbol named after t
 // (one value per input, function, format and mode), fp = image + it.
 template <RealDomain D>
-void relate_rounding(const SymbolicDomainError<D>& x, const UnaryParts<D>& p, SymbolicDomainError<D>& z) {
+void relate_rounding(const SymbolicDomainError<D>& x, const UnaryParts<D>& p, const AccuracyModel& model,
+                     SymbolicDomainError<D>& z) {
   if constexpr (Relational<D>) {
     const FloatFormat* F = std::get_if<FloatFormat>(&z.format);
     if (!p.shape || !F || !is_bounded(z.introduced) || !is_bounded(z.fp) || !is_bounded(x.fp)) return;
-    const D delta = named_rounding(x.fp, p.fn, *F, z.mode, z.introduced);
+    const D delta = named_rounding(x.fp, p.fn, *F, z.mode, z.introduced, model.kind_key(), model.ulps_key());
     z.fp = detail::meet(p.image + delta, D::between(z.fp.lower(), z.fp.upper()));
     z.introduced = delta;
   } else {
-    (void)x, (void)p, (void)z;
+    (void)x, (void)p, (void)model, (void)z;
   }
 }
 
@@ -308,7 +309,7 @@ SymbolicDomainError<D> finish(const SymbolicDomainError<D>& x, const UnaryParts<
     s.may_be_pos_inf = s.may_be_pos_inf || pos_inf;
     s.may_be_neg_inf = s.may_be_neg_inf || neg_inf;
     if (s.may_be_finite) {
-      relate_rounding(x, p, z);
+      relate_rounding(x, p, model, z);
       z.propagated = p.has_real ? detail::meet(p.propagated, p.image - z.real) : p.propagated;
       z.err = z.propagated + z.introduced;
       // (1 + f(t)/f(r) − 1)(1 + ρ) − 1; an infinite input's finite result
@@ -428,6 +429,11 @@ D even_slope_image(IncreasingFn slope, const D& a, bool decreasing_in_magnitude)
 // real-format (unrounded) operands: r → pr gives f(pr) − f(r), and pr → fp
 // gives f(fp) − f(pr), which joins the rounding. A part whose run may meet an
 // undefined or non-finite value is left unbounded (err stays as derived).
+// The run r → pr is on real values only: pr is the real computation's value,
+// finite wherever it is defined, even where the computed value overflowed to
+// ±inf or is NaN (literal(70000) in FP16: fp = +inf, pr = 70000), so that
+// run's operand has no special values — with x's flags it would take f(±inf)
+// for f(pr) (pow(x, −1) had propagated = 0 − 70000^−1 where it is 0).
 template <RealDomain D, class Fn>
 SymbolicDomainError<D> split_whole(const SymbolicDomainError<D>& x, SymbolicDomainError<D> z, Fn&& f) {
   if (x.introduced.lower() == 0 && x.introduced.upper() == 0) return z;
@@ -449,7 +455,12 @@ SymbolicDomainError<D> split_whole(const SymbolicDomainError<D>& x, SymbolicDoma
            !s.may_be_neg_inf;
   };
   const D pr = detail::actual_real(x);
-  const SymbolicDomainError<D> zp = f(real_format(x.real, pr, x.propagated));
+  SymbolicDomainError<D> on_reals = real_format(x.real, pr, x.propagated);
+  SpecialStates& s = on_reals.specials;
+  s.may_be_finite = true;
+  s.may_be_pos_inf = s.may_be_neg_inf = s.may_be_nan = s.may_overflow = s.may_be_neg_zero = false;
+  s.may_be_pos_zero = contains(pr, 0.0);
+  const SymbolicDomainError<D> zp = f(on_reals);
   const SymbolicDomainError<D> zi = f(real_format(pr, x.fp, x.introduced));
   z.propagated = usable(zp) ? zp.err : D::whole();
   z.introduced = usable(zi) && is_bounded(z.introduced) ? zi.err + z.introduced : D::whole();

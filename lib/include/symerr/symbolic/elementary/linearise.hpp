@@ -28,9 +28,12 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <optional>
+#include <vector>
 
 #include <symerr/format.hpp>
 #include <symerr/operators.hpp>
@@ -169,18 +172,49 @@ inline std::uint64_t symbol_tag(OpId fn, unsigned role, std::uint64_t extra) {
          (extra & 0xFFFFFFFFFFFFULL);
 }
 
+// The identity of a machine function's rounding, for the symbol that names
+// it: every field of the format that changes a rounding (precision, exponent
+// range, subnormals, overflow, reserved encodings), the rounding mode and the
+// accuracy model (AccuracyModel::kind_key and ulps_key: sqrt, correctly
+// rounded in every model, passes 0, 0), numbered in the order of first use in
+// the process. Two results share their rounding symbol only when all of these
+// are equal: exp(x) under correctly_rounded() and then under ulps(1000) are
+// two implementations, two roundings (the second once reused the first's
+// symbol and its half-ulp range).
+inline std::uint64_t rounding_identity(const FloatFormat& F, RoundingMode mode, std::uint64_t model_kind,
+                                       double model_ulps) {
+  struct Identity {
+    int precision, emin, emax, reserved_top;
+    bool subnormals;
+    Overflow overflow;
+    RoundingMode mode;
+    std::uint64_t kind, ulps;
+    bool operator==(const Identity&) const = default;
+  };
+  static std::mutex lock;
+  static std::vector<Identity> seen;
+  const Identity id{F.precision, F.emin,   F.emax, F.reserved_top, F.subnormals, F.overflow,
+                    mode,        model_kind, std::bit_cast<std::uint64_t>(model_ulps)};
+  const std::lock_guard<std::mutex> hold(lock);
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (seen[i] == id) return i;
+  seen.push_back(id);
+  return seen.size() - 1;
+}
+
 // The rounding impl(t) − f(t) of fn at the operand of fp form `t_of`, within
 // `bound`: in a relational domain a symbol named after t (the machine
-// computes one value per input, function, format and mode); else `bound`.
+// computes one value per input, function, format, mode and accuracy model:
+// rounding_identity); else `bound`.
 template <class D>
-D named_rounding(const D& t_of, OpId fn, const FloatFormat& F, RoundingMode mode, const D& bound) {
+D named_rounding(const D& t_of, OpId fn, const FloatFormat& F, RoundingMode mode, const D& bound,
+                 std::uint64_t model_kind = 0, double model_ulps = 0) {
   if constexpr (Relational<D>) {
     if (!is_bounded(bound)) return bound;
-    const std::uint64_t which = static_cast<std::uint64_t>(F.precision) << 40 |
-                                static_cast<std::uint64_t>(F.emax + 60000) << 16 | static_cast<unsigned>(mode);
+    const std::uint64_t which = rounding_identity(F, mode, model_kind, model_ulps);
     return function_of(t_of, symbol_tag(fn, 3, which), bound.lower(), bound.upper());
   } else {
-    (void)t_of, (void)fn, (void)F, (void)mode;
+    (void)t_of, (void)fn, (void)F, (void)mode, (void)model_kind, (void)model_ulps;
     return bound;
   }
 }
