@@ -11,7 +11,10 @@
 
 #include <gmpxx.h>
 
+#include <symerr/verify/campaign/campaign.hpp>
 #include <symerr/verify/statement/statement.hpp>
+
+#include "report/util.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
@@ -190,4 +193,32 @@ TEST_CASE("malformed statements: file, JSON path and column", "[verify][statemen
   v.set_points("Y", {1}, {0.0});
   const std::size_t i0[] = {0};
   CHECK(contains(evaluate_bound(s.front(), v, i0, 256), mpq_class(19, 100)));
+}
+
+TEST_CASE("statements in a campaign file: parsed with it, errors with file, JSON path and column, exit 2",
+          "[verify][statement][errors]") {
+  const std::string ok = R"j({"operators": ["Div"], "formats": ["FP32"], "random_count": 100,
+    "statements": [{"id": "div.intro", "bounds": "introduced", "tensors": {"A": ["N"], "B": ["N"], "Y": ["N"]},
+                    "output": "Y", "indices": ["I"], "bound": "u * max(abs(Y[I]), min_normal)",
+                    "requirements": ["Div/float/intro"]}]})j";
+  const CampaignSpec c = parse_campaign(ok, "c.json");
+  REQUIRE(c.statements.size() == 1);
+  CHECK(c.statements[0].requirements == std::vector<std::string>{"Div/float/intro"});
+  std::string bad = ok;
+  bad.replace(bad.find("abs(Y[I])"), 9, "abs(Z[I])");
+  try {
+    parse_campaign(bad, "c.json");
+    FAIL("no error");
+  } catch (const CampaignError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("c.json: /statements/0/bound: column 13: unknown name 'Z'"));
+  }
+  // through the command line: exit 2 before any kernel runs, the message names the place
+  using namespace symerr::verify::test;
+  const auto dir = temp_dir("statement-campaign");
+  write_text(dir / "bad.json", bad);
+  const auto r = run_command(symerr_exe() + " run " + (dir / "bad.json").string() + " -q -o " + (dir / "out").string());
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("/statements/0/bound: column 13: unknown name 'Z'") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "out" / "report.json"));
 }

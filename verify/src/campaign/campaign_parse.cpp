@@ -297,7 +297,8 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
   const Reader r(file);
   r.only_keys(j, "", {"name", "seed", "operators", "formats", "kernels", "semantics", "inputs",
                       "bound", "strategies", "random_count", "boundary_count", "requirements",
-                      "symbolic", "audit", "time_limit_seconds", "isolation", "undefined_inputs"});
+                      "symbolic", "audit", "time_limit_seconds", "isolation", "undefined_inputs",
+                      "statements"});
   CampaignSpec s;
   s.file = file;
   s.text = text;
@@ -363,6 +364,13 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
     if (s.requirements[i].empty()) r.fail("/requirements/" + std::to_string(i), "an empty requirement ID");
   if (j.contains("symbolic")) s.symbolic = r.boolean(j["symbolic"], "/symbolic");
   if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
+  if (j.contains("statements")) {
+    try {
+      s.statements = parse_statements(j["statements"], file.string(), "/statements");
+    } catch (const StatementError& e) {
+      throw CampaignError(e.what());
+    }
+  }
   if (s.operators.empty() && s.kernels.empty() && s.unary_kernels.empty() && !s.symbolic && !s.audit)
     r.fail("", "nothing to verify: give \"operators\"+\"formats\", \"kernels\", \"symbolic\" or \"audit\"");
   return s;
