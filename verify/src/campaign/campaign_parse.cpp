@@ -290,6 +290,16 @@ json parse_limited(const std::string& text, const std::filesystem::path& file) {
   }
 }
 
+// The campaign's accuracy statements (docs/statements.md): a malformed one is
+// a campaign error naming /statements/i/... and the column.
+std::vector<Statement> campaign_statements(const json& array, const std::filesystem::path& file) {
+  try {
+    return parse_statements(array, file.string(), "/statements");
+  } catch (const StatementError& e) {
+    throw CampaignError(e.what());
+  }
+}
+
 }  // namespace
 
 CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path& file) {
@@ -364,13 +374,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
     if (s.requirements[i].empty()) r.fail("/requirements/" + std::to_string(i), "an empty requirement ID");
   if (j.contains("symbolic")) s.symbolic = r.boolean(j["symbolic"], "/symbolic");
   if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
-  if (j.contains("statements")) {
-    try {
-      s.statements = parse_statements(j["statements"], file.string(), "/statements");
-    } catch (const StatementError& e) {
-      throw CampaignError(e.what());
-    }
-  }
+  if (j.contains("statements")) s.statements = campaign_statements(j["statements"], file);
   if (s.operators.empty() && s.kernels.empty() && s.unary_kernels.empty() && !s.symbolic && !s.audit)
     r.fail("", "nothing to verify: give \"operators\"+\"formats\", \"kernels\", \"symbolic\" or \"audit\"");
   return s;
