@@ -10,6 +10,7 @@
 #include <set>
 
 #include <gmpxx.h>
+#include <mpfr.h>
 
 #include <symerr/verify/campaign/campaign.hpp>
 #include <symerr/verify/statement/statement.hpp>
@@ -221,4 +222,25 @@ TEST_CASE("statements in a campaign file: parsed with it, errors with file, JSON
   CHECK(r.status == 2);
   CHECK(r.output.find("/statements/0/bound: column 13: unknown name 'Z'") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir / "out" / "report.json"));
+}
+
+TEST_CASE("the digest's Exp propagation bound is first order: false for a large input error", "[verify][statement]") {
+  const auto all = load_statements(kDigest);
+  const Statement& s = find(all, "sonnx.exp.propagation");
+  TensorStatementValues v(FP64);
+  v.set_points("X", {1}, {0.0}, {0.5});
+  v.set_points("Y", {1}, {1.0});
+  const std::size_t i0[] = {0};
+  const MpfrInterval bound = evaluate_bound(s, v, i0, 256);  // exp(0) * 0.5
+  CHECK(contains(bound, mpq_class(1, 2)));
+  // the propagated error exp(0 + 0.5) - exp(0) = 0.6487... exceeds it
+  mpfr_t e;
+  mpfr_init2(e, 256);
+  mpfr_set_d(e, 0.5, MPFR_RNDN);
+  mpfr_expm1(e, e, MPFR_RNDD);  // rounded down: a lower bound of the true error
+  CHECK(mpfr_cmp_d(e, bound.upper()) > 0);
+  mpfr_clear(e);
+  // a small negative error: exp(0) 2^-20, which exceeds the true 1 - exp(-2^-20) (first order is enough there)
+  v.set_points("X", {1}, {0.0}, {-0x1p-20});
+  CHECK(evaluate_bound(s, v, i0, 256).upper() == 0x1p-20);
 }
