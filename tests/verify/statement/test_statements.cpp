@@ -12,6 +12,7 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
+#include <symerr/verify/bounds/bounds.hpp>
 #include <symerr/verify/campaign/campaign.hpp>
 #include <symerr/verify/statement/statement.hpp>
 
@@ -243,4 +244,36 @@ TEST_CASE("the digest's Exp propagation bound is first order: false for a large 
   // a small negative error: exp(0) 2^-20, which exceeds the true 1 - exp(-2^-20) (first order is enough there)
   v.set_points("X", {1}, {0.0}, {-0x1p-20});
   CHECK(evaluate_bound(s, v, i0, 256).upper() == 0x1p-20);
+}
+
+TEST_CASE("the shipped MatMul statements agree with the kernel-bound registry's coded bounds", "[verify][statement]") {
+  const auto all = load_statements(kDigest);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> val(-2, 2), err(-1e-3, 1e-3);
+  for (std::size_t n : {1u, 3u, 7u}) {
+    for (bool with_errors : {false, true}) {
+      std::vector<double> a(n * n), b(n * n), ae(n * n, 0.0), be(n * n, 0.0);
+      for (std::size_t i = 0; i < n * n; ++i) {
+        a[i] = val(rng), b[i] = val(rng);
+        if (with_errors) ae[i] = err(rng), be[i] = err(rng);
+      }
+      TensorStatementValues v(FP32);
+      v.set_points("A", {n, n}, a, ae);
+      v.set_points("B", {n, n}, b, be);
+      v.set_points("Y", {n, n}, std::vector<double>(n * n, 0.0));
+      auto mags = [](const std::vector<double>& x, const std::vector<double>& e) {
+        std::vector<mpq_class> ideal, actual;
+        for (std::size_t i = 0; i < x.size(); ++i) ideal.emplace_back(x[i]), actual.push_back(mpq_class(x[i]) + e[i]);
+        return magnitudes(ideal, actual);
+      };
+      const KernelBoundArgs args{{mags(a, ae), mags(b, be)}, n, FP32};
+      const std::size_t ij[] = {0, n - 1};
+      INFO("n = " << n << (with_errors ? " with input errors" : ""));
+      CHECK(contains(evaluate_bound(find(all, "sonnx.matmul.propagation"), v, ij, 256),
+                     find_kernel_bound("digest.matmul.propagation")->value(args)));
+      if (!with_errors)  // the registry reads |A| as the values read: the same when exact
+        CHECK(contains(evaluate_bound(find(all, "sonnx.matmul.float.introduction.derivation"), v, ij, 256),
+                       find_kernel_bound("digest.matmul.float.introduction")->value(args)));
+    }
+  }
 }
