@@ -10,8 +10,13 @@
 #include <set>
 
 #include <gmpxx.h>
+#include <mpfr.h>
 
+#include <symerr/verify/bounds/bounds.hpp>
+#include <symerr/verify/campaign/campaign.hpp>
 #include <symerr/verify/statement/statement.hpp>
+
+#include "report/util.hpp"
 
 using namespace symerr;
 using namespace symerr::verify;
@@ -190,4 +195,85 @@ TEST_CASE("malformed statements: file, JSON path and column", "[verify][statemen
   v.set_points("Y", {1}, {0.0});
   const std::size_t i0[] = {0};
   CHECK(contains(evaluate_bound(s.front(), v, i0, 256), mpq_class(19, 100)));
+}
+
+TEST_CASE("statements in a campaign file: parsed with it, errors with file, JSON path and column, exit 2",
+          "[verify][statement][errors]") {
+  const std::string ok = R"j({"operators": ["Div"], "formats": ["FP32"], "random_count": 100,
+    "statements": [{"id": "div.intro", "bounds": "introduced", "tensors": {"A": ["N"], "B": ["N"], "Y": ["N"]},
+                    "output": "Y", "indices": ["I"], "bound": "u * max(abs(Y[I]), min_normal)",
+                    "requirements": ["Div/float/intro"]}]})j";
+  const CampaignSpec c = parse_campaign(ok, "c.json");
+  REQUIRE(c.statements.size() == 1);
+  CHECK(c.statements[0].requirements == std::vector<std::string>{"Div/float/intro"});
+  std::string bad = ok;
+  bad.replace(bad.find("abs(Y[I])"), 9, "abs(Z[I])");
+  try {
+    parse_campaign(bad, "c.json");
+    FAIL("no error");
+  } catch (const CampaignError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("c.json: /statements/0/bound: column 13: unknown name 'Z'"));
+  }
+  // through the command line: exit 2 before any kernel runs, the message names the place
+  using namespace symerr::verify::test;
+  const auto dir = temp_dir("statement-campaign");
+  write_text(dir / "bad.json", bad);
+  const auto r = run_command(symerr_exe() + " run " + (dir / "bad.json").string() + " -q -o " + (dir / "out").string());
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("/statements/0/bound: column 13: unknown name 'Z'") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "out" / "report.json"));
+}
+
+TEST_CASE("the digest's Exp propagation bound is first order: false for a large input error", "[verify][statement]") {
+  const auto all = load_statements(kDigest);
+  const Statement& s = find(all, "sonnx.exp.propagation");
+  TensorStatementValues v(FP64);
+  v.set_points("X", {1}, {0.0}, {0.5});
+  v.set_points("Y", {1}, {1.0});
+  const std::size_t i0[] = {0};
+  const MpfrInterval bound = evaluate_bound(s, v, i0, 256);  // exp(0) * 0.5
+  CHECK(contains(bound, mpq_class(1, 2)));
+  // the propagated error exp(0 + 0.5) - exp(0) = 0.6487... exceeds it
+  mpfr_t e;
+  mpfr_init2(e, 256);
+  mpfr_set_d(e, 0.5, MPFR_RNDN);
+  mpfr_expm1(e, e, MPFR_RNDD);  // rounded down: a lower bound of the true error
+  CHECK(mpfr_cmp_d(e, bound.upper()) > 0);
+  mpfr_clear(e);
+  // a small negative error: exp(0) 2^-20, which exceeds the true 1 - exp(-2^-20) (first order is enough there)
+  v.set_points("X", {1}, {0.0}, {-0x1p-20});
+  CHECK(evaluate_bound(s, v, i0, 256).upper() == 0x1p-20);
+}
+
+TEST_CASE("the shipped MatMul statements agree with the kernel-bound registry's coded bounds", "[verify][statement]") {
+  const auto all = load_statements(kDigest);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> val(-2, 2), err(-1e-3, 1e-3);
+  for (std::size_t n : {1u, 3u, 7u}) {
+    for (bool with_errors : {false, true}) {
+      std::vector<double> a(n * n), b(n * n), ae(n * n, 0.0), be(n * n, 0.0);
+      for (std::size_t i = 0; i < n * n; ++i) {
+        a[i] = val(rng), b[i] = val(rng);
+        if (with_errors) ae[i] = err(rng), be[i] = err(rng);
+      }
+      TensorStatementValues v(FP32);
+      v.set_points("A", {n, n}, a, ae);
+      v.set_points("B", {n, n}, b, be);
+      v.set_points("Y", {n, n}, std::vector<double>(n * n, 0.0));
+      auto mags = [](const std::vector<double>& x, const std::vector<double>& e) {
+        std::vector<mpq_class> ideal, actual;
+        for (std::size_t i = 0; i < x.size(); ++i) ideal.emplace_back(x[i]), actual.push_back(mpq_class(x[i]) + e[i]);
+        return magnitudes(ideal, actual);
+      };
+      const KernelBoundArgs args{{mags(a, ae), mags(b, be)}, n, FP32};
+      const std::size_t ij[] = {0, n - 1};
+      INFO("n = " << n << (with_errors ? " with input errors" : ""));
+      CHECK(contains(evaluate_bound(find(all, "sonnx.matmul.propagation"), v, ij, 256),
+                     find_kernel_bound("digest.matmul.propagation")->value(args)));
+      if (!with_errors)  // the registry reads |A| as the values read: the same when exact
+        CHECK(contains(evaluate_bound(find(all, "sonnx.matmul.float.introduction.derivation"), v, ij, 256),
+                       find_kernel_bound("digest.matmul.float.introduction")->value(args)));
+    }
+  }
 }

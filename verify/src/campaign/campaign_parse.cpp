@@ -374,6 +374,16 @@ json parse_limited(const std::string& text, const std::filesystem::path& file) {
   }
 }
 
+// The campaign's accuracy statements (docs/statements.md): a malformed one is
+// a campaign error naming /statements/i/... and the column.
+std::vector<Statement> campaign_statements(const json& array, const std::filesystem::path& file) {
+  try {
+    return parse_statements(array, file.string(), "/statements");
+  } catch (const StatementError& e) {
+    throw CampaignError(e.what());
+  }
+}
+
 }  // namespace
 
 CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path& file) {
@@ -382,7 +392,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
   r.only_keys(j, "", {"name", "seed", "operators", "formats", "kernels", "semantics", "inputs",
                       "bound", "strategies", "random_count", "boundary_count", "requirements",
                       "symbolic", "audit", "time_limit_seconds", "memory_limit_mb", "budget", "isolation",
-                      "undefined_inputs"});
+                      "undefined_inputs", "statements"});
   CampaignSpec s;
   s.file = file;
   s.text = text;
@@ -439,6 +449,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
     if (s.requirements[i].empty()) r.fail("/requirements/" + std::to_string(i), "an empty requirement ID");
   if (j.contains("symbolic")) s.symbolic = r.boolean(j["symbolic"], "/symbolic");
   if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
+  if (j.contains("statements")) s.statements = campaign_statements(j["statements"], file);
   if (s.operators.empty() && s.kernels.empty() && s.unary_kernels.empty() && !s.symbolic && !s.audit)
     r.fail("", "nothing to verify: give \"operators\"+\"formats\", \"kernels\", \"symbolic\" or \"audit\"");
   check_inputs_exist(r, s);

@@ -380,11 +380,16 @@ std::vector<Statement> parse_statements(const std::string& json_text, const std:
     throw StatementError(file + ": /statements: expected an array of statements");
   for (const auto& [k, v] : j.items())
     if (k != "statements" && k != "about") throw StatementError(file + ": /" + k + ": unknown key");
+  return parse_statements(j.at("statements"), file, "/statements");
+}
+
+std::vector<Statement> parse_statements(const nlohmann::json& array, const std::string& file, const std::string& at) {
+  if (!array.is_array()) throw StatementError(path_of(file, at) + ": expected an array of statements");
   std::vector<Statement> out;
   std::set<std::string> ids;
-  for (std::size_t i = 0; i < j.at("statements").size(); ++i) {
-    const std::string path = "/statements/" + std::to_string(i);
-    out.push_back(statement_of(j.at("statements")[i], file, path));
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const std::string path = at + "/" + std::to_string(i);
+    out.push_back(statement_of(array[i], file, path));
     if (!ids.insert(out.back().id).second)
       throw StatementError(path_of(file, path + "/id") + ": duplicate id '" + out.back().id + "'");
   }

@@ -17,6 +17,7 @@
 
 #include <symerr/ops/semantics.hpp>
 #include <symerr/verify/kernel/kernel.hpp>
+#include <symerr/verify/statement/statement.hpp>
 #include <symerr/verify/symbolic/symbolic_campaign.hpp>
 #include <symerr/verify/concrete/unary.hpp>
 #include <symerr/verify/report/verdict.hpp>
@@ -135,6 +136,10 @@ struct CampaignSpec {
   bool run_undefined_inputs = false;
   bool symbolic = false;  ///< include run_default_symbolic_checks()
   bool audit = false;     ///< include run_seed_audit()
+  /// Accuracy statements (docs/statements.md), parsed and validated with the
+  /// campaign (errors name the file, /statements/i/... and the column); not
+  /// yet checked against a kernel by `symerr run`.
+  std::vector<Statement> statements;
 };
 
 /// symerr's own Div/Sub/Add/Mul for FP16, BF16, FP32, FP64, INT8, UINT8, INT32,

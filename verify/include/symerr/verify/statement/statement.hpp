@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <symerr/domains/mpfr_interval.hpp>
 #include <symerr/format.hpp>
 #include <symerr/tribool.hpp>
@@ -91,6 +93,9 @@ StatementExpr parse_statement_expr(const std::string& text, const Statement& s, 
 // A statement file: {"statements": [ {...}, ... ]}. Throws StatementError.
 std::vector<Statement> parse_statements(const std::string& json_text, const std::string& file);
 std::vector<Statement> load_statements(const std::filesystem::path& file);
+// The statements of a JSON array at `path` of `file` (a campaign's
+// "statements"): the same checks, the errors naming that path.
+std::vector<Statement> parse_statements(const nlohmann::json& array, const std::string& file, const std::string& path);
 
 // The values a statement is evaluated on: every tensor's shape (its
 // dimension sizes) and, per element, an enclosure of its ideal value and of
