@@ -35,17 +35,32 @@ struct QuantParams {
 
 /// The quantized matmul and its input boxes (per element, row-major).
 struct QMatMulSpec {
-  std::size_t m = 0, k = 0, n = 0;             ///< A is m×k, B is k×n
-  std::vector<double> a_lo, a_hi;              ///< box of every A element (m·k values each)
-  std::vector<double> b_lo, b_hi;              ///< box of every B element (k·n values each)
-  QuantParams a, b, y;                         ///< the inputs' and the output's parameters
+  ///@{
+  /// A is m×k, B is k×n.
+  std::size_t m = 0, k = 0, n = 0;
+  ///@}
+  ///@{
+  /// The box of every A element (m·k values each).
+  std::vector<double> a_lo, a_hi;
+  ///@}
+  ///@{
+  /// The box of every B element (k·n values each).
+  std::vector<double> b_lo, b_hi;
+  ///@}
+  ///@{
+  /// The inputs' and the output's parameters.
+  QuantParams a, b, y;
+  ///@}
   symerr::quant::FixedPointMultiplier multiplier{1 << 30, 0};  ///< requantization M·2^-(31+s)
   symerr::quant::RequantVariant variant = symerr::quant::RequantVariant::exact_half_even;  ///< its rounding
 };
 
 /// The bound of one output element: err = sy·(qy − zy) − Σ a·b.
 struct QMatMulElementBound {
-  double err_lo = 0, err_hi = 0;     ///< enclosure of the error, rounded outward
+  ///@{
+  /// The enclosure of the error, rounded outward.
+  double err_lo = 0, err_hi = 0;
+  ///@}
   double rounding = 0;               ///< |sy·ρ| bound: the requantization's rounding
   double multiplier = 0;             ///< bound of the multiplier's approximation term
   double quantization = 0;           ///< bound of Σ (ã·b̃ − a·b): the inputs' quantization
