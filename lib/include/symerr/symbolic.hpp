@@ -93,7 +93,7 @@ class SymbolicDomainError {
   /// outputs are returned without it. It never affects a value or an enclosure,
   /// and it fills padding: the size stays 176 bytes. The driver also marks the
   /// initial value of every output with a reserved negative tag (kUnwritten,
-  /// driver.cpp) to find outputs a kernel never writes.
+  /// verify/src/symbolic/driver/state.hpp) to find outputs a kernel never writes.
   std::int32_t source = -1;
 
   SymbolicDomainError() = default;

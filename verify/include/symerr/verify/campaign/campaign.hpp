@@ -24,8 +24,8 @@
 
 namespace symerr::verify {
 
-// A malformed campaign file: what() is "FILE:LINE:COLUMN: reason" for syntax
-// errors and "FILE: at /json/path: reason" for invalid content.
+/// A malformed campaign file: what() is "FILE:LINE:COLUMN: reason" for syntax
+/// errors and "FILE: at /json/path: reason" for invalid content.
 struct CampaignError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -81,10 +81,15 @@ struct UnaryKernelSpec {
   std::map<std::string, std::string> build;
 };
 
-inline constexpr double kMinTimeLimitSeconds = 0.1;            // "time_limit_seconds" floor
+/// The smallest "time_limit_seconds" a campaign file may give: below it a
+/// correct kernel's batch (and the child's start) can time out.
+inline constexpr double kMinTimeLimitSeconds = 0.1;
 inline constexpr std::uint64_t kDefaultMaxExecutions = 100000000000;  ///< 10^11: FP16+BF16 sweeps of 4 operators fit
+/// The default campaign-wide budget of checks ("budget": {"max_checks"}).
 inline constexpr std::uint64_t kDefaultMaxChecks = 1000;
 
+/// A campaign: the checks `symerr run` makes and their limits, as read from a
+/// campaign file (parse_campaign, load_campaign) or default_campaign().
 struct CampaignSpec {
   /// The campaign's name.
   std::string name = "default";
@@ -98,10 +103,11 @@ struct CampaignSpec {
   std::vector<ElementType> formats;
   /// User kernels from shared libraries.
   std::vector<UserKernelSpec> kernels;
-  std::vector<std::string> kernel_paths;  // the JSON path of each of `kernels` ("/kernels/3"), for errors
+  std::vector<std::string> kernel_paths;  ///< the JSON path of each of `kernels` ("/kernels/3"), for errors
   std::vector<UnaryKernelSpec> unary_kernels;  ///< run after the binary checks, in the same report
   IntegerDivision integer_division = IntegerDivision::Floor;  ///< SONNX Div (seed 000)
-  std::string broadcast = "sonnx";  // reported only: the concrete checks pass identical shapes
+  std::string broadcast = "sonnx";  ///< reported only: the concrete checks pass identical shapes
+  ///@{
   /// Operands outside [min, max] in magnitude are dropped from the strategies'
   /// inputs (NaN and infinities are kept when keep_special_values).
   std::optional<double> input_min, input_max;
@@ -125,12 +131,15 @@ struct CampaignSpec {
   /// What a user kernel's child may map beyond its size at the fork
   /// ("memory_limit_mb"; sandbox.hpp); 0: no limit.
   std::uint64_t memory_limit_bytes = std::uint64_t{4} << 30;
+  /// Run user kernels in sandboxed child processes ("isolation"; default true).
   bool isolate_user_kernels = true;
+  ///@{
   /// Campaign-wide budgets ("budget"), checked before anything runs: kernel
   /// executions (inputs run, over every check and strategy, --exhaustive
   /// included) and checks.
   std::uint64_t max_executions = kDefaultMaxExecutions;
   std::uint64_t max_checks = kDefaultMaxChecks;
+  ///@}
   /// Integer Div inputs with divisor 0: not run (default) or run and counted
   /// as undefined ("undefined_inputs": "run").
   bool run_undefined_inputs = false;
@@ -177,8 +186,8 @@ struct RunOptions {
 /// the exception. A campaign over its budgets (estimate_executions, the number
 /// of checks), or with a check that ran no input, throws CampaignError.
 CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& options = {});
-// Kernel executions the campaign will make at most (every strategy's inputs;
-// sweeps at 2^32 pairs or 2^32 / 2^16 unary inputs).
+/// Kernel executions the campaign will make at most (every strategy's inputs;
+/// sweeps at 2^32 pairs or 2^32 / 2^16 unary inputs).
 std::uint64_t estimate_executions(const CampaignSpec& spec, const RunOptions& options);
 
 /// The audit alone, as a campaign result.

@@ -56,9 +56,9 @@ struct BoundContext {
 /// fast approximation: within 2^-49 relative plus 2^-1060 absolute of the exact
 /// bound, or NaN when it cannot say (the judge then uses the exact form).
 using BoundFn = std::function<double(const BoundContext&)>;
-// The bound in rational arithmetic at the exact result r: never rounded, so
-// that neither an underflowing product (2^-53 · 2^-1022 is 0 in double) nor
-// a rounding of r across a power of two (ulp(RN(r)) = 2 ulp(r)) moves it.
+/// The bound in rational arithmetic at the exact result r: never rounded, so
+/// that neither an underflowing product (2^-53 · 2^-1022 is 0 in double) nor
+/// a rounding of r across a power of two (ulp(RN(r)) = 2 ulp(r)) moves it.
 using ExactBoundFn = std::function<mpq_class(const BoundContext&, const mpq_class& r)>;
 
 /// What a concrete check judges: correct rounding (bit-exact, IEEE 754 special
@@ -73,11 +73,14 @@ struct Property {
                  "IEEE 754-2019 §4.3, §6"};
   /// The bound (Kind::Bound).
   BoundFn bound;
-  ExactBoundFn exact_bound;  // empty: `bound` is compared as it is
+  ExactBoundFn exact_bound;  ///< empty: `bound` is compared as it is
 };
 
 /// The correct-rounding property (RNE, bit-exact).
 Property correct_rounding();
+/// The property |output − exact| <= bound, described by `info` for the report;
+/// `exact_bound`, when given, decides the cases the double `bound` cannot
+/// (see BoundFn). Throws std::invalid_argument when `bound` is empty.
 Property error_bound(BoundInfo info, BoundFn bound, ExactBoundFn exact_bound = {});
 /// SONNX Div (float) Error Introduction, seed 000: |Y − A/B| <= ulp(Y), with
 /// ulp taken at the real result as in the seed's unit-verification code.
@@ -85,7 +88,7 @@ Property sonnx_div_introduction_bound();
 /// The standard model with gradual underflow: |Y − exact| <= u · max(|exact|, min normal),
 /// decided exactly (for FP64 the bound of a subnormal result is 2^-1075).
 Property unit_roundoff_bound();
-// |Y − exact| <= k · ulp(exact) (the campaign's "bound": {"ulp": k}), decided exactly.
+/// |Y − exact| <= k · ulp(exact) (the campaign's "bound": {"ulp": k}), decided exactly.
 Property ulp_multiple_bound(double k);
 
 /// Which input strategies a concrete check runs.
@@ -131,12 +134,14 @@ struct CheckOptions {
 /// The check's FP-environment sentence and fault from the kernel's log.
 void finish_fp_environment(CheckResult& r, const Kernel& k);
 
+///@{
 /// Interruption (SIGINT / SIGTERM in the CLI): request_stop is async-signal-
 /// safe (a lock-free atomic); running checks stop after their batch in
 /// progress and are inconclusive unless they already found a violation; checks
 /// not started are not run. stop_requested() is the signal, 0 if none.
 void request_stop(int signal) noexcept;
 int stop_requested() noexcept;
+///@}
 /// The check interrupted after the inputs it judged: inconclusive ("interrupted
 /// by SIGINT after N inputs ..."), unless a violation was found (kept).
 void finish_interrupted(CheckResult& r);

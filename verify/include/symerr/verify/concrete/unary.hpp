@@ -55,9 +55,12 @@ struct UnaryKernel {
   OpId op = OpId::Exp;
   ElementType type = ElementType::FP32;  ///< FP16, BF16, FP32 or FP64
   std::function<void(const void* x, void* y, std::size_t n)> run;  ///< must be callable from several threads
-  /// Set by harnessed(), as for binary kernels (kernel.hpp).
+  ///@{
+  /// Set by harnessed(), as for binary kernels (kernel.hpp): what the calls did
+  /// to the FP state, and the child processes the calls run in (null: in-process).
   std::shared_ptr<FpStateLog> fp_log;
   std::shared_ptr<Sandbox> sandbox;
+  ///@}
 };
 
 /// The unary kernel under the harness (as harnessed() of kernel.hpp): every
@@ -70,6 +73,9 @@ UnaryKernel harnessed(UnaryKernel k, std::optional<SandboxOptions> isolation);
 /// bisection and the FP environment text of concrete.hpp).
 Kernel as_binary(const UnaryKernel& k);
 
+/// The unary kernel `f` on C element type T, named `name`, computing `op` on
+/// `type` (not yet harnessed). Throws std::invalid_argument when `type` is not a
+/// float type stored as T.
 template <class T>
 UnaryKernel make_unary_kernel(std::string name, OpId op, ElementType type, UnaryFn<T> f) {
   if (!is_float(type) || !is_storage_of<T>(type))
@@ -171,10 +177,12 @@ struct UnaryResult {
   std::uint64_t mpfr_calls = 0;           ///< oracle fallbacks
   /// The largest error in ulps.
   double max_ulp_error = 0;
+  ///@{
   /// |y − f(x)| and |y − f(x)| / |f(x)| of the finite results of ordinary
   /// arguments, bounded from above from the ulp error (ulp at the correctly
   /// rounded value, at least the ulp at f(x))
   double max_abs_error = 0, max_rel_error = 0;
+  ///@}
   /// per input class of x (Normal, Subnormal, Zero, Inf, NaN; Overflow: f(x)
   /// overflows): inputs run, inputs failed
   std::array<std::array<std::uint64_t, 2>, 7> classes{};
@@ -184,6 +192,7 @@ struct UnaryResult {
   bool interrupted = false;  ///< stopped early by request_stop (concrete.hpp)
   std::vector<UnaryWitness> worst;  ///< the largest ulp errors (up to 5)
   std::vector<UnaryWitness> witnesses;  ///< first violations of the bound (up to 5)
+  /// No special mismatch, no argument over the bound, no fault.
   bool passed() const noexcept { return special_mismatches == 0 && over_bound == 0 && !fault; }
   std::string summary() const;  ///< one paragraph, names the bound
 };

@@ -110,6 +110,9 @@ void call_in_documented_state(const std::function<void()>& run, FpStateLog* log)
 
 // ---- isolation --------------------------------------------------------------------------
 
+/// How a kernel call failed to return normally: killed by a signal, the process
+/// ended (exit() or _exit()), a C++ exception thrown, over the time limit, or a
+/// write outside its output's elements (past a buffer, or into an input).
 enum class FaultKind : unsigned char { Signal, Exit, Exception, Timeout, Memory };
 
 /// A kernel call that did not return normally. what() is one sentence naming
@@ -130,7 +133,8 @@ struct SandboxOptions {
   /// 0: no limit.
   std::uint64_t memory_limit_bytes = std::uint64_t{4} << 30;
 };
-// The canary zone after each shared buffer.
+/// The canary zone after each shared buffer: a kernel writing into it is a
+/// FaultKind::Memory fault.
 inline constexpr std::size_t kCanaryBytes = 64 * 1024;
 
 /// The elementwise binary kernel call shape; a unary form passes b = nullptr.

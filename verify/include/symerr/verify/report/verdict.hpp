@@ -70,6 +70,7 @@ const char* to_string(Subject s) noexcept;  ///< "implementation" | "specificati
 /// The subject named `s`, or std::nullopt.
 std::optional<Subject> parse_subject(std::string_view s) noexcept;
 
+///@{
 /// Process exit status of a command that ran checks (docs/verdicts.md "Exit
 /// statuses"): 1 an implementation check failed (violated, crashed, timed
 /// out); else 3 a specification statement was refuted; else 0 — also when
@@ -78,6 +79,7 @@ std::optional<Subject> parse_subject(std::string_view s) noexcept;
 /// inconclusive (and nothing failed). 2 is usage or input error only.
 inline constexpr int kExitOk = 0, kExitImplementationFailure = 1, kExitInputError = 2,
                      kExitSpecificationRefuted = 3, kExitInconclusive = 4;
+///@}
 /// The status for one verdict of an implementation check: 1 for a failure, 4
 /// for inconclusive when `strict`, else 0.
 constexpr int exit_code(Verdict v, bool strict = false) noexcept {
@@ -289,7 +291,7 @@ struct ItemIdentity {
 /// A kernel call that did not return normally, and the smallest input batch
 /// found (by bisection) that reproduces it.
 struct FaultInfo {
-  std::string kind;      // "signal" | "exit" | "exception" | "timeout" | "memory" (a guarded buffer written out of bounds)
+  std::string kind;      ///< "signal" | "exit" | "exception" | "timeout" | "memory" (a guarded buffer written out of bounds)
   std::string message;  ///< what happened, one sentence
   std::uint64_t batch_size = 0;  ///< elements of the call that failed first
   std::uint64_t reproducer_size = 0;  ///< elements of the smallest reproducing batch found

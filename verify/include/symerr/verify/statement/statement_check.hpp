@@ -26,11 +26,14 @@
 
 namespace symerr::verify {
 
-// Throws StatementError before anything runs when the statement is not
-// elementwise, names a tensor that is neither an input (input_names[i] is
-// the statement's name of input i) nor the output, or bounds rel_err or ulp
-// (not supported yet); std::invalid_argument for a format that is not a
-// float format.
+/// Checks `kernel` on the input boxes `inputs` against `statement` (proof on a
+/// grid of at most `grid` sub-boxes, witnesses; see above); `name` names the
+/// kernel in the result.
+/// Throws StatementError before anything runs when the statement is not
+/// elementwise, names a tensor that is neither an input (input_names[i] is
+/// the statement's name of input i) nor the output, or bounds rel_err or ulp
+/// (not supported yet); std::invalid_argument for a format that is not a
+/// float format.
 KernelCheckResult check_statement(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
                                   const std::vector<std::string>& input_names, const Format& format,
                                   const Statement& statement, const KernelCheckOptions& options = {},

@@ -257,6 +257,7 @@ struct DriverReport {
   std::size_t box_explorations = 1;  ///< boxes explored (leaves, split boxes and tried halves)
   std::size_t vacuous_boxes = 0;  ///< halves with no value of some input's format (dropped)
   bool subdivision_budget_exhausted = false;  ///< a budget or the time limit stopped the subdivision
+  ///@{
   /// The limits that stopped the analysis, each named by stopped_by() and
   /// summary(): max_runs was spent (runs_exhausted), a path reached
   /// max_branches (branches_exhausted), the subdivision had boxes left to
@@ -267,6 +268,7 @@ struct DriverReport {
   bool branches_exhausted = false;
   bool boxes_exhausted = false;
   bool time_exhausted = false;
+  ///@}
   /// Affine: input elements that are copies of an earlier element (one
   /// quantity: `std::vector<SA>(n, SA::input(...))`, see "Affine" above); the
   /// summary names the first (the interval domains tag each element as an

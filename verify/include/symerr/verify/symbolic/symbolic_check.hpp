@@ -56,8 +56,10 @@ using SymbolicKernel = BasicSymbolicKernel<Interval>;
 
 /// The options of check_kernel_bound().
 struct KernelCheckOptions {
-  /// The driver's budget (subdivision boxes, time, runs; lanes are not used:
-  /// one output). The check sets target_err to the bound (for the total error).
+  /// The driver's options (driver.hpp): its budgets, counted in work
+  /// (max_runs, max_branches, max_boxes), and max_seconds, a wall-clock safety
+  /// limit only, reported when it stops the analysis; lanes are not used (one
+  /// output). The check sets target_err to the bound (for the total error).
   DriverOptions driver = [] {
     DriverOptions o;
     o.max_boxes = 2000;
@@ -74,9 +76,10 @@ struct KernelCheckOptions {
   /// pseudo-random points (a violation of every execution the accuracy model
   /// allows at that point).
   CompiledKernel compiled;
+  /// The work budget of the counterexample search (witness_search.hpp).
   WitnessSearchOptions search;
   int samples = 64;  ///< point executions searched for a counterexample when not proven (no `compiled`)
-  std::size_t max_witnesses = 4;
+  std::size_t max_witnesses = 4;  ///< the most witnesses kept: the search stops at this many
   /// The seed of the point executions.
   std::uint64_t seed = 1;
 };
@@ -100,7 +103,7 @@ using KernelCheckResult = BasicKernelCheckResult<Interval>;
 /// three numbers in the evidence's metrics: "enclosure_sup" (proven), "bound"
 /// (the statement) and "observed_max" (the largest error observed), and
 /// "bound_over_observed". The check's id is
-/// symbolic/kernel/<name>/<format>/<part>/le<bound>/<box digest>: the same
+/// `symbolic/kernel/<name>/<format>/<part>/le<bound>/<box digest>`: the same
 /// for the same check in every run, different for another bound or box.
 /// Throws std::invalid_argument for a bound that is not >= 0 or an input box
 /// with no value of the format.
