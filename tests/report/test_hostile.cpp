@@ -340,3 +340,19 @@ TEST_CASE("SIGINT and SIGTERM during a run: a partial report, the documented sta
       CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
   }
 }
+
+TEST_CASE("symerr unary runs the kernel in the sandbox: a segfault is a crash, the FP state is the library's",
+          "[cli][hostile][unary]") {
+  const auto lib = hostile_library().string();
+  const Run segv = run_command(symerr_exe() + " unary " + lib + " segv_sqrtf --op Sqrt --type FP32 --strategy special");
+  INFO(segv.output);
+  CHECK(segv.status == 1);
+  CHECK_THAT(segv.output, Catch::Contains("CRASHED: the kernel was killed by signal 11 (SIGSEGV"));
+  const Run ftz = run_command(symerr_exe() + " unary " + lib + " ftz_sqrtf --op Sqrt --type FP32 --strategy special");
+  INFO(ftz.output);
+  CHECK(ftz.status == 1);  // sqrt of the smallest subnormal flushed to 0: judged against the exact reference
+  CHECK_THAT(ftz.output, Catch::Contains("VIOLATED"));
+  const Run good = run_command(symerr_exe() + " unary " + lib + " good_sqrtf --op Sqrt --type FP32 --strategy special");
+  INFO(good.output);
+  CHECK(good.status == 0);
+}
