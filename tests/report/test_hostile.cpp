@@ -356,3 +356,18 @@ TEST_CASE("symerr unary runs the kernel in the sandbox: a segfault is a crash, t
   INFO(good.output);
   CHECK(good.status == 0);
 }
+
+TEST_CASE("a kernel's stdout and stderr are captured into the report, not mixed into symerr's", "[cli][hostile][output]") {
+  const auto c = run_text("hostile-output", campaign({binary_entry("chatty_div"), binary_entry("good_div")}));
+  INFO(c.run.output);
+  CHECK(c.run.status == 0);
+  CHECK(c.run.output.find("chatty_div:") == std::string::npos);
+  CHECK(c.run.output.find("on stderr") == std::string::npos);
+  const CheckResult& chatty = check_named(c.result, "chatty_div");
+  CHECK(chatty.verdict == Verdict::PassedOnSamples);
+  REQUIRE(chatty.semantics.count("kernel_output"));
+  const std::string& out = chatty.semantics.at("kernel_output");
+  CHECK_THAT(out, Catch::Contains("chatty_div: ") && Catch::Contains("chatty_div on stderr"));
+  CHECK(out.size() < 2200);  // the first 2,048 bytes and the total
+  CHECK(check_named(c.result, "good_div").semantics.count("kernel_output") == 0);
+}
