@@ -340,3 +340,34 @@ TEST_CASE("SIGINT and SIGTERM during a run: a partial report, the documented sta
       CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
   }
 }
+
+TEST_CASE("symerr unary runs the kernel in the sandbox: a segfault is a crash, the FP state is the library's",
+          "[cli][hostile][unary]") {
+  const auto lib = hostile_library().string();
+  const Run segv = run_command(symerr_exe() + " unary " + lib + " segv_sqrtf --op Sqrt --type FP32 --strategy special");
+  INFO(segv.output);
+  CHECK(segv.status == 1);
+  CHECK_THAT(segv.output, Catch::Contains("CRASHED: the kernel was killed by signal 11 (SIGSEGV"));
+  const Run ftz = run_command(symerr_exe() + " unary " + lib + " ftz_sqrtf --op Sqrt --type FP32 --strategy special");
+  INFO(ftz.output);
+  CHECK(ftz.status == 1);  // sqrt of the smallest subnormal flushed to 0: judged against the exact reference
+  CHECK_THAT(ftz.output, Catch::Contains("VIOLATED"));
+  const Run good = run_command(symerr_exe() + " unary " + lib + " good_sqrtf --op Sqrt --type FP32 --strategy special");
+  INFO(good.output);
+  CHECK(good.status == 0);
+}
+
+TEST_CASE("a kernel's stdout and stderr are captured into the report, not mixed into symerr's", "[cli][hostile][output]") {
+  const auto c = run_text("hostile-output", campaign({binary_entry("chatty_div"), binary_entry("good_div")}));
+  INFO(c.run.output);
+  CHECK(c.run.status == 0);
+  CHECK(c.run.output.find("chatty_div:") == std::string::npos);
+  CHECK(c.run.output.find("on stderr") == std::string::npos);
+  const CheckResult& chatty = check_named(c.result, "chatty_div");
+  CHECK(chatty.verdict == Verdict::PassedOnSamples);
+  REQUIRE(chatty.semantics.count("kernel_output"));
+  const std::string& out = chatty.semantics.at("kernel_output");
+  CHECK_THAT(out, Catch::Contains("chatty_div: ") && Catch::Contains("chatty_div on stderr"));
+  CHECK(out.size() < 2200);  // the first 2,048 bytes and the total
+  CHECK(check_named(c.result, "good_div").semantics.count("kernel_output") == 0);
+}

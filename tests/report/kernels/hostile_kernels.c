@@ -122,3 +122,9 @@ void slow_div(const float* a, const float* b, float* y, size_t n) {
   usleep(100000);
   for (size_t i = 0; i < n; ++i) y[i] = a[i] / b[i];
 }
+/* correct, and prints on stdout and stderr at every call */
+void chatty_div(const float* a, const float* b, float* y, size_t n) {
+  printf("chatty_div: %zu elements\n", n);
+  fprintf(stderr, "chatty_div on stderr\n");
+  for (size_t i = 0; i < n; ++i) y[i] = a[i] / b[i];
+}

@@ -192,6 +192,8 @@ void finish_fp_environment(CheckResult& r, const Kernel& k) {
                                        std::to_string(r.evidence.failures) + " failures match " + flush + " arithmetic)";
   }
   r.fp_environment = d;
+  if (k.sandbox)
+    if (std::string out = k.sandbox->output(); !out.empty()) r.semantics["kernel_output"] = std::move(out);
 }
 
 void record_fault(CheckResult& r, const Kernel& k, const KernelFault& first, const unsigned char* A,

@@ -209,12 +209,18 @@ void limit_address_space(std::uint64_t extra) {
 }
 
 [[noreturn]] void child_main(int fd, Header* h, unsigned char* A, unsigned char* B,
-                             unsigned char* Y, const KernelCall& call, std::uint64_t memory_limit) {
+                             unsigned char* Y, const KernelCall& call, std::uint64_t memory_limit, int out_fd) {
   ::on_exit(exit_at_once, nullptr);  // registered last: runs first
   ::setpgid(0, 0);                   // the kernel's own processes die with the group
   const pid_t self = ::getpid();
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  if (out_fd >= 0) {  // the kernel's stdout and stderr: captured, at most 16 MiB
+    ::dup2(out_fd, STDOUT_FILENO);
+    ::dup2(out_fd, STDERR_FILENO);
+    const rlimit fsize{rlim_t{16} << 20, rlim_t{16} << 20};
+    ::setrlimit(RLIMIT_FSIZE, &fsize);
+  }
   limit_address_space(memory_limit);
   for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) ::signal(s, SIG_DFL);
   g_header = h;
@@ -243,6 +249,7 @@ void limit_address_space(std::uint64_t extra) {
       h->status = 2;
     }
     if (::getpid() != self) ::_exit(0);  // a process the kernel forked: only the child answers
+    std::fflush(nullptr);                // the kernel's buffered stdio output, into the capture
     h->state_after = read_fp_state();
     write_fp_state(mxcsr::kDocumented);
     const char done = 'k';
@@ -275,6 +282,7 @@ bool canary_intact(const unsigned char* first, const unsigned char* last, std::s
 struct Sandbox::Worker {
   pid_t pid = -1;
   int fd = -1;
+  int out_fd = -1;  // the child's stdout and stderr (a memory file)
   void* shm = MAP_FAILED;
   std::size_t shm_bytes = 0, capacity = 0, element_size = 0, region = 0;
 
@@ -293,6 +301,8 @@ struct Sandbox::Worker {
     ::mprotect(static_cast<unsigned char*>(shm) + shm_bytes - kPage, kPage, PROT_NONE);
     new (shm) Header();
     std::lock_guard<std::mutex> lock(fork_mutex());
+    out_fd = ::memfd_create("symerr-kernel-output", MFD_CLOEXEC);  // -1: not captured
+    std::fflush(nullptr);  // no pending output of symerr's inherited by the child
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
       throw std::runtime_error("sandbox: socketpair: " + std::string(std::strerror(errno)));
@@ -304,7 +314,7 @@ struct Sandbox::Worker {
     }
     if (pid == 0) {
       ::close(sv[0]);
-      child_main(sv[1], header(), buffer(0), buffer(1), buffer(2), call, memory_limit);
+      child_main(sv[1], header(), buffer(0), buffer(1), buffer(2), call, memory_limit, out_fd);
     }
     ::setpgid(pid, pid);  // as the child does: no window where it is in ours
     ::close(sv[1]);
@@ -320,7 +330,21 @@ struct Sandbox::Worker {
       }
     }
     if (fd >= 0) ::close(fd);
+    if (out_fd >= 0) ::close(out_fd);
     if (shm != MAP_FAILED) ::munmap(shm, shm_bytes);
+  }
+
+  // Moves what the child wrote since the last call into `into` (at most `room`
+  // bytes kept); returns the count written.
+  std::uint64_t take_output(std::string& into, std::size_t room) {
+    if (out_fd < 0) return 0;
+    const off_t written = ::lseek(out_fd, 0, SEEK_CUR);  // the offset is shared with the child
+    if (written <= 0) return 0;
+    std::string buf(std::min<std::size_t>(static_cast<std::size_t>(written), room), '\0');
+    const ssize_t got = buf.empty() ? 0 : ::pread(out_fd, buf.data(), buf.size(), 0);
+    if (got > 0) into.append(buf.data(), static_cast<std::size_t>(got));
+    if (::ftruncate(out_fd, 0) == 0) ::lseek(out_fd, 0, SEEK_SET);
+    return static_cast<std::uint64_t>(written);
   }
 
   // The child is gone (status st, from waitpid): kill what it forked and say how it ended.
@@ -401,7 +425,20 @@ struct Sandbox::Worker {
 struct Sandbox::Pool {
   std::mutex m;
   std::vector<std::unique_ptr<Worker>> idle;
+  std::string output;              // the kernel's stdout/stderr, first kOutputBytes
+  std::uint64_t output_bytes = 0;  // in all
+
+  void collect(Worker& w) {
+    std::lock_guard<std::mutex> lock(m);
+    output_bytes += w.take_output(output, kOutputBytes - std::min(kOutputBytes, output.size()));
+  }
 };
+
+std::string Sandbox::output() const {
+  std::lock_guard<std::mutex> lock(pool_->m);
+  if (pool_->output_bytes <= pool_->output.size()) return pool_->output;
+  return pool_->output + " ... (" + std::to_string(pool_->output_bytes) + " bytes in all)";
+}
 
 Sandbox::Sandbox(KernelCall call, std::size_t element_size, SandboxOptions options,
                  std::shared_ptr<FpStateLog> log)
@@ -437,7 +474,13 @@ void Sandbox::run(const void* a, const void* b, void* y, std::size_t n) {
     std::memcpy(w->buffer(2), y, bytes);
   }
   w->arm(n, b != nullptr);
-  w->call(n, options_.time_limit_seconds);  // a fault destroys the worker with the exception
+  try {
+    w->call(n, options_.time_limit_seconds);  // a fault destroys the worker with the exception
+  } catch (const KernelFault&) {
+    pool_->collect(*w);
+    throw;
+  }
+  pool_->collect(*w);
   w->check(n, a, b);
   Header* h = w->header();
   if (log_) {

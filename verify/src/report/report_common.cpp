@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -235,15 +236,16 @@ const std::vector<std::pair<std::string, std::string>>& class_legend() {
 }
 
 std::vector<TraceRow> traceability(const CampaignResult& r) {
-  std::vector<TraceRow> rows;
+  std::map<std::string, TraceRow> by_id;  // sorted by requirement; n log n in the IDs (a list search was quadratic)
   for (std::size_t i = 0; i < r.checks.size(); ++i)
     for (const auto& req : r.checks[i].requirements) {
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const TraceRow& t) { return t.requirement == req; });
-      if (it == rows.end()) it = rows.insert(rows.end(), TraceRow{req, {}, Verdict::Proven});
-      it->checks.push_back(i);
-      it->verdict = combine(it->verdict, r.checks[i].verdict);
+      auto it = by_id.try_emplace(req, TraceRow{req, {}, Verdict::Proven}).first;
+      it->second.checks.push_back(i);
+      it->second.verdict = combine(it->second.verdict, r.checks[i].verdict);
     }
-  std::sort(rows.begin(), rows.end(), [](const TraceRow& a, const TraceRow& b) { return a.requirement < b.requirement; });
+  std::vector<TraceRow> rows;
+  rows.reserve(by_id.size());
+  for (auto& [id, row] : by_id) rows.push_back(std::move(row));
   return rows;
 }
 

@@ -26,6 +26,10 @@
 // so that a kernel allocating without bound fails inside the child (a crash
 // or exception verdict) instead of exhausting the machine.
 //
+// The child's stdout and stderr go to a memory file read after every call
+// (Sandbox::output(), in the report); a child writing more than 16 MiB there
+// is killed (SIGXFSZ).
+//
 // Guarded buffers. Every buffer the child shares (inputs a, b and output y)
 // is followed by a canary zone of kCanaryBytes (the unused capacity past
 // element n counts as canary too) and the mapping ends in a PROT_NONE page;
@@ -156,6 +160,10 @@ class Sandbox {
   void run(const void* a, const void* b, void* y, std::size_t n);
   /// The options it was made with.
   const SandboxOptions& options() const noexcept { return options_; }
+  // What the kernel wrote to stdout and stderr in the children (never mixed
+  // into symerr's own): the first kOutputBytes, and the total count when more.
+  std::string output() const;
+  static constexpr std::size_t kOutputBytes = 2048;
 
   struct Worker;
 

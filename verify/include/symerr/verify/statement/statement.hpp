@@ -106,8 +106,8 @@ std::vector<Statement> parse_statements(const std::string& json_text, const std:
 /// Reads and parses a statement file. Throws StatementError (also when the
 /// file cannot be read).
 std::vector<Statement> load_statements(const std::filesystem::path& file);
-// The statements of a JSON array at `path` of `file` (a campaign's
-// "statements"): the same checks, the errors naming that path.
+/// The statements of a JSON array at `path` of `file` (a campaign's
+/// "statements"): the same checks, the errors naming that path. Throws StatementError.
 std::vector<Statement> parse_statements(const nlohmann::json& array, const std::string& file, const std::string& path);
 
 /// The values a statement is evaluated on: every tensor's shape (its
