@@ -160,9 +160,10 @@ class Sandbox {
   void run(const void* a, const void* b, void* y, std::size_t n);
   /// The options it was made with.
   const SandboxOptions& options() const noexcept { return options_; }
-  // What the kernel wrote to stdout and stderr in the children (never mixed
-  // into symerr's own): the first kOutputBytes, and the total count when more.
+  /// What the kernel wrote to stdout and stderr in the children (never mixed
+  /// into symerr's own): the first kOutputBytes, and the total count when more.
   std::string output() const;
+  /// The most bytes of the kernel's output kept (output()).
   static constexpr std::size_t kOutputBytes = 2048;
 
   struct Worker;
