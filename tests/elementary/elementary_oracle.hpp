@@ -197,7 +197,12 @@ inline double model_result(mpfr_srcptr ft, const FloatFormat& F, const UlpBound&
   Mp z(256), w(300);
   mpfr_set(z.v, inner ? inner : ft, MPFR_RNDZ);
   const double near = mpfr_get_d(z.v, MPFR_RNDZ);  // same binade as f(t)
-  const double slack = b.ulps * ulp(std::isinf(near) ? std::copysign(F.max_finite(), near) : near, F);
+  // the model's ulp: in the gap of a format without subnormals, the gap 2^emin
+  // (symerr::ulp gives the subnormal spacing 2^(emin-p+1) there)
+  const double u = !F.subnormals && std::fabs(near) < F.min_normal()
+                       ? F.min_normal()
+                       : ulp(std::isinf(near) ? std::copysign(F.max_finite(), near) : near, F);
+  const double slack = b.ulps * u;
   // beyond max finite + k ulps no finite value is within the bound: the result overflows
   Mp limit(256);
   mpfr_set_d(limit.v, F.max_finite(), MPFR_RNDN);
