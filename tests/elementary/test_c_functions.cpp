@@ -479,7 +479,7 @@ TEST_CASE("cbrt, hypot, atan2: glibc 2.36 within its model", "[elementary][cbrt]
     INFO(w.fn->name << (w.single ? "f" : "") << " at (" << w.x << ", " << w.y << "): " << ulps << " ulps, model " << k);
     CHECK(ulps > w.documented);
     CHECK(ulps <= k);
-    CHECK(k - 1 < ulps);  // the measured maximum rounded up
+    // tightness: tests/libm (an entry one ulp lower is caught)
   }
   // hypot, atan2 (float and double) on random points in every mode: within the model
   const int modes[] = {FE_TONEAREST, FE_DOWNWARD, FE_TOWARDZERO, FE_UPWARD};

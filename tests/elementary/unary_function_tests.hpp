@@ -207,7 +207,8 @@ void check_libm_case(const LibmCase<T>& w) {
                   << ": " << r.ulps << " ulps, documented " << w.documented << ", model " << bound);
   CHECK(r.ulps <= bound);  // with Debian 12's glibc 2.36: the measured value, above the documented one
   CHECK(bound > w.measured);
-  CHECK(bound - 1 < w.measured);  // the measured maximum rounded up
+  // the table's tightness (each entry the largest measured error, + 1/16, rounded up;
+  // a witness elsewhere may be the largest): tests/libm, an entry one ulp lower is caught
   const auto z = (*w.fn)(SymbolicError::input(x, x, 0, 0, F, w.mode), AccuracyModel::glibc_x86_64());
   CHECK(contains(z.fp, r.y));
 }

@@ -12,9 +12,10 @@
 // Models:
 //  * correctly_rounded(): impl(t) = round(f(t)) in the value's rounding mode;
 //  * ulps(k): |impl(t) − f(t)| <= k · ulp(f(t)) in the value's format
-//    (k >= 0.5; ulp as symerr::ulp, i.e. the subnormal spacing below the normal
-//    range; in a format without subnormals the gap 2^emin below the normal
-//    range, so that a result next to it may be ±0 or ±2^emin), in every
+//    (k >= 0.5; ulp the spacing of the format at f(t): as symerr::ulp, the
+//    subnormal spacing below the normal range, except in a format without
+//    subnormals, where it is the gap 2^emin below the normal range, so that a
+//    result next to it may be ±0 or ±2^emin), in every
 //    rounding mode; a result of the other sign than f(t) is allowed when
 //    k·ulp(f(t)) > |f(t)| (formats of 2 or 3 bits);
 //  * glibc_x86_64(): per function, format and rounding mode (each of the
