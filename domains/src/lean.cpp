@@ -271,8 +271,8 @@ LeanError<F> LeanError<F>::div(const LeanError& a, const LeanError& b) {
   const LeanInterval ra = a.exact_real();  // an end beyond DBL_MAX is ±inf: inf·0 below would be NaN
   if (!(std::fabs(ra.lo) <= kMax<double> && std::fabs(ra.hi) <= kMax<double>)) [[unlikely]]
     unbounded_error(a, b, '/');
-  const Pair q = widen(quotient(pair(ra), pair(rb)));
-  const Pair t = widen(product(q, widen(quotient(b.e_, b.f_))));
+  const Pair q = widen(quotient(pair(ra), pair(rb)));  // (may overflow near DBL_MAX: an exact b then adds 0)
+  const Pair t = b.e_[0] == 0 && b.e_[1] == 0 ? Pair{0.0, 0.0} : widen(product(q, widen(quotient(b.e_, b.f_))));
   return checked(f, widen(widen(widen(quotient(a.e_, b.f_)) + swap(t)) + d), a, b, '/');
 }
 

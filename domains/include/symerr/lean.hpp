@@ -104,10 +104,12 @@ inline T two_sum_remainder(T x, T y, T s) noexcept {
 inline bool power_of_two(double x) noexcept {
   return (std::bit_cast<std::uint64_t>(x) & 0x000FFFFFFFFFFFFFull) == 0;
 }
-// (x − y beyond DBL_MAX rounds to +inf: the bound below is DBL_MAX)
+// (x − y beyond DBL_MAX rounds to +inf: the bound below is DBL_MAX; near it
+// TwoSum's s − x may overflow, a NaN remainder: then one step down)
 inline double sub_down(double x, double y) noexcept {
   const double s = x - y;
-  return two_sum_remainder(x, -y, s) < 0 || s == INFINITY ? next_down(s) : s;
+  if (s == -INFINITY) return s;
+  return !(two_sum_remainder(x, -y, s) >= 0) || s == INFINITY ? next_down(s) : s;
 }
 inline double sub_up(double x, double y) noexcept { return -sub_down(y, x); }
 // The same for one end: up(c) ≥ c, down(c) ≤ c by the same margin.
@@ -122,7 +124,14 @@ inline double down(double c) noexcept { return c - (std::fabs(c) * kSlack + kTin
   const Pair x = vmax(p, -q), y = vmax(-p, q);
   return vmax(__builtin_shufflevector(y, x, 0, 2), __builtin_shufflevector(y, x, 1, 3));
 }
-[[gnu::always_inline]] inline Pair product(Pair a, Pair b) noexcept { return corners(a * b, a * swap(b)); }
+// A NaN corner is inf·0: a bound beyond DBL_MAX (of a finite value) times an
+// exact 0, which is 0 (corners' max would drop the NaN, losing that corner).
+[[gnu::always_inline]] inline Pair zero_nan(Pair p) noexcept {
+  return reinterpret_cast<Pair>(reinterpret_cast<PairBits>(p) & (p == p));
+}
+[[gnu::always_inline]] inline Pair product(Pair a, Pair b) noexcept {
+  return corners(zero_nan(a * b), zero_nan(a * swap(b)));
+}
 // 0 ∉ b
 [[gnu::always_inline]] inline Pair quotient(Pair a, Pair b) noexcept { return corners(a / b, a / swap(b)); }
 
