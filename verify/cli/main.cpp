@@ -44,6 +44,16 @@ void add_common(CLI::App& app, symerr::cli::Common& c) {
   app.add_flag("-q,--quiet", c.quiet, "No progress on stderr");
 }
 
+// Start-up self-test: directed rounding takes effect, and the library's
+// floating-point environment guard holds against a hostile caller state
+// (round toward zero, FTZ/DAZ); the error is printed when it fails.
+bool self_test_passes() {
+  if (symerr::directed_rounding_works() && symerr::fp_environment_guard_works()) return true;
+  std::fprintf(stderr, "symerr: error: start-up self-test failed: directed rounding or the floating-point "
+                       "environment guard does not work on this machine/build; no result would be sound\n");
+  return false;
+}
+
 }  // namespace
 
 // The command line as typed (arguments with spaces quoted), for the report.
@@ -119,14 +129,7 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);  // prints help/version (rc 0) or the error
     return rc == 0 ? 0 : 2;
   }
-  // Start-up self-test (README "Soundness assumptions" 4 and 5): directed
-  // rounding takes effect, and the library's floating-point environment guard
-  // holds against a hostile caller state (round toward zero, FTZ/DAZ).
-  if (!symerr::directed_rounding_works() || !symerr::fp_environment_guard_works()) {
-    std::fprintf(stderr, "symerr: error: start-up self-test failed: directed rounding or the floating-point "
-                         "environment guard does not work on this machine/build; no result would be sound\n");
-    return 2;
-  }
+  if (!self_test_passes()) return 2;
   try {
     if (*run) return symerr::cli::run_command(common, campaign, exhaustive, command_line(argc, argv));
     if (*audit) return symerr::cli::audit_command(common, command_line(argc, argv));
