@@ -65,7 +65,7 @@ TEST_CASE("a campaign without a file is named by its name, the CLI's default one
   CHECK(symerr::detail::campaign_without_file(r) == "(the default campaign)");
 }
 
-TEST_CASE("symerr report: an inconclusive check exits 0, with --strict 4; the headline says it", "[report][headline][cli]") {
+TEST_CASE("symerr report: an inconclusive check exits 0, with --strict 4, the headline says it", "[report][headline][cli]") {
   using namespace symerr::verify::test;
   CampaignResult r;
   r.name = "inconclusive";

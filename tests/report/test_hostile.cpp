@@ -264,7 +264,7 @@ TEST_CASE("checks that would run no input, limits below their floor, budgets, ba
   CHECK(r.result.checks[0].evidence.inputs_checked == 49);
 }
 
-TEST_CASE("report.md escapes what report.html escapes; symerr report refuses tampered verdicts and repeated keys",
+TEST_CASE("report.md escapes what report.html escapes, symerr report refuses tampered verdicts and repeated keys",
           "[cli][hostile][report]") {
   const auto c = run_text("hostile-report",
                           R"({"name": "<script>alert(1)</script>", "kernels": [{"name": "<img src=x onerror=alert(2)>",

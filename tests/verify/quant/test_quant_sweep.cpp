@@ -67,7 +67,7 @@ TEST_CASE("quant: requantization arithmetic equals GMP's on random and edge accu
   }
 }
 
-TEST_CASE("quant: ONNX's rule proven on every accumulator of a window; gemmlowp's double rounding found where it differs",
+TEST_CASE("quant: ONNX's rule proven on every accumulator of a window, gemmlowp's double rounding found where it differs",
           "[verify][quant]") {
   RequantSweep s;
   s.multiplier = {1583594044, 9};

@@ -83,7 +83,7 @@ TEST_CASE("elementwise introduction u * max(|Y|, min_normal): exact values at 25
   CHECK(evaluate_where(s, v, i0, 64) == Tri::False);
 }
 
-TEST_CASE("Div propagation: the formula against GMP; enclosures at 64 bits contain it (randomized)",
+TEST_CASE("Div propagation: the formula against GMP, enclosures at 64 bits contain it (randomized)",
           "[verify][statement]") {
   const auto all = load_statements(kDigest);
   const Statement& s = find(all, "sonnx.div.propagation");
@@ -142,7 +142,7 @@ TEST_CASE("MatMul statements: n, max over tensors, sum over k, powers of (1 + u)
   CHECK(encloses(evaluate_bound(find(all, "sonnx.matmul.propagation.coefficient"), v, ij, 256), abs(sum)));
 }
 
-TEST_CASE("conditions: True, False, Unknown over boxes; rank-0 attributes", "[verify][statement]") {
+TEST_CASE("conditions: True, False, Unknown over boxes, rank-0 attributes", "[verify][statement]") {
   const auto all = load_statements(kDigest);
   const Statement& log = find(all, "sonnx.log.propagation");
   const std::size_t i0[] = {0};

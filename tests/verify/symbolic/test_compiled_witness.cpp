@@ -134,7 +134,7 @@ TEST_CASE("a planted wrong compiled kernel breaks a claim its analysis proves", 
   CHECK(r.check.witnesses.front().inputs[0].value > 0.9);
 }
 
-TEST_CASE("kernel check ids: unique per claim, the same in every run; the bound's value named",
+TEST_CASE("kernel check ids: unique per claim, the same in every run, the bound's value named",
           "[verify][symbolic][witness]") {
   const InputBox box[1] = {{-1, 1, 0, 0}}, other[1] = {{0, 1, 0, 0}};
   KernelCheckOptions o;
