@@ -43,10 +43,10 @@ long scaled(double n) { return std::max(1L, static_cast<long>(n * test::test_sca
 }  // namespace
 
 TEST_CASE("elementary fuzzer: overflowed operands, the split, two accuracy models per DAG (every domain)", "[fuzz]") {
-  const Report reps[] = {run_elem<Interval>("Interval", 21, scaled(800), 4),
-                         run_elem<MpfrInterval>("MpfrInterval", 22, scaled(300), 4),
-                         run_elem<RationalInterval>("RationalInterval", 23, scaled(300), 4),
-                         run_elem<Affine>("Affine", 24, scaled(800), 4)};
+  const Report reps[] = {run_elem<Interval>("Interval", 21, scaled(400), 4),
+                         run_elem<MpfrInterval>("MpfrInterval", 22, scaled(150), 4),
+                         run_elem<RationalInterval>("RationalInterval", 23, scaled(150), 4),
+                         run_elem<Affine>("Affine", 24, scaled(400), 4)};
   for (const Report& r : reps) {
     INFO(r.first_failure);
     CHECK(r.failures == 0);
