@@ -69,7 +69,7 @@ inline std::int64_t floor_shift(std::int64_t p, int k) noexcept { return p >> k;
 
 inline std::int64_t round_half_even_shift(std::int64_t p, int k) noexcept {
   const std::int64_t q = p >> k;
-  const std::int64_t rem = p - (q << k);
+  const std::int64_t rem = p - q * (std::int64_t{1} << k);
   const std::int64_t half = std::int64_t{1} << (k - 1);
   if (rem > half) return q + 1;
   if (rem < half) return q;
@@ -150,7 +150,7 @@ inline std::int64_t requantize(std::int32_t acc, const FixedPointMultiplier& m, 
 /// of 2^-(31+s) LSB, exact (an unsigned 128-bit integer).
 inline unsigned __int128 scaled_error(std::int64_t q, std::int32_t acc, const FixedPointMultiplier& m) noexcept {
   const __int128 exact = static_cast<__int128>(acc) * m.multiplier;
-  const __int128 d = (static_cast<__int128>(q) << (31 + m.shift)) - exact;
+  const __int128 d = static_cast<__int128>(q) * (static_cast<__int128>(1) << (31 + m.shift)) - exact;
   return static_cast<unsigned __int128>(d < 0 ? -d : d);
 }
 
