@@ -194,6 +194,9 @@ void probe_load(const std::string& open_path, const std::string& symbol, const s
   if (pid == 0) {
     ::on_exit(exit_at_once, nullptr);  // exit() in a constructor: none of the harness's atexit handlers
     ::setpgid(0, 0);
+    // the constructors' own faults kill the child with their signal (as in
+    // the sandbox's children), not a handler inherited from the harness
+    for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) ::signal(s, SIG_DFL);
     void* h = ::dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
     const char ok = h != nullptr && ::dlsym(h, symbol.c_str()) != nullptr ? 'y' : 'n';
     if (::write(p[1], &ok, 1) != 1) ::_exit(3);
