@@ -7,6 +7,7 @@
 //   symerr quant requantize|quantize [...]  quantization variants, exhaustively
 //   symerr libm [--samples N]    the installed libm against MPFR and the
 //                                glibc accuracy model's table
+//   symerr model MODEL.onnx      whole-model analysis (docs/models.md)
 // Exit status: 0 nothing failed, 1 an implementation violates its bound (or
 // crashed / timed out), 3 only specification statements refuted, 2 usage or
 // input error.
@@ -24,6 +25,7 @@
 #include "commands.hpp"
 #include "quant_command.hpp"
 #include "libm_command.hpp"
+#include "model_command.hpp"
 
 namespace {
 
@@ -107,6 +109,7 @@ int main(int argc, char** argv) {
 
   const symerr::cli::QuantCommand quant = symerr::cli::add_quant_command(app);
   const symerr::cli::LibmCommand libm = symerr::cli::add_libm_command(app);
+  const symerr::cli::ModelCommand model = symerr::cli::add_model_command(app);
   // A first word that is no subcommand is named, with the subcommands (CLI11
   // alone would answer "A subcommand is required").
   if (argc > 1 && argv[1][0] != '-') {
@@ -136,6 +139,7 @@ int main(int argc, char** argv) {
     if (*unary) return symerr::cli::unary_command(unary_args);
     if (*quant.app) return symerr::cli::quant_command(*quant.args);
     if (*libm.app) return symerr::cli::libm_command(*libm.args);
+    if (*model.app) return symerr::cli::model_command(*model.args);
     return symerr::cli::report_command(common, report_file);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "symerr: error: %s\n", e.what());

@@ -1,0 +1,258 @@
+// ModelProto -> Graph, with every check done before any analysis. The model
+// is read with Debian's libonnx-dev protobuf classes (onnx_pb.h), as the
+// TensorProto loader already does: no hand-written protobuf reader.
+#include <symerr/onnx/graph.hpp>
+
+#include <symerr/onnx/tensor_proto.hpp>
+#include <symerr/tensor_errors.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <climits>
+#include <set>
+
+#include "graph_eval.hpp"
+
+namespace symerr::onnx {
+
+namespace {
+
+// Per operator, the attributes it accepts (everything else is an error).
+const std::map<std::string, std::set<std::string>>& operator_attributes() {
+  static const std::map<std::string, std::set<std::string>> table = {
+      {"Gemm", {"alpha", "beta", "transA", "transB"}},
+      {"MatMul", {}},
+      {"Add", {}},
+      {"Sub", {}},
+      {"Mul", {}},
+      {"Div", {}},
+      {"Relu", {}},
+      {"Tanh", {}},
+      {"Sigmoid", {}},
+      {"Softmax", {"axis"}},
+      {"Conv", {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}},
+      {"AveragePool", {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"}},
+      {"MaxPool", {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"}},
+      {"Flatten", {"axis"}},
+      {"Reshape", {"allowzero"}},
+      {"Identity", {}},
+      {"Constant", {"value"}},
+  };
+  return table;
+}
+
+std::string join(const std::set<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "none" : s;
+}
+
+[[noreturn]] void fail(const std::string& source, const std::string& what) {
+  throw InputError(source + ": " + what);
+}
+
+Shape static_shape(const ::onnx::ValueInfoProto& v, const std::string& source, const char* role) {
+  const std::string who = std::string(role) + " '" + v.name() + "'";
+  if (!v.type().has_tensor_type()) fail(source, who + " is not a tensor");
+  const auto& tt = v.type().tensor_type();
+  if (tt.elem_type() != static_cast<int>(DataType::Float))
+    fail(source, who + " has element type " + data_type_name(tt.elem_type()) +
+                     " (supported: FLOAT; the analysis target format is FP32)");
+  if (!tt.has_shape()) fail(source, who + " has no shape (symerr model needs static shapes)");
+  Shape s;
+  for (int k = 0; k < tt.shape().dim_size(); ++k) {
+    const auto& d = tt.shape().dim(k);
+    if (!d.has_dim_value() || d.dim_value() < 0)
+      fail(source, who + ": dimension " + std::to_string(k) + " is dynamic" +
+                       (d.has_dim_param() ? " ('" + d.dim_param() + "')" : std::string()) +
+                       " (symerr model needs static shapes)");
+    s.push_back(static_cast<std::size_t>(d.dim_value()));
+  }
+  return s;
+}
+
+GraphAttribute attribute(const ::onnx::AttributeProto& a, const std::string& where) {
+  GraphAttribute r;
+  using A = ::onnx::AttributeProto;
+  switch (a.type()) {
+    case A::INT: r.kind = GraphAttribute::Kind::Int, r.i = a.i(); break;
+    case A::FLOAT: r.kind = GraphAttribute::Kind::Float, r.f = a.f(); break;
+    case A::INTS:
+      r.kind = GraphAttribute::Kind::Ints;
+      r.ints.assign(a.ints().begin(), a.ints().end());
+      break;
+    case A::STRING: r.kind = GraphAttribute::Kind::String, r.s = a.s(); break;
+    default:
+      throw InputError(where + ": attribute '" + a.name() + "' has an unsupported type (code " +
+                       std::to_string(static_cast<int>(a.type())) + ")");
+  }
+  return r;
+}
+
+void fold_constant(const ::onnx::NodeProto& n, Graph& g, const std::string& where) {
+  if (n.attribute_size() != 1 || n.attribute(0).name() != "value" || !n.attribute(0).has_t())
+    fail(where, "a Constant needs exactly the attribute 'value' (a tensor); value_float, value_ints, "
+                "sparse_value, ... are not supported");
+  if (n.output_size() != 1) fail(where, "a Constant has exactly one output");
+  const AnyTensor t = parse_tensor(n.attribute(0).t().SerializeAsString(), where + ": attribute 'value'");
+  if (const auto* f = std::get_if<Tensor<float>>(&t)) g.initializers[n.output(0)] = *f;
+  else if (const auto* i = std::get_if<Tensor<std::int64_t>>(&t))
+    g.int_constants[n.output(0)] = std::vector<std::int64_t>(i->values().begin(), i->values().end());
+  else fail(where, "attribute 'value' has element type " + data_type_name(static_cast<int>(data_type_of(t))) +
+                       " (supported: FLOAT, and INT64 for shapes)");
+}
+
+void check_attribute_values(const GraphNode& n, const std::string& where) {
+  auto one_of = [&](const std::string& a, std::int64_t v, std::initializer_list<std::int64_t> ok) {
+    if (std::find(ok.begin(), ok.end(), v) == ok.end())
+      fail(where, "attribute '" + a + "' = " + std::to_string(v) + " is not supported");
+  };
+  for (const char* a : {"transA", "transB", "ceil_mode", "count_include_pad", "allowzero"})
+    if (n.attributes.count(a)) one_of(a, n.int_attr(a, 0), {0, 1});
+  if (n.attributes.count("storage_order")) one_of("storage_order", n.int_attr("storage_order", 0), {0});
+  if (n.attributes.count("auto_pad")) {
+    const std::string p = n.string_attr("auto_pad", "NOTSET");
+    if (p != "NOTSET" && p != "SAME_UPPER" && p != "SAME_LOWER" && p != "VALID")
+      fail(where, "attribute 'auto_pad' = '" + p + "' (supported: NOTSET, SAME_UPPER, SAME_LOWER, VALID)");
+  }
+  if ((n.op_type == "MaxPool") && n.outputs.size() != 1)
+    fail(where, "the Indices output of MaxPool is not supported");
+}
+
+GraphNode node(const ::onnx::NodeProto& p, std::size_t k, const Graph& g) {
+  GraphNode n;
+  if (p.name().empty()) {
+    n.name = "#";
+    n.name += std::to_string(k);
+  } else {
+    n.name = p.name();
+  }
+  n.op_type = p.op_type();
+  n.inputs.assign(p.input().begin(), p.input().end());
+  n.outputs.assign(p.output().begin(), p.output().end());
+  const std::string where = g.source + ": " + g.describe(n);
+  if (!p.domain().empty() && p.domain() != "ai.onnx")
+    fail(where, "domain '" + p.domain() + "' is not supported (only the default ai.onnx domain)");
+  const auto& table = operator_attributes();
+  const auto op = table.find(n.op_type);
+  if (op == table.end()) {
+    std::string names;
+    for (const auto& s : supported_operators()) names += (names.empty() ? "" : ", ") + s;
+    fail(where, "operator " + n.op_type + " is not supported (supported: " + names + ")");
+  }
+  for (const auto& a : p.attribute()) {
+    if (!op->second.count(a.name()))
+      fail(where, "attribute '" + a.name() + "' is not supported (" + n.op_type +
+                      " supports: " + join(op->second) + ")");
+    if (n.op_type != "Constant") n.attributes[a.name()] = attribute(a, where);
+  }
+  if (n.op_type == "Softmax" && g.opset < 13)
+    fail(where, "Softmax before opset 13 (the 2-D coercion semantics) is not supported");
+  check_attribute_values(n, where);
+  return n;
+}
+
+}  // namespace
+
+const std::vector<std::string>& supported_operators() {
+  static const std::vector<std::string> ops = {"Gemm", "MatMul", "Conv", "Add", "Sub", "Mul", "Div",
+                                               "Relu", "Tanh", "Sigmoid", "Softmax", "AveragePool",
+                                               "MaxPool", "Flatten", "Reshape", "Identity", "Constant"};
+  return ops;
+}
+
+std::string Graph::describe(const GraphNode& n) const {
+  return "node '" + n.name + "' (" + n.op_type + ", opset " + std::to_string(opset) + ")";
+}
+
+Graph parse_graph(std::string_view bytes, const std::string& source) {
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX)) fail(source, "larger than 2 GiB");
+  ::onnx::ModelProto m;
+  if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    fail(source, "not a valid ONNX model (protobuf parsing failed: truncated or corrupt file)");
+  if (!m.has_graph()) fail(source, "the model has no graph");
+  Graph g;
+  g.source = source;
+  for (const auto& o : m.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") g.opset = o.version();
+  if (g.opset < 7 || g.opset > 21)
+    fail(source, "default-domain opset " + std::to_string(g.opset) + " is not supported (supported: 7 to 21)");
+  const auto& gp = m.graph();
+  for (const auto& t : gp.initializer()) {
+    const std::string where = source + ": initializer '" + t.name() + "'";
+    const AnyTensor a = parse_tensor(t.SerializeAsString(), where);
+    if (const auto* f = std::get_if<Tensor<float>>(&a)) g.initializers[t.name()] = *f;
+    else if (const auto* i = std::get_if<Tensor<std::int64_t>>(&a))
+      g.int_constants[t.name()] = std::vector<std::int64_t>(i->values().begin(), i->values().end());
+    else fail(where, "element type " + data_type_name(static_cast<int>(data_type_of(a))) +
+                         " is not supported (FLOAT, and INT64 for shapes)");
+  }
+  for (const auto& v : gp.input())
+    if (!g.initializers.count(v.name()) && !g.int_constants.count(v.name()))
+      g.inputs.push_back({v.name(), static_shape(v, source, "graph input")});
+  for (const auto& v : gp.output()) g.outputs.push_back({v.name(), static_shape(v, source, "graph output")});
+  if (g.outputs.empty()) fail(source, "the graph has no output");
+  std::set<std::string> defined;
+  for (const auto& v : g.inputs) defined.insert(v.name);
+  for (const auto& [name, t] : g.initializers) defined.insert(name);
+  for (const auto& [name, t] : g.int_constants) defined.insert(name);
+  for (int k = 0; k < gp.node_size(); ++k) {
+    GraphNode n = node(gp.node(k), static_cast<std::size_t>(k), g);
+    const std::string where = source + ": " + g.describe(n);
+    for (const auto& in : n.inputs)
+      if (!in.empty() && !defined.count(in))
+        fail(where, "input '" + in + "' is not a graph input, an initializer or an earlier node's output "
+                    "(the nodes must be in topological order)");
+    for (const auto& out : n.outputs) {
+      if (defined.count(out)) fail(where, "output '" + out + "' is defined twice");
+      defined.insert(out);
+    }
+    if (n.op_type == "Constant") fold_constant(gp.node(k), g, where);
+    else g.nodes.push_back(std::move(n));
+  }
+  for (const auto& o : g.outputs)
+    if (!defined.count(o.name)) fail(source, "graph output '" + o.name + "' is produced by no node");
+  infer_shapes(g);
+  return g;
+}
+
+Graph load_graph(const std::filesystem::path& model_onnx) {
+  return parse_graph(read_file(model_onnx), model_onnx.string());
+}
+
+// ---- GraphNode accessors -------------------------------------------------------
+
+std::int64_t GraphNode::int_attr(const std::string& a, std::int64_t fallback) const {
+  const auto it = attributes.find(a);
+  if (it == attributes.end()) return fallback;
+  if (it->second.kind != GraphAttribute::Kind::Int)
+    throw InputError("node '" + name + "' (" + op_type + "): attribute '" + a + "' must be an integer");
+  return it->second.i;
+}
+
+float GraphNode::float_attr(const std::string& a, float fallback) const {
+  const auto it = attributes.find(a);
+  if (it == attributes.end()) return fallback;
+  if (it->second.kind != GraphAttribute::Kind::Float)
+    throw InputError("node '" + name + "' (" + op_type + "): attribute '" + a + "' must be a float");
+  return it->second.f;
+}
+
+std::vector<std::int64_t> GraphNode::ints_attr(const std::string& a, std::vector<std::int64_t> fallback) const {
+  const auto it = attributes.find(a);
+  if (it == attributes.end()) return fallback;
+  if (it->second.kind != GraphAttribute::Kind::Ints)
+    throw InputError("node '" + name + "' (" + op_type + "): attribute '" + a + "' must be a list of integers");
+  return it->second.ints;
+}
+
+std::string GraphNode::string_attr(const std::string& a, std::string fallback) const {
+  const auto it = attributes.find(a);
+  if (it == attributes.end()) return fallback;
+  if (it->second.kind != GraphAttribute::Kind::String)
+    throw InputError("node '" + name + "' (" + op_type + "): attribute '" + a + "' must be a string");
+  return it->second.s;
+}
+
+}  // namespace symerr::onnx

@@ -1,0 +1,311 @@
+// analyse_model(): the symbolic run node by node (per-tensor summaries, the
+// per-element enclosures kept for the checks), then the concrete executions
+// (FP32 runner against the exact runner) checked against the enclosures, then
+// the ε verdicts with re-checked, saved witnesses.
+#include <symerr/onnx/model.hpp>
+
+#include <symerr/onnx/tensor_proto.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include "model_runs.hpp"
+
+namespace symerr::onnx {
+
+namespace {
+
+// Relative allowance for the exact runner's own rounding (2^-256 per
+// division / exp / tanh, model_exact.hpp): a containment check passes within
+// kOracleSlack·(|real| + 2^-126) beyond an enclosure's end.
+const double kOracleSlack = std::ldexp(1.0, -200);
+
+struct Encl {  // one element's enclosures
+  double real_lo, real_hi, fp_lo, fp_hi, err_lo, err_hi;
+  bool special;
+};
+
+using Enclosures = std::map<std::string, std::vector<Encl>>;
+
+
+TensorSummary summarise(const std::string& name, const std::string& node, const std::string& op,
+                        const Tensor<SymbolicError>& t, std::vector<Encl>* keep) {
+  TensorSummary s{name, node, op, t.shape()};
+  s.real_lo = s.fp_lo = std::numeric_limits<double>::infinity();
+  s.real_hi = s.fp_hi = -std::numeric_limits<double>::infinity();
+  if (keep) keep->reserve(t.size());
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const SymbolicError& x = t[k];
+    const bool special = x.specials.may_be_nan || x.specials.may_be_pos_inf || x.specials.may_be_neg_inf ||
+                         x.specials.may_be_undefined;
+    s.may_be_special = s.may_be_special || special;
+    s.real_lo = std::min(s.real_lo, x.real.lower()), s.real_hi = std::max(s.real_hi, x.real.upper());
+    s.fp_lo = std::min(s.fp_lo, x.fp.lower()), s.fp_hi = std::max(s.fp_hi, x.fp.upper());
+    if (mag(x.err) > s.max_abs_err || k == 0) s.max_abs_err = mag(x.err), s.max_abs_err_at = k;
+    s.max_rel_err = std::max(s.max_rel_err, mag(x.rel_err));
+    s.max_propagated = std::max(s.max_propagated, mag(x.propagated));
+    s.max_introduced = std::max(s.max_introduced, mag(x.introduced));
+    if (keep)
+      keep->push_back({x.real.lower(), x.real.upper(), x.fp.lower(), x.fp.upper(), x.err.lower(), x.err.upper(),
+                       special});
+  }
+  if (s.may_be_special) s.max_abs_err = std::numeric_limits<double>::infinity();
+  return s;
+}
+
+const GraphValue& graph_input(const Graph& g, const std::string& name) {
+  for (const auto& in : g.inputs)
+    if (in.name == name) return in;
+  std::string names;
+  for (const auto& in : g.inputs) names += (names.empty() ? "'" : ", '") + in.name + "'";
+  throw InputError(g.source + ": the graph has no input named '" + name + "' (its inputs: " + names + ")");
+}
+
+void check_options(const Graph& g, const ModelOptions& opt) {
+  if (!(opt.input_error >= 0) || !std::isfinite(opt.input_error))
+    throw InputError("the input error must be a finite number >= 0");
+  if (opt.epsilon && !(*opt.epsilon >= 0)) throw InputError("epsilon must be >= 0");
+  for (const auto& [name, box] : opt.boxes) {
+    graph_input(g, name);
+    if (!(box.first <= box.second) || !std::isfinite(box.first) || !std::isfinite(box.second))
+      throw InputError("the box of input '" + name + "' is not a finite [lo, hi] with lo <= hi");
+  }
+  for (const auto& [name, p] : opt.points)
+    if (graph_input(g, name).shape != p.shape())
+      throw InputError("the point of input '" + name + "' has shape " + to_string(p.shape()) +
+                       ", the graph input " + to_string(graph_input(g, name).shape));
+}
+
+std::pair<double, double> box_of(const ModelOptions& opt, const std::string& name) {
+  const auto it = opt.boxes.find(name);
+  return it == opt.boxes.end() ? opt.default_box : it->second;
+}
+
+Values<SymbolicError> symbolic_inputs(const Graph& g, const ModelOptions& opt) {
+  Values<SymbolicError> v;
+  const double e = opt.input_error;
+  for (const auto& in : g.inputs) {
+    std::vector<SymbolicError> xs;
+    const std::size_t n = element_count(in.shape);
+    xs.reserve(n);
+    if (const auto p = opt.points.find(in.name); p != opt.points.end()) {
+      for (const float x : p->second.values()) xs.push_back(SymbolicError::computed(x, -e, e, FP32));
+    } else {
+      const auto [lo, hi] = box_of(opt, in.name);
+      for (std::size_t k = 0; k < n; ++k) xs.push_back(SymbolicError::input(lo, hi, -e, e, FP32));
+    }
+    v.emplace(in.name, Tensor<SymbolicError>(in.shape, std::move(xs)));
+  }
+  return v;
+}
+
+void symbolic_pass(const Graph& g, const ModelOptions& opt, ModelResult& r, Enclosures& encl) {
+  Values<SymbolicError> in = symbolic_inputs(g, opt);
+  for (const auto& [name, t] : in)
+    r.tensors.push_back(summarise(name, "input", "", t, opt.check_every_tensor ? &encl[name] : nullptr));
+  auto start = std::chrono::steady_clock::now();
+  const NodeVisitor<SymbolicError> visit = [&](std::size_t k, const std::string& name,
+                                               const Tensor<SymbolicError>& t) {
+    const GraphNode& n = g.nodes[k];
+    const bool keep = opt.check_every_tensor ||
+                      std::any_of(g.outputs.begin(), g.outputs.end(), [&](const auto& o) { return o.name == name; });
+    r.tensors.push_back(summarise(name, n.name, n.op_type, t, keep ? &encl[name] : nullptr));
+    const auto now = std::chrono::steady_clock::now();
+    r.tensors.back().node_seconds = std::chrono::duration<double>(now - start).count();
+    start = now;
+    if (opt.progress) {
+      std::ostringstream m;
+      m << "node " << (k + 1) << "/" << g.nodes.size() << " '" << n.name << "' " << n.op_type << ": "
+        << t.size() << " elements, " << r.tensors.back().node_seconds << " s, max |err| "
+        << r.tensors.back().max_abs_err;
+      opt.progress(m.str());
+    }
+  };
+  run_symbolic(g, std::move(in), visit, false);
+}
+
+// ---- concrete executions ---------------------------------------------------------
+
+struct Sample {
+  std::map<std::string, Tensor<float>> computed;
+  std::map<std::string, Tensor<double>> real;
+};
+
+float float_in(double u, double lo, double hi) {
+  float f = static_cast<float>(u);
+  if (f < lo) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  if (f > hi) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+// |f − r| <= e exactly, for doubles f and r.
+bool within(double f, double r, double e) {
+  const Exact d = Exact(f) - Exact(r);
+  return mpfr_cmpabs(d.get(), Exact(e).get()) <= 0;
+}
+
+Sample draw(const Graph& g, const ModelOptions& opt, std::size_t s, std::mt19937_64& rng) {
+  Sample out;
+  const double e = opt.input_error;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (const auto& in : g.inputs) {
+    const std::size_t n = element_count(in.shape);
+    std::vector<float> f(n);
+    std::vector<double> r(n);
+    const auto p = opt.points.find(in.name);
+    const auto [lo, hi] = box_of(opt, in.name);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (p != opt.points.end()) f[k] = p->second[k];
+      else if (s % 4 == 1) f[k] = float_in(unit(rng) < 0.5 ? lo : hi, lo, hi);  // a corner of the box
+      else f[k] = float_in(lo + (hi - lo) * unit(rng), lo, hi);
+      const double cand = static_cast<double>(f[k]) - e * (2 * unit(rng) - 1);
+      const bool in_box = p != opt.points.end() || (cand >= lo && cand <= hi);
+      r[k] = in_box && within(f[k], cand, e) ? cand : f[k];
+    }
+    out.computed.emplace(in.name, Tensor<float>(in.shape, std::move(f)));
+    out.real.emplace(in.name, Tensor<double>(in.shape, std::move(r)));
+  }
+  return out;
+}
+
+// The exact error f − r of one element, and whether it lies in its enclosures.
+bool contained(float f, const Exact& r, const Encl& c, double scale, double& abs_err) {
+  if (!std::isfinite(f)) {
+    abs_err = std::numeric_limits<double>::infinity();
+    return c.special;
+  }
+  const Exact err = Exact(f) - r;
+  abs_err = std::fabs(err.to_double());
+  const double rv = r.to_double(), slack = kOracleSlack * (std::fabs(rv) + std::ldexp(1.0, -126));
+  const double elo = c.err_lo * scale - slack, ehi = c.err_hi * scale + slack;
+  return f >= c.fp_lo && f <= c.fp_hi && rv >= c.real_lo - slack && rv <= c.real_hi + slack &&
+         mpfr_cmp_d(err.get(), elo) >= 0 && mpfr_cmp_d(err.get(), ehi) <= 0;
+}
+
+Values<Exact> exact_inputs(const std::map<std::string, Tensor<double>>& real) {
+  Values<Exact> v;
+  for (const auto& [name, t] : real) {
+    std::vector<Exact> xs(t.values().begin(), t.values().end());
+    v.emplace(name, Tensor<Exact>(t.shape(), std::move(xs)));
+  }
+  return v;
+}
+
+struct Worst {  // per graph output, the sample of its largest observed error
+  double error = -1;
+  Sample sample;
+};
+
+void check_sample(const Graph& g, const ModelOptions& opt, const Sample& smp, const Enclosures& encl,
+                  ModelResult& r, std::map<std::string, Worst>& worst) {
+  const Values<float> f = run_float(g, Values<float>(smp.computed.begin(), smp.computed.end()), opt.check_every_tensor);
+  const Values<Exact> x = run_exact(g, exact_inputs(smp.real), opt.check_every_tensor);
+  for (TensorSummary& t : r.tensors) {
+    const auto e = encl.find(t.name);
+    const auto fv = f.find(t.name);
+    const auto xv = x.find(t.name);
+    if (e == encl.end() || fv == f.end() || xv == x.end()) continue;
+    double tensor_max = 0;
+    for (std::size_t k = 0; k < fv->second.size(); ++k) {
+      double a = 0;
+      if (!contained(fv->second[k], xv->second[k], e->second[k], opt.enclosure_scale, a) &&
+          r.containment_failures.size() < 20) {
+        std::ostringstream m;
+        m << "sample " << r.samples_run << ": tensor '" << t.name << "' element " << k << ": computed "
+          << fv->second[k] << ", exact " << xv->second[k].to_double() << ", error " << a
+          << " outside its enclosure [" << e->second[k].err_lo * opt.enclosure_scale << ", "
+          << e->second[k].err_hi * opt.enclosure_scale << "]";
+        r.containment_failures.push_back(m.str());
+      }
+      ++r.elements_checked;
+      tensor_max = std::max(tensor_max, a);
+    }
+    t.observed = std::max(t.observed, tensor_max);
+    if (worst.count(t.name) && tensor_max > worst[t.name].error) worst[t.name] = {tensor_max, smp};
+  }
+}
+
+std::vector<std::filesystem::path> save_witness(const std::filesystem::path& dir, const std::string& output,
+                                                const Sample& s) {
+  std::vector<std::filesystem::path> files;
+  if (dir.empty()) return files;
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::filesystem::path& p, const AnyTensor& t, const std::string& name) {
+    std::ofstream out(p, std::ios::binary);
+    out << serialize_tensor(t, name);
+    if (!out) throw InputError(p.string() + ": cannot write the witness");
+    files.push_back(p);
+  };
+  for (const auto& [name, t] : s.computed) write(dir / ("witness_" + output + "_" + name + ".pb"), t, name);
+  for (const auto& [name, t] : s.real) write(dir / ("witness_" + output + "_" + name + "_real.pb"), t, name);
+  return files;
+}
+
+void verdicts(const Graph& g, const ModelOptions& opt, ModelResult& r, const std::map<std::string, Worst>& worst) {
+  if (!opt.epsilon) return;
+  for (const auto& o : g.outputs) {
+    const auto t = std::find_if(r.tensors.begin(), r.tensors.end(), [&](const auto& x) { return x.name == o.name; });
+    OutputVerdict v{o.name, "inconclusive", t->max_abs_err, *opt.epsilon, t->observed, {}};
+    if (t->max_abs_err <= *opt.epsilon) {
+      v.verdict = "proven";
+    } else if (const auto w = worst.find(o.name); w != worst.end() && w->second.error > *opt.epsilon) {
+      // re-checked: replayed from the sample, and again from the saved files
+      const double replay = replay_error(g, w->second.sample.computed, w->second.sample.real).at(o.name);
+      if (replay > *opt.epsilon) {
+        v.verdict = "violated";
+        v.witness = save_witness(opt.witness_dir, o.name, w->second.sample);
+      }
+    }
+    r.verdicts.push_back(std::move(v));
+  }
+}
+
+}  // namespace
+
+std::map<std::string, double> replay_error(const Graph& g, const std::map<std::string, Tensor<float>>& computed,
+                                           const std::map<std::string, Tensor<double>>& real) {
+  std::map<std::string, Tensor<double>> r = real;
+  for (const auto& [name, t] : computed)
+    if (!r.count(name)) r.emplace(name, Tensor<double>(t.shape(), std::vector<double>(t.values().begin(), t.values().end())));
+  for (const auto& in : g.inputs)
+    if (!computed.count(in.name) || computed.at(in.name).shape() != in.shape || r.at(in.name).shape() != in.shape)
+      throw InputError(g.source + ": the replayed inputs do not give graph input '" + in.name + "' its shape " +
+                       to_string(in.shape));
+  const Values<float> f = run_float(g, Values<float>(computed.begin(), computed.end()), false);
+  const Values<Exact> x = run_exact(g, exact_inputs(r), false);
+  std::map<std::string, double> out;
+  for (const auto& o : g.outputs) {
+    double m = 0;
+    const Tensor<float>& fo = f.at(o.name);
+    for (std::size_t k = 0; k < fo.size(); ++k)
+      m = std::max(m, std::isfinite(fo[k]) ? std::fabs((Exact(fo[k]) - x.at(o.name)[k]).to_double())
+                                           : std::numeric_limits<double>::infinity());
+    out[o.name] = m;
+  }
+  return out;
+}
+
+ModelResult analyse_model(const Graph& g, const ModelOptions& opt) {
+  check_options(g, opt);
+  ModelResult r;
+  r.mode = opt.points.empty() ? "box" : "point";
+  Enclosures encl;
+  symbolic_pass(g, opt, r, encl);
+  std::map<std::string, Worst> worst;
+  for (const auto& o : g.outputs) worst[o.name] = {};
+  std::mt19937_64 rng(opt.seed);
+  for (std::size_t s = 0; s < opt.samples; ++s) {
+    check_sample(g, opt, draw(g, opt, s, rng), encl, r, worst);
+    ++r.samples_run;
+    if (opt.progress && (s + 1) % 100 == 0)
+      opt.progress("concrete executions: " + std::to_string(s + 1) + "/" + std::to_string(opt.samples));
+  }
+  verdicts(g, opt, r, worst);
+  return r;
+}
+
+}  // namespace symerr::onnx

@@ -1,0 +1,84 @@
+// The exact runner's element: an MPFR number of 256 bits, round to nearest.
+// Sums and products of FP32 values and of their errors are exact at this
+// precision while the exponents span less than about 200 binades (they do
+// for the models symerr accepts: finite FP32 weights and inputs); division,
+// exp and tanh are correctly rounded to 256 bits, a relative error of
+// 2^-256 per operation, which the containment checks allow for explicitly
+// (model_analysis.cpp: kOracleSlack).
+#pragma once
+
+#include <mpfr.h>
+
+#include <utility>
+
+#include "graph_kernels.hpp"
+
+namespace symerr::onnx {
+
+/// An MPFR number of Exact::kPrecision bits with the operations the graph kernels use.
+class Exact {
+ public:
+  static constexpr mpfr_prec_t kPrecision = 256;
+
+  Exact() {
+    mpfr_init2(v_, kPrecision);
+    mpfr_set_zero(v_, 1);
+  }
+  Exact(double d) {  // NOLINT: numbers convert, as for float
+    mpfr_init2(v_, kPrecision);
+    mpfr_set_d(v_, d, MPFR_RNDN);
+  }
+  Exact(const Exact& o) {
+    mpfr_init2(v_, kPrecision);
+    mpfr_set(v_, o.v_, MPFR_RNDN);
+  }
+  Exact(Exact&& o) noexcept : Exact() { mpfr_swap(v_, o.v_); }
+  Exact& operator=(const Exact& o) {
+    if (this != &o) mpfr_set(v_, o.v_, MPFR_RNDN);
+    return *this;
+  }
+  Exact& operator=(Exact&& o) noexcept {
+    mpfr_swap(v_, o.v_);
+    return *this;
+  }
+  ~Exact() { mpfr_clear(v_); }
+
+  /// The MPFR value.
+  mpfr_srcptr get() const { return v_; }
+  /// Nearest double.
+  double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
+
+#define SYMERR_EXACT_BINARY(op, fn)                        \
+  friend Exact operator op(const Exact& a, const Exact& b) { \
+    Exact r;                                                 \
+    fn(r.v_, a.v_, b.v_, MPFR_RNDN);                         \
+    return r;                                                \
+  }
+  SYMERR_EXACT_BINARY(+, mpfr_add)
+  SYMERR_EXACT_BINARY(-, mpfr_sub)
+  SYMERR_EXACT_BINARY(*, mpfr_mul)
+  SYMERR_EXACT_BINARY(/, mpfr_div)
+#undef SYMERR_EXACT_BINARY
+
+  friend Exact operator-(const Exact& a) {
+    Exact r;
+    mpfr_neg(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend Exact exp(const Exact& a) {
+    Exact r;
+    mpfr_exp(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend Exact tanh(const Exact& a) {
+    Exact r;
+    mpfr_tanh(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend Exact fmax(const Exact& a, const Exact& b) { return mpfr_cmp(a.v_, b.v_) >= 0 ? a : b; }
+
+ private:
+  mpfr_t v_;
+};
+
+}  // namespace symerr::onnx

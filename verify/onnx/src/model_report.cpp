@@ -1,0 +1,119 @@
+// The whole-model report: JSON (machine-readable) and Markdown (for people).
+#include <symerr/onnx/model.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace symerr::onnx {
+
+namespace {
+
+// JSON has no infinity: unbounded numbers are the string "inf".
+nlohmann::json number(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+
+std::string text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string ratio(double bound, double observed) {
+  if (!std::isfinite(bound)) return "unbounded";
+  if (observed <= 0) return bound == 0 ? "exact" : "-";
+  return text(bound / observed);
+}
+
+std::string hypotheses(const Graph& g, const ModelOptions& opt, const ModelResult& r) {
+  std::ostringstream s;
+  s << "- model: `" << g.source << "` (opset " << g.opset << ", " << g.nodes.size() << " nodes)\n"
+    << "- format: FP32 everywhere, round to nearest even; evaluation order: symerr's reference runner "
+       "(sequential reductions in index order, docs/models.md)\n"
+    << "- elementary functions: the thread's accuracy model (default glibc-2.36-x86_64: expf <= 1 ulp, "
+       "tanhf <= 3 ulps)\n"
+    << "- mode: " << r.mode << "; input error: |computed - real| <= " << opt.input_error << " per element\n";
+  for (const auto& in : g.inputs) {
+    if (opt.points.count(in.name)) {
+      s << "- input `" << in.name << "` " << to_string(in.shape) << ": a given point\n";
+      continue;
+    }
+    const auto it = opt.boxes.find(in.name);
+    const auto box = it == opt.boxes.end() ? opt.default_box : it->second;
+    s << "- input `" << in.name << "` " << to_string(in.shape) << ": real values in [" << box.first << ", "
+      << box.second << "]\n";
+  }
+  s << "- concrete executions: " << r.samples_run << " (FP32 runner against the exact runner, MPFR 256 bits), "
+    << r.elements_checked << " element checks, " << r.containment_failures.size() << " outside their enclosure\n";
+  return s.str();
+}
+
+}  // namespace
+
+std::string model_json(const Graph& g, const ModelOptions& opt, const ModelResult& r) {
+  nlohmann::json j;
+  j["model"] = g.source;
+  j["opset"] = g.opset;
+  j["format"] = "FP32";
+  j["mode"] = r.mode;
+  j["input_error"] = opt.input_error;
+  j["samples"] = r.samples_run;
+  j["elements_checked"] = r.elements_checked;
+  j["containment_failures"] = r.containment_failures;
+  j["tensors"] = nlohmann::json::array();
+  for (const auto& t : r.tensors) {
+    nlohmann::json x;
+    x["name"] = t.name, x["node"] = t.node, x["op"] = t.op_type;
+    x["shape"] = t.shape;
+    x["real"] = {number(t.real_lo), number(t.real_hi)};
+    x["fp"] = {number(t.fp_lo), number(t.fp_hi)};
+    x["max_abs_err"] = number(t.max_abs_err);
+    x["max_abs_err_at"] = t.max_abs_err_at;
+    x["max_rel_err"] = number(t.max_rel_err);
+    x["max_propagated"] = number(t.max_propagated);
+    x["max_introduced"] = number(t.max_introduced);
+    x["may_be_special"] = t.may_be_special;
+    x["observed_max_abs_err"] = t.observed;
+    j["tensors"].push_back(std::move(x));
+  }
+  j["verdicts"] = nlohmann::json::array();
+  for (const auto& v : r.verdicts) {
+    nlohmann::json w;
+    w["output"] = v.output, w["verdict"] = v.verdict;
+    w["bound"] = number(v.bound), w["epsilon"] = v.epsilon, w["observed"] = v.observed;
+    w["witness"] = nlohmann::json::array();
+    for (const auto& p : v.witness) w["witness"].push_back(p.string());
+    j["verdicts"].push_back(std::move(w));
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string model_markdown(const Graph& g, const ModelOptions& opt, const ModelResult& r) {
+  std::ostringstream s;
+  s << "# symerr model report\n\n## Hypotheses\n\n" << hypotheses(g, opt, r) << "\n";
+  if (!r.verdicts.empty()) {
+    s << "## Verdicts\n\n| output | verdict | bound | epsilon | largest observed |\n|---|---|---|---|---|\n";
+    for (const auto& v : r.verdicts)
+      s << "| " << v.output << " | " << v.verdict << " | " << text(v.bound) << " | " << text(v.epsilon) << " | "
+        << text(v.observed) << " |\n";
+    s << "\n";
+  }
+  s << "## Tensors\n\n| tensor | node | op | shape | fp range | bound max abs err | at | introduced | "
+       "observed | bound / observed |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& t : r.tensors)
+    s << "| " << t.name << " | " << t.node << " | " << t.op_type << " | " << to_string(t.shape) << " | ["
+      << text(t.fp_lo) << ", " << text(t.fp_hi) << "] | " << text(t.max_abs_err) << " | " << t.max_abs_err_at
+      << " | " << text(t.max_introduced) << " | " << text(t.observed) << " | " << ratio(t.max_abs_err, t.observed)
+      << " |\n";
+  if (!r.containment_failures.empty()) {
+    s << "\n## Soundness failures (report a bug)\n\n";
+    for (const auto& f : r.containment_failures) s << "- " << f << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace symerr::onnx

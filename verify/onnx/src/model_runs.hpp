@@ -1,0 +1,29 @@
+// The three runs of a graph: the FP32 reference runner, the exact runner
+// (MPFR, model_exact.hpp) and the symbolic run (SymbolicError), each one
+// instantiation of the evaluator in its own translation unit.
+#pragma once
+
+#include <symerr/domains/symbolic_interval.hpp>
+
+#include "graph_eval.hpp"
+#include "model_exact.hpp"
+
+namespace symerr::onnx::kernels {
+/// Weights and literals of the symbolic run are FP32 values, exact.
+template <>
+struct ScalarOps<SymbolicError> {
+  static SymbolicError constant(double v) { return SymbolicError::constant(v, FP32); }
+};
+}  // namespace symerr::onnx::kernels
+
+namespace symerr::onnx {
+
+/// The FP32 reference runner.
+Values<float> run_float(const Graph& g, Values<float> inputs, bool keep_all);
+/// The exact runner.
+Values<Exact> run_exact(const Graph& g, Values<Exact> inputs, bool keep_all);
+/// The symbolic run: enclosures of every tensor, handed to `visit` node by node.
+Values<SymbolicError> run_symbolic(const Graph& g, Values<SymbolicError> inputs,
+                                   const NodeVisitor<SymbolicError>& visit, bool keep_all);
+
+}  // namespace symerr::onnx
