@@ -133,4 +133,38 @@ inline ModelBuilder lenet_small() {
   return b;
 }
 
+// LeNet-5 (the shape): 1x1x32x32 -> Conv 1->6 5x5 -> Tanh -> AveragePool 2x2 ->
+// Conv 6->16 5x5 -> Tanh -> AveragePool 2x2 -> Flatten -> Gemm 400->120 -> Tanh ->
+// Gemm 120->84 -> Tanh -> Gemm 84->10 (logits) -> Softmax (y).
+inline ModelBuilder lenet5() {
+  ModelBuilder b;
+  b.input("x", {1, 1, 32, 32});
+  b.weights("C1", {6, 1, 5, 5}), b.weights("CB1", {6});
+  b.weights("C2", {16, 6, 5, 5}), b.weights("CB2", {16});
+  b.weights("F1", {120, 400}), b.weights("FB1", {120});
+  b.weights("F2", {84, 120}), b.weights("FB2", {84});
+  b.weights("F3", {10, 84}), b.weights("FB3", {10});
+  auto pool = [&](const std::string& in, const std::string& out) {
+    auto& n = b.node("AveragePool", {in}, {out});
+    ModelBuilder::attr(n, "kernel_shape", std::vector<std::int64_t>{2, 2});
+    ModelBuilder::attr(n, "strides", std::vector<std::int64_t>{2, 2});
+  };
+  b.node("Conv", {"x", "C1", "CB1"}, {"c1"});
+  b.node("Tanh", {"c1"}, {"t1"});
+  pool("t1", "p1");
+  b.node("Conv", {"p1", "C2", "CB2"}, {"c2"});
+  b.node("Tanh", {"c2"}, {"t2"});
+  pool("t2", "p2");
+  b.node("Flatten", {"p2"}, {"f"});
+  ModelBuilder::attr(b.node("Gemm", {"f", "F1", "FB1"}, {"g1"}), "transB", 1);
+  b.node("Tanh", {"g1"}, {"h1"});
+  ModelBuilder::attr(b.node("Gemm", {"h1", "F2", "FB2"}, {"g2"}), "transB", 1);
+  b.node("Tanh", {"g2"}, {"h2"});
+  ModelBuilder::attr(b.node("Gemm", {"h2", "F3", "FB3"}, {"logits"}), "transB", 1);
+  b.node("Softmax", {"logits"}, {"y"});
+  b.output("logits", {1, 10});
+  b.output("y", {1, 10});
+  return b;
+}
+
 }  // namespace symerr::test

@@ -195,6 +195,62 @@ Values<Exact> exact_inputs(const std::map<std::string, Tensor<double>>& real) {
   return v;
 }
 
+// Directed executions: the sign of the gradient of each output element (the
+// first kMaxDirected of each output) at the box's centre or the point, by
+// forward differences of the binary64 run; the input errors (and in box mode
+// the corner of the box) along that sign, and against it.
+constexpr std::size_t kMaxDirected = 16;
+
+std::map<std::string, std::vector<double>> gradient_rows(const Graph& g, const Sample& at, const std::string& output,
+                                                         std::size_t element) {
+  Values<double> base;
+  for (const auto& [name, t] : at.computed)
+    base.emplace(name, Tensor<double>(t.shape(), std::vector<double>(t.values().begin(), t.values().end())));
+  const double y0 = run_double(g, base).at(output)[element];
+  std::map<std::string, std::vector<double>> grad;
+  for (auto& [name, t] : base) {
+    std::vector<double>& row = grad[name];
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const double keep = t[k], h = std::ldexp(std::max(std::fabs(keep), 1.0), -12);
+      t[k] = keep + h;
+      row.push_back(run_double(g, base).at(output)[element] - y0);
+      t[k] = keep;
+    }
+  }
+  return grad;
+}
+
+Sample directed(const ModelOptions& opt, const Sample& centre,
+                const std::map<std::string, std::vector<double>>& grad, double sign) {
+  Sample s = centre;
+  const double e = opt.input_error;
+  for (auto& [name, f] : s.computed) {
+    const bool point = opt.points.count(name);
+    const auto [lo, hi] = box_of(opt, name);
+    Tensor<double>& r = s.real.at(name);
+    for (std::size_t k = 0; k < f.size(); ++k) {
+      const double d = sign * grad.at(name)[k] >= 0 ? 1.0 : -1.0;
+      if (!point) f[k] = float_in(d > 0 ? hi : lo, lo, hi);
+      const double cand = static_cast<double>(f[k]) - d * e;
+      r[k] = (point || (cand >= lo && cand <= hi)) && within(f[k], cand, e) ? cand : f[k];
+    }
+  }
+  return s;
+}
+
+Sample centre_of(const Graph& g, const ModelOptions& opt) {
+  Sample c;
+  for (const auto& in : g.inputs) {
+    const auto p = opt.points.find(in.name);
+    const auto [lo, hi] = box_of(opt, in.name);
+    Tensor<float> f = p != opt.points.end() ? p->second
+                                            : Tensor<float>(in.shape, float_in(lo + (hi - lo) / 2, lo, hi));
+    c.real.emplace(in.name, Tensor<double>(in.shape, std::vector<double>(f.values().begin(), f.values().end())));
+    c.computed.emplace(in.name, std::move(f));
+  }
+  return c;
+}
+
 struct Worst {  // per graph output, the sample of its largest observed error
   double error = -1;
   Sample sample;
@@ -212,8 +268,9 @@ void check_sample(const Graph& g, const ModelOptions& opt, const Sample& smp, co
     double tensor_max = 0;
     for (std::size_t k = 0; k < fv->second.size(); ++k) {
       double a = 0;
-      if (!contained(fv->second[k], xv->second[k], e->second[k], opt.enclosure_scale, a) &&
-          r.containment_failures.size() < 20) {
+      const bool in = contained(fv->second[k], xv->second[k], e->second[k], opt.enclosure_scale, a);
+      if (!in) ++r.failures_per_tensor[t.name];
+      if (!in && r.containment_failures.size() < 20) {
         std::ostringstream m;
         m << "sample " << r.samples_run << ": tensor '" << t.name << "' element " << k << ": computed "
           << fv->second[k] << ", exact " << xv->second[k].to_double() << ", error " << a
@@ -303,6 +360,17 @@ ModelResult analyse_model(const Graph& g, const ModelOptions& opt) {
     ++r.samples_run;
     if (opt.progress && (s + 1) % 100 == 0)
       opt.progress("concrete executions: " + std::to_string(s + 1) + "/" + std::to_string(opt.samples));
+  }
+  if (opt.directed) {
+    const Sample c = centre_of(g, opt);
+    for (const auto& o : g.outputs)
+      for (std::size_t k = 0; k < std::min(kMaxDirected, element_count(g.shapes.at(o.name))); ++k) {
+        const auto grad = gradient_rows(g, c, o.name, k);
+        for (const double sign : {1.0, -1.0}) {
+          check_sample(g, opt, directed(opt, c, grad, sign), encl, r, worst);
+          ++r.samples_run, ++r.directed_run;
+        }
+      }
   }
   verdicts(g, opt, r, worst);
   return r;

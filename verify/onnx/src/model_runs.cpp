@@ -9,6 +9,10 @@ Values<float> run_float(const Graph& g, Values<float> inputs, bool keep_all) {
   return evaluate<float>(g, std::move(inputs), {}, keep_all);
 }
 
+Values<double> run_double(const Graph& g, Values<double> inputs) {
+  return evaluate<double>(g, std::move(inputs), {}, false);
+}
+
 Values<Exact> run_exact(const Graph& g, Values<Exact> inputs, bool keep_all) {
   return evaluate<Exact>(g, std::move(inputs), {}, keep_all);
 }

@@ -20,6 +20,8 @@ namespace symerr::onnx {
 
 /// The FP32 reference runner.
 Values<float> run_float(const Graph& g, Values<float> inputs, bool keep_all);
+/// The same graph in binary64 (for the directed search's gradient signs).
+Values<double> run_double(const Graph& g, Values<double> inputs);
 /// The exact runner.
 Values<Exact> run_exact(const Graph& g, Values<Exact> inputs, bool keep_all);
 /// The symbolic run: enclosures of every tensor, handed to `visit` node by node.

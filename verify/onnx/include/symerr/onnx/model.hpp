@@ -29,6 +29,10 @@ struct ModelOptions {
   std::optional<double> epsilon;          ///< absolute ε on every graph output element
   std::size_t samples = 1000;             ///< concrete executions (FP32 runner vs exact runner)
   std::uint64_t seed = 1;                 ///< seed of the sampled inputs
+  /// Also the directed executions: per output element (the first 16 of each
+  /// output), input errors — and in box mode the box's corner — along the sign
+  /// of the element's gradient (forward differences in binary64), and against it.
+  bool directed = true;
   /// Check every element of every tensor of every execution against its
   /// enclosure (keeps every tensor's enclosures in memory).
   bool check_every_tensor = true;
@@ -79,9 +83,11 @@ struct ModelResult {
   std::vector<TensorSummary> tensors;
   /// Per graph output, when an ε was given.
   std::vector<OutputVerdict> verdicts;
-  std::size_t samples_run = 0;                 ///< concrete executions done
+  std::size_t samples_run = 0;                 ///< concrete executions done (random and directed)
+  std::size_t directed_run = 0;                ///< of which directed
   std::size_t elements_checked = 0;            ///< element checks against enclosures
   std::vector<std::string> containment_failures;  ///< element outside its enclosure (a soundness bug; first 20)
+  std::map<std::string, std::size_t> failures_per_tensor;  ///< every such element, counted per tensor
   std::string mode;                            ///< "box" or "point"
 };
 
