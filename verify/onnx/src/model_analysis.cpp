@@ -201,22 +201,26 @@ Values<Exact> exact_inputs(const std::map<std::string, Tensor<double>>& real) {
 // the corner of the box) along that sign, and against it.
 constexpr std::size_t kMaxDirected = 16;
 
-std::map<std::string, std::vector<double>> gradient_rows(const Graph& g, const Sample& at, const std::string& output,
-                                                         std::size_t element) {
+using Gradient = std::map<std::string, std::vector<double>>;  // per graph input, per element
+
+// The forward differences of every graph output element (the first
+// kMaxDirected of each output) at `at`: one binary64 run per input element.
+std::map<std::string, std::vector<Gradient>> gradients(const Graph& g, const Sample& at) {
   Values<double> base;
   for (const auto& [name, t] : at.computed)
     base.emplace(name, Tensor<double>(t.shape(), std::vector<double>(t.values().begin(), t.values().end())));
-  const double y0 = run_double(g, base).at(output)[element];
-  std::map<std::string, std::vector<double>> grad;
-  for (auto& [name, t] : base) {
-    std::vector<double>& row = grad[name];
+  const Values<double> y0 = run_double(g, base);
+  std::map<std::string, std::vector<Gradient>> grad;
+  for (const auto& o : g.outputs) grad[o.name].resize(std::min(kMaxDirected, y0.at(o.name).size()));
+  for (auto& [name, t] : base)
     for (std::size_t k = 0; k < t.size(); ++k) {
-      const double keep = t[k], h = std::ldexp(std::max(std::fabs(keep), 1.0), -12);
-      t[k] = keep + h;
-      row.push_back(run_double(g, base).at(output)[element] - y0);
+      const double keep = t[k];
+      t[k] = keep + std::ldexp(std::max(std::fabs(keep), 1.0), -12);
+      const Values<double> y = run_double(g, base);
       t[k] = keep;
+      for (auto& [out, rows] : grad)
+        for (std::size_t e = 0; e < rows.size(); ++e) rows[e][name].push_back(y.at(out)[e] - y0.at(out)[e]);
     }
-  }
   return grad;
 }
 
@@ -363,14 +367,12 @@ ModelResult analyse_model(const Graph& g, const ModelOptions& opt) {
   }
   if (opt.directed) {
     const Sample c = centre_of(g, opt);
-    for (const auto& o : g.outputs)
-      for (std::size_t k = 0; k < std::min(kMaxDirected, element_count(g.shapes.at(o.name))); ++k) {
-        const auto grad = gradient_rows(g, c, o.name, k);
+    for (const auto& [output, rows] : gradients(g, c))
+      for (const Gradient& grad : rows)
         for (const double sign : {1.0, -1.0}) {
           check_sample(g, opt, directed(opt, c, grad, sign), encl, r, worst);
           ++r.samples_run, ++r.directed_run;
         }
-      }
   }
   verdicts(g, opt, r, worst);
   return r;
