@@ -24,7 +24,13 @@ namespace symerr::onnx {
 /// One attribute of a node (only the kinds the supported operators use).
 struct GraphAttribute {
   /// Which member holds the value.
-  enum class Kind { Int, Float, Ints, String } kind = Kind::Int;
+  enum class Kind {
+    Int,    ///< `i`
+    Float,  ///< `f`
+    Ints,   ///< `ints`
+    String  ///< `s`
+  };
+  Kind kind = Kind::Int;            ///< which member holds the value
   std::int64_t i = 0;               ///< Kind::Int
   float f = 0;                      ///< Kind::Float
   std::vector<std::int64_t> ints;   ///< Kind::Ints
