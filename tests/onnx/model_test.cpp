@@ -3,6 +3,7 @@
 // halved-bound twin; the three ε verdicts with a reloaded witness.
 #include <catch2/catch.hpp>
 
+#include <cfenv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -168,4 +169,17 @@ TEST_CASE("model: write the test models into tests/data/models", "[.][write-mode
   write("mlp_784_128_64_10.onnx", test::mlp(784, 128, 64, 10));
   write("lenet_small.onnx", test::lenet_small());
   write("lenet5.onnx", test::lenet5());
+}
+
+// The library owns its floating-point environment: the FP32 runner gives the
+// same outputs under a caller's round-toward-zero.
+TEST_CASE("model: the FP32 runner ignores the caller's rounding mode", "[onnx][model]") {
+  const so::Graph g = graph_of(test::lenet_small(), "lenet_small");
+  const std::map<std::string, Tensor<float>> in{{"x", point_of(Shape{1, 1, 8, 8}, 0.0, 1.0)}};
+  const auto nearest = so::run_fp32(g, in);
+  std::fesetround(FE_TOWARDZERO);
+  const auto toward_zero = so::run_fp32(g, in);
+  std::fesetround(FE_TONEAREST);
+  for (const char* o : {"y", "p"})
+    for (std::size_t k = 0; k < 4; ++k) CHECK(nearest.at(o)[k] == toward_zero.at(o)[k]);
 }

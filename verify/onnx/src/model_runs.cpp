@@ -1,15 +1,20 @@
 // The FP32 reference runner, the exact runner and the shape pass.
 #include "model_runs.hpp"
 
+#include <symerr/fp_environment.hpp>
 #include <symerr/onnx/model.hpp>
 
 namespace symerr::onnx {
 
+// The FP32 and binary64 runs own their floating-point environment (round to
+// nearest, no FTZ/DAZ), whatever the caller's: the enclosures assume it.
 Values<float> run_float(const Graph& g, Values<float> inputs, bool keep_all) {
+  const FpEnvironmentGuard guard;
   return evaluate<float>(g, std::move(inputs), {}, keep_all);
 }
 
 Values<double> run_double(const Graph& g, Values<double> inputs) {
+  const FpEnvironmentGuard guard;
   return evaluate<double>(g, std::move(inputs), {}, false);
 }
 
