@@ -133,6 +133,35 @@ inline ModelBuilder lenet_small() {
   return b;
 }
 
+// A small CNN with BatchNormalization and the other operators: 1x2x6x6 ->
+// Conv 2->3 3x3 -> BatchNormalization (var = Exp(weights) > 0) -> LeakyRelu 0.1 ->
+// GlobalAveragePool -> Flatten -> Concat(Abs, Neg) -> Transpose -> Exp -> Sqrt (y), Log (z).
+inline ModelBuilder cnn_bn() {
+  ModelBuilder b;
+  b.input("x", {1, 2, 6, 6});
+  b.weights("C", {3, 2, 3, 3}), b.weights("S", {3}), b.weights("B", {3}), b.weights("M", {3}), b.weights("V", {3});
+  b.node("Conv", {"x", "C"}, {"c"});
+  b.node("Exp", {"V"}, {"var"});
+  b.node("BatchNormalization", {"c", "S", "B", "M", "var"}, {"bn"});
+  auto& lr = b.node("LeakyRelu", {"bn"}, {"lr"});
+  auto* a = lr.add_attribute();
+  a->set_name("alpha");
+  a->set_type(::onnx::AttributeProto::FLOAT);
+  a->set_f(0.1f);
+  b.node("GlobalAveragePool", {"lr"}, {"gp"});
+  b.node("Flatten", {"gp"}, {"f"});
+  b.node("Abs", {"f"}, {"ab"});
+  b.node("Neg", {"f"}, {"ng"});
+  ModelBuilder::attr(b.node("Concat", {"ab", "ng"}, {"cat"}), "axis", 1);
+  b.node("Transpose", {"cat"}, {"tr"});
+  b.node("Exp", {"tr"}, {"e"});
+  b.node("Sqrt", {"e"}, {"y"});
+  b.node("Log", {"e"}, {"z"});
+  b.output("y", {6, 1});
+  b.output("z", {6, 1});
+  return b;
+}
+
 // LeNet-5 (the shape): 1x1x32x32 -> Conv 1->6 5x5 -> Tanh -> AveragePool 2x2 ->
 // Conv 6->16 5x5 -> Tanh -> AveragePool 2x2 -> Flatten -> Gemm 400->120 -> Tanh ->
 // Gemm 120->84 -> Tanh -> Gemm 84->10 (logits) -> Softmax (y).

@@ -83,7 +83,17 @@ TEST_CASE("model runners: libonnx-testdata node tests of the supported operators
       "test_maxpool_2d_default", "test_maxpool_2d_ceil", "test_maxpool_2d_dilations", "test_maxpool_2d_pads",
       "test_maxpool_2d_precomputed_pads", "test_maxpool_2d_precomputed_same_upper",
       "test_maxpool_2d_precomputed_strides", "test_maxpool_2d_same_lower", "test_maxpool_2d_same_upper",
-      "test_maxpool_2d_strides"};
+      "test_maxpool_2d_strides",
+      "test_neg", "test_neg_example", "test_abs", "test_exp", "test_exp_example", "test_log", "test_log_example",
+      "test_sqrt", "test_sqrt_example", "test_leakyrelu", "test_leakyrelu_default", "test_leakyrelu_example",
+      "test_globalaveragepool", "test_globalaveragepool_precomputed", "test_transpose_default",
+      "test_transpose_all_permutations_0", "test_transpose_all_permutations_1", "test_transpose_all_permutations_2",
+      "test_transpose_all_permutations_3", "test_transpose_all_permutations_4", "test_transpose_all_permutations_5",
+      "test_batchnorm_epsilon", "test_batchnorm_example",
+      "test_concat_1d_axis_0", "test_concat_1d_axis_negative_1", "test_concat_2d_axis_0", "test_concat_2d_axis_1",
+      "test_concat_2d_axis_negative_1", "test_concat_2d_axis_negative_2", "test_concat_3d_axis_0",
+      "test_concat_3d_axis_1", "test_concat_3d_axis_2", "test_concat_3d_axis_negative_1",
+      "test_concat_3d_axis_negative_2", "test_concat_3d_axis_negative_3"};
   for (const char* t : tests) {
     SECTION(t) { conformance(t); }
   }

@@ -85,6 +85,17 @@ TEST_CASE("model: LeNet-like conv net, every tensor inside its enclosure on 10^3
   check_sound(g, opt);
 }
 
+TEST_CASE("model: CNN with BatchNormalization and the other operators, inside its enclosures", "[onnx][model]") {
+  const so::Graph g = graph_of(test::cnn_bn(), "cnn_bn");
+  CHECK(g.shapes.at("gp") == Shape{1, 3, 1, 1});
+  CHECK(g.shapes.at("tr") == Shape{6, 1});
+  so::ModelOptions opt;
+  opt.default_box = {-1.0, 1.0};
+  check_sound(g, opt);
+  opt.input_error = std::ldexp(1.0, -20);
+  check_sound(g, opt);
+}
+
 TEST_CASE("model: per-input-point mode is sound and tighter than the box", "[onnx][model]") {
   const so::Graph g = graph_of(test::mlp(16, 12, 8, 4), "mlp");
   so::ModelOptions opt;
@@ -155,6 +166,7 @@ TEST_CASE("model: the checked-in test models are the builders' output", "[onnx][
   CHECK(so::read_file(dir / "mlp_784_128_64_10.onnx") == test::mlp(784, 128, 64, 10).bytes());
   CHECK(so::read_file(dir / "lenet_small.onnx") == test::lenet_small().bytes());
   CHECK(so::read_file(dir / "lenet5.onnx") == test::lenet5().bytes());
+  CHECK(so::read_file(dir / "cnn_bn.onnx") == test::cnn_bn().bytes());
 }
 
 TEST_CASE("model: write the test models into tests/data/models", "[.][write-models]") {
@@ -169,6 +181,7 @@ TEST_CASE("model: write the test models into tests/data/models", "[.][write-mode
   write("mlp_784_128_64_10.onnx", test::mlp(784, 128, 64, 10));
   write("lenet_small.onnx", test::lenet_small());
   write("lenet5.onnx", test::lenet5());
+  write("cnn_bn.onnx", test::cnn_bn());
 }
 
 // The library owns its floating-point environment: the FP32 runner gives the

@@ -12,6 +12,7 @@
 #include <symerr/shape.hpp>
 
 #include "graph_kernels_conv.hpp"
+#include "graph_kernels_more.hpp"
 
 namespace symerr::onnx {
 
@@ -80,6 +81,22 @@ Tensor<T> run_op(const Graph& g, const GraphNode& n, Values<T>& vals) {
   if (op == "Softmax") return arity(n, 1, 1), kernels::softmax(n, in(0));
   if (op == "AveragePool" || op == "MaxPool") return arity(n, 1, 1), kernels::pool(n, in(0), op == "MaxPool");
   if (op == "Flatten") return arity(n, 1, 1), kernels::flatten(n, in(0));
+  if (op == "Neg") return arity(n, 1, 1), kernels::unary(in(0), kernels::neg<T>);
+  if (op == "Abs") return arity(n, 1, 1), kernels::unary(in(0), kernels::abs_of<T>);
+  if (op == "Exp") return arity(n, 1, 1), kernels::unary(in(0), kernels::exp_of<T>);
+  if (op == "Log") return arity(n, 1, 1), kernels::unary(in(0), kernels::log_of<T>);
+  if (op == "Sqrt") return arity(n, 1, 1), kernels::unary(in(0), kernels::sqrt_of<T>);
+  if (op == "LeakyRelu") return arity(n, 1, 1), kernels::leaky_relu(n, in(0));
+  if (op == "GlobalAveragePool") return arity(n, 1, 1), kernels::global_average_pool(in(0));
+  if (op == "Transpose") return arity(n, 1, 1), kernels::transpose(n, in(0));
+  if (op == "BatchNormalization")
+    return arity(n, 5, 5), kernels::batch_norm(n, in(0), in(1), in(2), in(3), in(4));
+  if (op == "Concat") {
+    arity(n, 1, 1u << 20);
+    std::vector<const Tensor<T>*> parts;
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) parts.push_back(&in(i));
+    return kernels::concat(n, parts);
+  }
   if (op == "Identity") return arity(n, 1, 1), in(0);
   if (op == "Reshape") {
     arity(n, 2, 2);

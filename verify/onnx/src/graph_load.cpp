@@ -38,6 +38,16 @@ const std::map<std::string, std::set<std::string>>& operator_attributes() {
       {"Reshape", {"allowzero"}},
       {"Identity", {}},
       {"Constant", {"value"}},
+      {"Neg", {}},
+      {"Abs", {}},
+      {"Exp", {}},
+      {"Log", {}},
+      {"Sqrt", {}},
+      {"LeakyRelu", {"alpha"}},
+      {"GlobalAveragePool", {}},
+      {"Transpose", {"perm"}},
+      {"BatchNormalization", {"epsilon", "momentum", "training_mode"}},
+      {"Concat", {"axis"}},
   };
   return table;
 }
@@ -110,6 +120,9 @@ void check_attribute_values(const GraphNode& n, const std::string& where) {
   };
   for (const char* a : {"transA", "transB", "ceil_mode", "count_include_pad", "allowzero"})
     if (n.attributes.count(a)) one_of(a, n.int_attr(a, 0), {0, 1});
+  if (n.attributes.count("training_mode")) one_of("training_mode", n.int_attr("training_mode", 0), {0});
+  if (n.op_type == "BatchNormalization" && n.outputs.size() != 1)
+    fail(where, "BatchNormalization in inference only: one output (no running mean / var outputs)");
   if (n.attributes.count("storage_order")) one_of("storage_order", n.int_attr("storage_order", 0), {0});
   if (n.attributes.count("auto_pad")) {
     const std::string p = n.string_attr("auto_pad", "NOTSET");
@@ -147,6 +160,8 @@ GraphNode node(const ::onnx::NodeProto& p, std::size_t k, const Graph& g) {
                       " supports: " + join(op->second) + ")");
     if (n.op_type != "Constant") n.attributes[a.name()] = attribute(a, where);
   }
+  if ((n.op_type == "Add" || n.op_type == "Sub" || n.op_type == "Mul" || n.op_type == "Div") && g.opset < 7)
+    fail(where, n.op_type + " before opset 7 (legacy broadcasting) is not supported");
   if (n.op_type == "Softmax" && g.opset < 13)
     fail(where, "Softmax before opset 13 (the 2-D coercion semantics) is not supported");
   check_attribute_values(n, where);
@@ -158,7 +173,9 @@ GraphNode node(const ::onnx::NodeProto& p, std::size_t k, const Graph& g) {
 const std::vector<std::string>& supported_operators() {
   static const std::vector<std::string> ops = {"Gemm", "MatMul", "Conv", "Add", "Sub", "Mul", "Div",
                                                "Relu", "Tanh", "Sigmoid", "Softmax", "AveragePool",
-                                               "MaxPool", "Flatten", "Reshape", "Identity", "Constant"};
+                                               "MaxPool", "Flatten", "Reshape", "Identity", "Constant",
+                                               "Neg", "Abs", "Exp", "Log", "Sqrt", "LeakyRelu",
+                                               "GlobalAveragePool", "Transpose", "BatchNormalization", "Concat"};
   return ops;
 }
 
@@ -176,8 +193,8 @@ Graph parse_graph(std::string_view bytes, const std::string& source) {
   g.source = source;
   for (const auto& o : m.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx") g.opset = o.version();
-  if (g.opset < 7 || g.opset > 21)
-    fail(source, "default-domain opset " + std::to_string(g.opset) + " is not supported (supported: 7 to 21)");
+  if (g.opset < 1 || g.opset > 21)
+    fail(source, "default-domain opset " + std::to_string(g.opset) + " is not supported (supported: 1 to 21)");
   const auto& gp = m.graph();
   for (const auto& t : gp.initializer()) {
     const std::string where = source + ": initializer '" + t.name() + "'";

@@ -75,6 +75,22 @@ class Exact {
     mpfr_tanh(r.v_, a.v_, MPFR_RNDN);
     return r;
   }
+  friend Exact log(const Exact& a) {
+    Exact r;
+    mpfr_log(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend Exact sqrt(const Exact& a) {
+    Exact r;
+    mpfr_sqrt(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend Exact fabs(const Exact& a) {
+    Exact r;
+    mpfr_abs(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend Exact fmin(const Exact& a, const Exact& b) { return mpfr_cmp(a.v_, b.v_) <= 0 ? a : b; }
   friend Exact fmax(const Exact& a, const Exact& b) { return mpfr_cmp(a.v_, b.v_) >= 0 ? a : b; }
 
  private:
