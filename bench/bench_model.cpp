@@ -5,7 +5,7 @@
 // executions (random and directed: input errors and corners along the sign of
 // each output element's gradient) and the ratio bound / observed; the
 // per-node table of the box run. Not a Google Benchmark: one run, printed.
-//   bench_model [MODEL_DIR] [POINTS] [SAMPLES]
+//   bench_model [MODEL_DIR] [POINTS] [SAMPLES] [interval|affine]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -32,13 +32,14 @@ void outputs(const so::Graph& g, const so::ModelResult& r, const char* mode) {
                     t.max_abs_err, t.observed, t.max_abs_err / t.observed);
 }
 
-void run(const std::string& file, int points, std::size_t samples) {
+void run(const std::string& file, int points, std::size_t samples, const std::string& domain) {
   const so::Graph g = so::load_graph(file);
   std::printf("%s\n", file.c_str());
   so::ModelOptions opt;
   opt.input_error = std::ldexp(1.0, -20);
   opt.samples = samples;
   opt.check_every_tensor = false;
+  opt.domain = domain;
   for (int p = 0; p < points; ++p) {
     so::ModelOptions po = opt;
     const auto& in = g.inputs.at(0);
@@ -67,6 +68,8 @@ int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : SYMERR_MODEL_DIR;
   const int points = argc > 2 ? std::atoi(argv[2]) : 2;
   const std::size_t samples = argc > 3 ? static_cast<std::size_t>(std::atol(argv[3])) : 20;
-  run(dir + "/mlp_784_128_64_10.onnx", points, samples);
-  run(dir + "/lenet5.onnx", points, samples);
+  const std::string domain = argc > 4 ? argv[4] : "interval";
+  std::printf("domain: %s\n", domain.c_str());
+  run(dir + "/mlp_784_128_64_10.onnx", points, samples, domain);
+  run(dir + "/lenet5.onnx", points, samples, domain);
 }

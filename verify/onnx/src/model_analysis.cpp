@@ -32,23 +32,30 @@ struct Encl {  // one element's enclosures
 using Enclosures = std::map<std::string, std::vector<Encl>>;
 
 
+template <class D>
+double mag_of(const D& i) {
+  return std::max(std::fabs(i.lower()), std::fabs(i.upper()));
+}
+
+template <class D>
 TensorSummary summarise(const std::string& name, const std::string& node, const std::string& op,
-                        const Tensor<SymbolicError>& t, std::vector<Encl>* keep) {
+                        const Tensor<SymbolicDomainError<D>>& t, std::vector<Encl>* keep) {
   TensorSummary s{name, node, op, t.shape()};
   s.real_lo = s.fp_lo = std::numeric_limits<double>::infinity();
   s.real_hi = s.fp_hi = -std::numeric_limits<double>::infinity();
   if (keep) keep->reserve(t.size());
   for (std::size_t k = 0; k < t.size(); ++k) {
-    const SymbolicError& x = t[k];
+    const SymbolicDomainError<D>& x = t[k];
     const bool special = x.specials.may_be_nan || x.specials.may_be_pos_inf || x.specials.may_be_neg_inf ||
                          x.specials.may_be_undefined;
     s.may_be_special = s.may_be_special || special;
     s.real_lo = std::min(s.real_lo, x.real.lower()), s.real_hi = std::max(s.real_hi, x.real.upper());
     s.fp_lo = std::min(s.fp_lo, x.fp.lower()), s.fp_hi = std::max(s.fp_hi, x.fp.upper());
-    if (mag(x.err) > s.max_abs_err || k == 0) s.max_abs_err = mag(x.err), s.max_abs_err_at = k;
-    s.max_rel_err = std::max(s.max_rel_err, mag(x.rel_err));
-    s.max_propagated = std::max(s.max_propagated, mag(x.propagated));
-    s.max_introduced = std::max(s.max_introduced, mag(x.introduced));
+    const double e = mag_of(x.err);
+    if (e > s.max_abs_err || k == 0) s.max_abs_err = e, s.max_abs_err_at = k;
+    s.max_rel_err = std::max(s.max_rel_err, mag_of(x.rel_err));
+    s.max_propagated = std::max(s.max_propagated, mag_of(x.propagated));
+    s.max_introduced = std::max(s.max_introduced, mag_of(x.introduced));
     if (keep)
       keep->push_back({x.real.lower(), x.real.upper(), x.fp.lower(), x.fp.upper(), x.err.lower(), x.err.upper(),
                        special});
@@ -85,31 +92,34 @@ std::pair<double, double> box_of(const ModelOptions& opt, const std::string& nam
   return it == opt.boxes.end() ? opt.default_box : it->second;
 }
 
-Values<SymbolicError> symbolic_inputs(const Graph& g, const ModelOptions& opt) {
-  Values<SymbolicError> v;
+template <class D>
+Values<SymbolicDomainError<D>> symbolic_inputs(const Graph& g, const ModelOptions& opt) {
+  using S = SymbolicDomainError<D>;
+  Values<S> v;
   const double e = opt.input_error;
   for (const auto& in : g.inputs) {
-    std::vector<SymbolicError> xs;
+    std::vector<S> xs;
     const std::size_t n = element_count(in.shape);
     xs.reserve(n);
     if (const auto p = opt.points.find(in.name); p != opt.points.end()) {
-      for (const float x : p->second.values()) xs.push_back(SymbolicError::computed(x, -e, e, FP32));
+      for (const float x : p->second.values()) xs.push_back(S::computed(x, -e, e, FP32));
     } else {
       const auto [lo, hi] = box_of(opt, in.name);
-      for (std::size_t k = 0; k < n; ++k) xs.push_back(SymbolicError::input(lo, hi, -e, e, FP32));
+      for (std::size_t k = 0; k < n; ++k) xs.push_back(S::input(lo, hi, -e, e, FP32));
     }
-    v.emplace(in.name, Tensor<SymbolicError>(in.shape, std::move(xs)));
+    v.emplace(in.name, Tensor<S>(in.shape, std::move(xs)));
   }
   return v;
 }
 
+template <class D>
 void symbolic_pass(const Graph& g, const ModelOptions& opt, ModelResult& r, Enclosures& encl) {
-  Values<SymbolicError> in = symbolic_inputs(g, opt);
+  using S = SymbolicDomainError<D>;
+  Values<S> in = symbolic_inputs<D>(g, opt);
   for (const auto& [name, t] : in)
     r.tensors.push_back(summarise(name, "input", "", t, opt.check_every_tensor ? &encl[name] : nullptr));
   auto start = std::chrono::steady_clock::now();
-  const NodeVisitor<SymbolicError> visit = [&](std::size_t k, const std::string& name,
-                                               const Tensor<SymbolicError>& t) {
+  const NodeVisitor<S> visit = [&](std::size_t k, const std::string& name, const Tensor<S>& t) {
     const GraphNode& n = g.nodes[k];
     const bool keep = opt.check_every_tensor ||
                       std::any_of(g.outputs.begin(), g.outputs.end(), [&](const auto& o) { return o.name == name; });
@@ -355,7 +365,15 @@ ModelResult analyse_model(const Graph& g, const ModelOptions& opt) {
   ModelResult r;
   r.mode = opt.points.empty() ? "box" : "point";
   Enclosures encl;
-  symbolic_pass(g, opt, r, encl);
+  if (opt.domain == "affine") {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    symbolic_pass<Affine>(g, opt, r, encl);
+  } else if (opt.domain == "interval") {
+    symbolic_pass<Interval>(g, opt, r, encl);
+  } else {
+    throw InputError("domain '" + opt.domain + "' is not supported (interval, affine)");
+  }
   std::map<std::string, Worst> worst;
   for (const auto& o : g.outputs) worst[o.name] = {};
   std::mt19937_64 rng(opt.seed);

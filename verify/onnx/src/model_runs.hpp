@@ -3,6 +3,7 @@
 // instantiation of the evaluator in its own translation unit.
 #pragma once
 
+#include <symerr/domains/affine.hpp>
 #include <symerr/domains/symbolic_interval.hpp>
 
 #include "graph_eval.hpp"
@@ -13,6 +14,11 @@ namespace symerr::onnx::kernels {
 template <>
 struct ScalarOps<SymbolicError> {
   static SymbolicError constant(double v) { return SymbolicError::constant(v, FP32); }
+};
+/// The same in the Affine domain.
+template <>
+struct ScalarOps<SymbolicDomainError<Affine>> {
+  static SymbolicDomainError<Affine> constant(double v) { return SymbolicDomainError<Affine>::constant(v, FP32); }
 };
 }  // namespace symerr::onnx::kernels
 
@@ -27,5 +33,9 @@ Values<Exact> run_exact(const Graph& g, Values<Exact> inputs, bool keep_all);
 /// The symbolic run: enclosures of every tensor, handed to `visit` node by node.
 Values<SymbolicError> run_symbolic(const Graph& g, Values<SymbolicError> inputs,
                                    const NodeVisitor<SymbolicError>& visit, bool keep_all);
+/// The symbolic run in the Affine domain (an AffineScope must be current).
+Values<SymbolicDomainError<Affine>> run_symbolic(const Graph& g, Values<SymbolicDomainError<Affine>> inputs,
+                                                 const NodeVisitor<SymbolicDomainError<Affine>>& visit,
+                                                 bool keep_all);
 
 }  // namespace symerr::onnx

@@ -26,6 +26,9 @@ struct ModelOptions {
   /// is within input_error of it. An input with a point is not a box.
   std::map<std::string, Tensor<float>> points;
   double input_error = 0;                 ///< |computed − real| of every input element
+  /// The enclosures' domain for every node: "interval" (SymbolicError) or
+  /// "affine" (SymbolicDomainError<Affine>: correlations kept, slower, more memory).
+  std::string domain = "interval";
   std::optional<double> epsilon;          ///< absolute ε on every graph output element
   std::size_t samples = 1000;             ///< concrete executions (FP32 runner vs exact runner)
   std::uint64_t seed = 1;                 ///< seed of the sampled inputs
