@@ -5,7 +5,7 @@
 // executions (random and directed: input errors and corners along the sign of
 // each output element's gradient) and the ratio bound / observed; the
 // per-node table of the box run. Not a Google Benchmark: one run, printed.
-//   bench_model [MODEL_DIR] [POINTS] [SAMPLES] [interval|affine]
+//   bench_model [MODEL_DIR] [POINTS] [SAMPLES] [interval|affine] [AFFINE_TERMS] [mlp-only]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -32,7 +32,8 @@ void outputs(const so::Graph& g, const so::ModelResult& r, const char* mode) {
                     t.max_abs_err, t.observed, t.max_abs_err / t.observed);
 }
 
-void run(const std::string& file, int points, std::size_t samples, const std::string& domain) {
+void run(const std::string& file, int points, std::size_t samples, const std::string& domain,
+         std::size_t affine_terms) {
   const so::Graph g = so::load_graph(file);
   std::printf("%s\n", file.c_str());
   so::ModelOptions opt;
@@ -40,6 +41,7 @@ void run(const std::string& file, int points, std::size_t samples, const std::st
   opt.samples = samples;
   opt.check_every_tensor = false;
   opt.domain = domain;
+  opt.affine_max_terms = affine_terms;
   for (int p = 0; p < points; ++p) {
     so::ModelOptions po = opt;
     const auto& in = g.inputs.at(0);
@@ -69,7 +71,8 @@ int main(int argc, char** argv) {
   const int points = argc > 2 ? std::atoi(argv[2]) : 2;
   const std::size_t samples = argc > 3 ? static_cast<std::size_t>(std::atol(argv[3])) : 20;
   const std::string domain = argc > 4 ? argv[4] : "interval";
-  std::printf("domain: %s\n", domain.c_str());
-  run(dir + "/mlp_784_128_64_10.onnx", points, samples, domain);
-  run(dir + "/lenet5.onnx", points, samples, domain);
+  const std::size_t terms = argc > 5 ? static_cast<std::size_t>(std::atol(argv[5])) : 48;
+  std::printf("domain: %s (affine terms %zu)\n", domain.c_str(), terms);
+  run(dir + "/mlp_784_128_64_10.onnx", points, samples, domain, terms);
+  if (argc <= 6) run(dir + "/lenet5.onnx", points, samples, domain, terms);
 }

@@ -96,6 +96,31 @@ TEST_CASE("model: CNN with BatchNormalization and the other operators, inside it
   check_sound(g, opt);
 }
 
+TEST_CASE("model: the Affine domain, inside its enclosures, exact at a point of the MLP", "[onnx][model]") {
+  for (const char* name : {"mlp", "lenet_small", "cnn_bn"}) {
+    const so::Graph g = graph_of(std::string(name) == "mlp" ? test::mlp(16, 12, 8, 4)
+                                 : std::string(name) == "cnn_bn" ? test::cnn_bn() : test::lenet_small(), name);
+    so::ModelOptions opt;
+    opt.domain = "affine";
+    opt.default_box = {-1.0, 1.0};
+    opt.input_error = std::ldexp(1.0, -20);
+    check_sound(g, opt);
+  }
+  // per point, the MLP's output bound is the error the directed execution reaches
+  const so::Graph g = graph_of(test::mlp(16, 12, 8, 4), "mlp");
+  so::ModelOptions opt;
+  opt.domain = "affine";
+  opt.input_error = std::ldexp(1.0, -20);
+  opt.samples = 20;
+  opt.points.emplace("x", point_of(Shape{1, 16}, -1.0, 1.0));
+  const so::ModelResult affine = so::analyse_model(g, opt);
+  const so::TensorSummary& y = tensor(affine, "y");
+  CHECK(y.max_abs_err <= 1.01 * y.observed);
+  opt.domain = "interval";
+  const so::ModelResult interval = so::analyse_model(g, opt);
+  CHECK(tensor(interval, "y").max_abs_err > 2 * y.observed);
+}
+
 TEST_CASE("model: per-input-point mode is sound and tighter than the box", "[onnx][model]") {
   const so::Graph g = graph_of(test::mlp(16, 12, 8, 4), "mlp");
   so::ModelOptions opt;

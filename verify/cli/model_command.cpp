@@ -67,6 +67,7 @@ ModelCommand add_model_command(CLI::App& app) {
   c->add_option("--point", a.points, "NAME=FILE.pb: analyse at this FP32 input instead of a box");
   c->add_option("--input-error", a.input_error, "|computed - real| of every input element (default 0)");
   c->add_option("--domain", a.domain, "Enclosures: interval (default) or affine (correlations kept, slower)");
+  c->add_option("--affine-terms", a.affine_terms, "Affine: the most noise symbols per form (default 48)");
   c->add_option("--epsilon", a.epsilon, "Absolute epsilon on every output element (a verdict per output)");
   c->add_option("--samples", a.samples, "Concrete executions (default 1000)");
   c->add_option("--seed", a.seed, "Seed of the sampled inputs");
@@ -83,6 +84,7 @@ int model_command(const ModelArgs& a) {
   for (const auto& p : a.points) parse_point(p, opt);
   opt.input_error = a.input_error;
   opt.domain = a.domain;
+  opt.affine_max_terms = a.affine_terms;
   if (!a.epsilon.empty()) opt.epsilon = number(a.epsilon, "--epsilon");
   opt.samples = a.samples;
   opt.seed = a.seed;

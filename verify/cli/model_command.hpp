@@ -18,6 +18,7 @@ struct ModelArgs {
   std::vector<std::string> points;   // "NAME=FILE.pb"
   double input_error = 0;
   std::string domain = "interval";   // the enclosures' domain
+  std::size_t affine_terms = 48;     // affine: the most symbols per form
   std::string epsilon;               // absolute ε on every output ("" = none)
   std::size_t samples = 1000;
   std::uint64_t seed = 1;

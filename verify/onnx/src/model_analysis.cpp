@@ -366,7 +366,9 @@ ModelResult analyse_model(const Graph& g, const ModelOptions& opt) {
   r.mode = opt.points.empty() ? "box" : "point";
   Enclosures encl;
   if (opt.domain == "affine") {
-    AffineContext ctx;
+    AffineOptions ao;
+    ao.max_terms = opt.affine_max_terms;
+    AffineContext ctx(ao);
     AffineScope scope(ctx);
     symbolic_pass<Affine>(g, opt, r, encl);
   } else if (opt.domain == "interval") {

@@ -29,6 +29,9 @@ struct ModelOptions {
   /// The enclosures' domain for every node: "interval" (SymbolicError) or
   /// "affine" (SymbolicDomainError<Affine>: correlations kept, slower, more memory).
   std::string domain = "interval";
+  /// Affine only: the most noise symbols one form keeps (AffineOptions::max_terms);
+  /// per input point, at least the input elements' count keeps the input errors apart.
+  std::size_t affine_max_terms = 48;
   std::optional<double> epsilon;          ///< absolute ε on every graph output element
   std::size_t samples = 1000;             ///< concrete executions (FP32 runner vs exact runner)
   std::uint64_t seed = 1;                 ///< seed of the sampled inputs
