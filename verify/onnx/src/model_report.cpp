@@ -36,7 +36,10 @@ std::string hypotheses(const Graph& g, const ModelOptions& opt, const ModelResul
        "(sequential reductions in index order, docs/models.md)\n"
     << "- elementary functions: the thread's accuracy model (default glibc-2.36-x86_64: expf <= 1 ulp, "
        "tanhf <= 3 ulps)\n"
-    << "- mode: " << r.mode << "; input error: |computed - real| <= " << opt.input_error << " per element\n";
+    << "- enclosures: " << (opt.domain == "affine" ? "SymbolicDomainError<Affine>, at most " +
+                                                       std::to_string(opt.affine_max_terms) + " symbols per form"
+                                                 : std::string("SymbolicError (intervals)"))
+    << "\n- mode: " << r.mode << "; input error: |computed - real| <= " << opt.input_error << " per element\n";
   for (const auto& in : g.inputs) {
     if (opt.points.count(in.name)) {
       s << "- input `" << in.name << "` " << to_string(in.shape) << ": a given point\n";
@@ -60,6 +63,7 @@ std::string model_json(const Graph& g, const ModelOptions& opt, const ModelResul
   j["opset"] = g.opset;
   j["format"] = "FP32";
   j["mode"] = r.mode;
+  j["domain"] = opt.domain;
   j["input_error"] = opt.input_error;
   j["samples"] = r.samples_run;
   j["elements_checked"] = r.elements_checked;
