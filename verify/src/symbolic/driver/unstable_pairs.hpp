@@ -7,6 +7,7 @@
 
 #include <unordered_set>
 
+#include "jump_bound.hpp"
 #include "quantities.hpp"
 
 namespace symerr::verify::driver_impl {
@@ -90,6 +91,17 @@ class PairBounds : public ExplorerBase<D> {
   // be special or unbounded, or an output is neither); lo > hi: no pair has an
   // execution (each pair's conditions certified contradictory).
   std::optional<std::pair<double, double>> pair_err(const Group& g, std::size_t k) const {
+    const std::optional<std::pair<double, double>> plain = related_pair_err(g, k);
+    if (plain && plain->first > plain->second) return plain;  // no execution at all
+    const std::optional<std::pair<double, double>> jump =
+        !opt_.jump_bounds || out_of_time() ? std::nullopt : jump_pair_err(g, k);
+    if (!jump || !plain) return jump ? jump : plain;
+    if (jump->first > jump->second) return jump;
+    return std::pair{std::max(plain->first, jump->first), std::min(plain->second, jump->second)};
+  }
+
+  // pair_err by the same quantity on both runs and by the runs' conditions.
+  std::optional<std::pair<double, double>> related_pair_err(const Group& g, std::size_t k) const {
     if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
     // Output k made alike on every pair of paths (the same operations on the
     // same quantities, recipe for recipe: y = x1 * x2 after a branch on x0)
@@ -160,6 +172,85 @@ class PairBounds : public ExplorerBase<D> {
         if (x->operand[i] >= 0 && !push(x->operand[i], y->operand[i])) return false;
     }
     return true;
+  }
+
+  // err of lane output k pair by pair as err_c + (real_c − real_r): the
+  // computed run's own error plus the ideal program's jump between the two
+  // control flows (jump_bound.hpp), where output k is made alike on both runs
+  // but for leaves that differ (a running maximum with `if`); nullopt: some
+  // pair has no such bound; lo > hi: no pair has an execution.
+  std::optional<std::pair<double, double>> jump_pair_err(const Group& g, std::size_t k) const {
+    if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
+    const std::vector<std::vector<Lin>> real_h = run_conditions(g, g.real_runs),
+                                        computed_h = run_conditions(g, g.computed_runs);
+    Interval hull_err = Interval::point(0);
+    bool any = false;
+    for (std::size_t ri = 0; ri < g.real_runs.size(); ++ri)
+      for (std::size_t ci = 0; ci < g.computed_runs.size(); ++ci) {
+        if (out_of_time()) return std::nullopt;
+        const auto& r = g.real_runs[ri];
+        const auto& c = g.computed_runs[ci];
+        const S& b = c.outputs[k];
+        if (symerr::detail::maybe_special(r.outputs[k]) || symerr::detail::maybe_special(b) || !r.recipes ||
+            !c.recipes || !is_bounded(b.err))
+          return std::nullopt;
+        std::vector<const Lin*> h;
+        for (const auto* side : {&real_h[ri], &computed_h[ci]})
+          for (const Lin& x : *side) h.push_back(&x);
+        bool empty = false;
+        const std::optional<Interval> j = jump_bound(*r.recipes, r.outputs[k].source, *c.recipes, b.source,
+                                                     jump_leaves(g, r, h, empty));
+        if (empty) continue;  // certified: no execution follows this pair
+        if (!j) return std::nullopt;
+        const Interval e = Interval::between(b.err.lower(), b.err.upper()) + *j;
+        hull_err = any ? hull(hull_err, e) : e;
+        any = true;
+      }
+    if (!any) return std::pair{INFINITY, -INFINITY};
+    return std::pair{hull_err.lower(), hull_err.upper()};
+  }
+
+  // The group's quantities as jump_bound reads them: shared ones are inputs
+  // and quantities numbered before the divergence; ranges are the inputs'
+  // real ranges and the named values' at their first comparison; the
+  // difference of two leaves is bounded under the pair's conditions h (empty
+  // set when they are certified contradictory).
+  JumpLeaves jump_leaves(const Group& g, const typename Group::Run& r, const std::vector<const Lin*>& h,
+                         bool& empty) const {
+    JumpLeaves l;
+    l.quantity_of = [this](std::int32_t t) { return quantity_of(t); };
+    l.shared = [this, &g](std::size_t q) { return q < inputs_.size() || q < g.shared; };
+    l.range = [this, &r](std::size_t q) -> std::optional<Interval> {
+      if (q < inputs_.size()) {
+        const S& in = inputs_[q];
+        if (symerr::detail::maybe_special(in) || !is_bounded(in.real)) return std::nullopt;
+        return Interval::between(in.real.lower(), in.real.upper());
+      }
+      for (const Named& n : r.named)
+        if (n.quantity == q) return Interval::between(n.real_lo, n.real_hi);
+      return std::nullopt;
+    };
+    l.delta = [this, &g, &r, &h, &empty, range = l.range](std::size_t a, std::size_t b) -> std::optional<Interval> {
+      const std::optional<Interval> ra = range(a), rb = range(b);
+      if (!ra || !rb) return std::nullopt;
+      const Interval plain = *ra - *rb;
+      const Names names{&r.named, g.shared};
+      std::optional<Lin> la = quantity_lin(a, false, names), lb = quantity_lin(b, false, names);
+      if constexpr (std::is_same_v<D, Affine>) {
+        if (a < inputs_.size()) la = lin_of(inputs_[a].real);
+        if (b < inputs_.size()) lb = lin_of(inputs_[b].real);
+      }
+      const std::optional<Lin> d = la && lb ? difference(*la, *lb) : std::nullopt;
+      if (!d) return plain;
+      const double hi = certified_max(*d, h, 1), lo = -certified_max(*d, h, -1);
+      if (lo > hi) {
+        empty = true;
+        return std::nullopt;
+      }
+      const std::optional<Interval> m = intersect(plain, Interval::between(lo, hi));
+      return m ? *m : plain;
+    };
+    return l;
   }
 
   // The pairwise bound by path conditions (see pair_err).
