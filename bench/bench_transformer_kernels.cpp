@@ -10,6 +10,7 @@
 // `... <word>` the rows whose name contains it.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -59,7 +60,23 @@ std::vector<tt::Row<D>> rows(bool all) {
 
 }  // namespace
 
+// `... scale <n>`: the seconds of one softmax-with-`if` analysis of n
+// inputs without and with the jump bound, and what the driver did.
+int scale(int n) {
+  const auto row = tt::softmax_row<Interval>(n, false, 0x1p-20, tt::MaxStart::Minus10000, tt::MaxSpelling::If);
+  for (bool jump : {false, true}) {
+    verify::DriverOptions o;
+    o.jump_bounds = jump;
+    const auto t0 = std::chrono::steady_clock::now();
+    const tt::Bound b = tt::driver_bound<Interval>(row.fixture, row.kernel, o);
+    std::printf("n = %d, jump bound %s: %.3g in %.2f s; %s\n", n, jump ? "on" : "off", b.sup,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), b.summary.c_str());
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 2 && std::strcmp(argv[1], "scale") == 0) return scale(std::atoi(argv[2]));
   const bool all = argc > 1 && std::strcmp(argv[1], "all") == 0;
   const char* only = argc > 1 && !all ? argv[1] : nullptr;
   const int runs = 3000;

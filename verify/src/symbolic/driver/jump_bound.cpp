@@ -5,6 +5,7 @@
 // runs' leaves.
 #include "jump_bound.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -218,43 +219,62 @@ void reconcile(Node& n) {
   }
 }
 
+// The jump F(0) − F(1) of a root: 0 when F does not depend on any leaf that
+// differs, or when its log-derivative is exactly 0 along all of them (the
+// leaves' differences then unasked); else −Σ_p A_p·δ_p met with
+// F(1)·(exp(−Σ_p R_p·δ_p) − 1). The differences δ_p are asked once.
+std::optional<Interval> jump_of(const Node& f, const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
+                                const JumpLeaves& leaves, std::vector<std::optional<Interval>>& delta,
+                                std::vector<bool>& asked) {
+  if (std::all_of(f.A.begin(), f.A.end(), zero)) return Interval::point(0);
+  if (f.R && std::all_of(f.R->begin(), f.R->end(), zero)) return Interval::point(0);
+  Interval by_a = Interval::point(0), log_change = Interval::point(0);
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (zero(f.A[p]) && (!f.R || zero((*f.R)[p]))) continue;
+    if (!asked[p]) delta[p] = leaves.delta(pairs[p].first, pairs[p].second), asked[p] = true;
+    if (!delta[p]) return std::nullopt;
+    by_a = by_a - f.A[p] * *delta[p];
+    if (f.R) log_change = log_change + (*f.R)[p] * *delta[p];
+  }
+  if (!f.R) return by_a;
+  const Interval by_r = f.v * increasing(-log_change, mpfr_expm1);
+  const std::optional<Interval> both = intersect(by_a, by_r);
+  return both ? *both : by_r;
+}
+
 }  // namespace
 
-std::optional<Interval> jump_bound(const std::vector<QuantityRecipe>& r_table, std::int32_t a,
-                                   const std::vector<QuantityRecipe>& c_table, std::int32_t b,
-                                   const JumpLeaves& leaves) {
+std::vector<std::optional<Interval>> jump_bound(const std::vector<QuantityRecipe>& r_table,
+                                                const std::vector<QuantityRecipe>& c_table,
+                                                const std::vector<std::pair<std::int32_t, std::int32_t>>& outputs,
+                                                const JumpLeaves& leaves) {
   Walk w(r_table, c_table, leaves);
-  const std::optional<std::size_t> root = w.build(a, b);
-  if (!root) return std::nullopt;
+  std::vector<std::optional<std::size_t>> roots;
+  for (const auto& [a, b] : outputs) roots.push_back(w.build(a, b));
   const std::size_t np = w.pair_leaves_.size();
-  if (np == 0) return Interval::point(0);  // one function on both runs
-  for (Node& n : w.nodes_) {
+  std::vector<bool> known(w.nodes_.size(), true);  // false: an operation without a rule, or made of one
+  for (std::size_t i = 0; i < w.nodes_.size(); ++i) {
+    Node& n = w.nodes_[i];
     n.A.assign(np, Interval::point(0));
     if (n.kind == Node::Const || n.kind == Node::Leaf) {
       if (!zero(n.v)) n.R = n.A;
     } else if (n.kind == Node::Differ) {
       n.A[n.pair] = Interval::point(1);
-      n.R.reset();
-    } else if (!evaluate_op(n, w.nodes_[n.child[0]], w.nodes_[n.child[1]])) {
-      return std::nullopt;
+    } else if (!known[n.child[0]] || !known[n.child[1]] ||
+               !evaluate_op(n, w.nodes_[n.child[0]], w.nodes_[n.child[1]])) {
+      known[i] = false;
+      continue;
     }
     if (n.kind == Node::Op || n.kind == Node::Differ) reconcile(n);
   }
-  Vec delta(np);
-  for (std::size_t p = 0; p < np; ++p) {
-    const std::optional<Interval> d = leaves.delta(w.pair_leaves_[p].first, w.pair_leaves_[p].second);
-    if (!d) return std::nullopt;
-    delta[p] = *d;
+  std::vector<std::optional<Interval>> delta(np);
+  std::vector<bool> asked(np, false);
+  std::vector<std::optional<Interval>> out;
+  for (const std::optional<std::size_t>& root : roots) {
+    out.push_back(root && known[*root] ? jump_of(w.nodes_[*root], w.pair_leaves_, leaves, delta, asked)
+                                       : std::nullopt);
   }
-  // F(0) − F(1) = −∫ dF/dτ: the absolute form, and F(1)·(exp(−∫ d log|F|) − 1)
-  const Node& f = w.nodes_[*root];
-  Interval by_a = Interval::point(0), log_change = Interval::point(0);
-  for (std::size_t p = 0; p < np; ++p) by_a = by_a - f.A[p] * delta[p];
-  if (!f.R) return by_a;
-  for (std::size_t p = 0; p < np; ++p) log_change = log_change + (*f.R)[p] * delta[p];
-  const Interval by_r = f.v * increasing(-log_change, mpfr_expm1);
-  const std::optional<Interval> both = intersect(by_a, by_r);
-  return both ? *both : by_r;
+  return out;
 }
 
 }  // namespace symerr::verify::driver_impl

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <symerr/domains/interval.hpp>
@@ -39,11 +40,13 @@ struct JumpLeaves {
   std::function<std::optional<Interval>(std::size_t, std::size_t)> delta;
 };
 
-// A range of real_c − real_r of the outputs tagged a (on run r, recipes
-// r_table) and b (run c, c_table); nullopt: not the same making, or a leaf
-// or operation without a range. The tables are sorted by number.
-std::optional<Interval> jump_bound(const std::vector<symerr::detail::QuantityRecipe>& r_table, std::int32_t a,
-                                   const std::vector<symerr::detail::QuantityRecipe>& c_table, std::int32_t b,
-                                   const JumpLeaves& leaves);
+// Ranges of real_c − real_r of the outputs tagged (a, b) (a on run r, whose
+// recipes are r_table, b on run c: c_table), one walk for all of them (they
+// share their subexpressions: a softmax's sum); nullopt for one: not made
+// alike, or a leaf or operation without a range. Tables sorted by number.
+std::vector<std::optional<Interval>> jump_bound(const std::vector<symerr::detail::QuantityRecipe>& r_table,
+                                                const std::vector<symerr::detail::QuantityRecipe>& c_table,
+                                                const std::vector<std::pair<std::int32_t, std::int32_t>>& outputs,
+                                                const JumpLeaves& leaves);
 
 }  // namespace symerr::verify::driver_impl

@@ -5,6 +5,7 @@
 // fp_c − real_r under both runs' path conditions (certified_max).
 #pragma once
 
+#include <map>
 #include <unordered_set>
 
 #include "jump_bound.hpp"
@@ -178,36 +179,62 @@ class PairBounds : public ExplorerBase<D> {
   // computed run's own error plus the ideal program's jump between the two
   // control flows (jump_bound.hpp), where output k is made alike on both runs
   // but for leaves that differ (a running maximum with `if`); nullopt: some
-  // pair has no such bound; lo > hi: no pair has an execution.
+  // pair has no such bound; lo > hi: no pair has an execution. Computed for
+  // every output of the group at once (one walk per pair), kept for the others.
   std::optional<std::pair<double, double>> jump_pair_err(const Group& g, std::size_t k) const {
-    if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
-    const std::vector<std::vector<Lin>> real_h = run_conditions(g, g.real_runs),
-                                        computed_h = run_conditions(g, g.computed_runs);
-    Interval hull_err = Interval::point(0);
-    bool any = false;
+    auto it = jump_cache_.find(&g);
+    if (it == jump_cache_.end()) it = jump_cache_.emplace(&g, jump_group_err(g)).first;
+    return k < it->second.size() ? it->second[k] : std::nullopt;
+  }
+  // Forgets the groups' jump bounds (results() starts with it: the groups are
+  // then final, and a group's address is its key only until they change).
+  void clear_jump_cache() { jump_cache_.clear(); }
+
+  std::vector<std::optional<std::pair<double, double>>> jump_group_err(const Group& g) const {
+    if (g.real_runs.empty() || g.computed_runs.empty()) return {};
+    const std::size_t n = g.real_runs.front().outputs.size();
+    std::vector<std::optional<Interval>> hull_err(n);
+    std::vector<bool> failed(n, false);
+    // (the conditions as Lins only when a leaves' difference is asked for)
+    std::optional<std::vector<std::vector<Lin>>> real_h, computed_h;
     for (std::size_t ri = 0; ri < g.real_runs.size(); ++ri)
       for (std::size_t ci = 0; ci < g.computed_runs.size(); ++ci) {
-        if (out_of_time()) return std::nullopt;
+        if (out_of_time()) return {};
         const auto& r = g.real_runs[ri];
         const auto& c = g.computed_runs[ci];
-        const S& b = c.outputs[k];
-        if (symerr::detail::maybe_special(r.outputs[k]) || symerr::detail::maybe_special(b) || !r.recipes ||
-            !c.recipes || !is_bounded(b.err))
-          return std::nullopt;
+        if (!r.recipes || !c.recipes || r.outputs.size() != n || c.outputs.size() != n) return {};
+        std::vector<std::pair<std::int32_t, std::int32_t>> tags;
+        for (std::size_t k = 0; k < n; ++k) tags.emplace_back(r.outputs[k].source, c.outputs[k].source);
         std::vector<const Lin*> h;
-        for (const auto* side : {&real_h[ri], &computed_h[ci]})
-          for (const Lin& x : *side) h.push_back(&x);
+        auto conditions = [&]() -> const std::vector<const Lin*>& {
+          if (!real_h) real_h = run_conditions(g, g.real_runs), computed_h = run_conditions(g, g.computed_runs);
+          if (h.empty())
+            for (const auto* side : {&(*real_h)[ri], &(*computed_h)[ci]})
+              for (const Lin& x : *side) h.push_back(&x);
+          return h;
+        };
         bool empty = false;
-        const std::optional<Interval> j = jump_bound(*r.recipes, r.outputs[k].source, *c.recipes, b.source,
-                                                     jump_leaves(g, r, h, empty));
+        const std::vector<std::optional<Interval>> j = jump_bound(*r.recipes, *c.recipes, tags,
+                                                                  jump_leaves(g, r, conditions, empty));
         if (empty) continue;  // certified: no execution follows this pair
-        if (!j) return std::nullopt;
-        const Interval e = Interval::between(b.err.lower(), b.err.upper()) + *j;
-        hull_err = any ? hull(hull_err, e) : e;
-        any = true;
+        for (std::size_t k = 0; k < n; ++k) {
+          const S& a = r.outputs[k];
+          const S& b = c.outputs[k];
+          if (!j[k] || symerr::detail::maybe_special(a) || symerr::detail::maybe_special(b) || !is_bounded(b.err)) {
+            failed[k] = true;
+            continue;
+          }
+          const Interval e = Interval::between(b.err.lower(), b.err.upper()) + *j[k];
+          hull_err[k] = hull_err[k] ? hull(*hull_err[k], e) : e;
+        }
       }
-    if (!any) return std::pair{INFINITY, -INFINITY};
-    return std::pair{hull_err.lower(), hull_err.upper()};
+    std::vector<std::optional<std::pair<double, double>>> out(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (failed[k]) continue;
+      out[k] = hull_err[k] ? std::pair{hull_err[k]->lower(), hull_err[k]->upper()}
+                           : std::pair{double(INFINITY), -double(INFINITY)};
+    }
+    return out;
   }
 
   // The group's quantities as jump_bound reads them: shared ones are inputs
@@ -215,8 +242,8 @@ class PairBounds : public ExplorerBase<D> {
   // real ranges and the named values' at their first comparison; the
   // difference of two leaves is bounded under the pair's conditions h (empty
   // set when they are certified contradictory).
-  JumpLeaves jump_leaves(const Group& g, const typename Group::Run& r, const std::vector<const Lin*>& h,
-                         bool& empty) const {
+  template <class Conditions>
+  JumpLeaves jump_leaves(const Group& g, const typename Group::Run& r, Conditions& conditions, bool& empty) const {
     JumpLeaves l;
     l.quantity_of = [this](std::int32_t t) { return quantity_of(t); };
     l.shared = [this, &g](std::size_t q) { return q < inputs_.size() || q < g.shared; };
@@ -230,7 +257,7 @@ class PairBounds : public ExplorerBase<D> {
         if (n.quantity == q) return Interval::between(n.real_lo, n.real_hi);
       return std::nullopt;
     };
-    l.delta = [this, &g, &r, &h, &empty, range = l.range](std::size_t a, std::size_t b) -> std::optional<Interval> {
+    l.delta = [this, &g, &r, &conditions, &empty, range = l.range](std::size_t a, std::size_t b) -> std::optional<Interval> {
       const std::optional<Interval> ra = range(a), rb = range(b);
       if (!ra || !rb) return std::nullopt;
       const Interval plain = *ra - *rb;
@@ -242,6 +269,7 @@ class PairBounds : public ExplorerBase<D> {
       }
       const std::optional<Lin> d = la && lb ? difference(*la, *lb) : std::nullopt;
       if (!d) return plain;
+      const std::vector<const Lin*>& h = conditions();
       const double hi = certified_max(*d, h, 1), lo = -certified_max(*d, h, -1);
       if (lo > hi) {
         empty = true;
@@ -370,6 +398,9 @@ class PairBounds : public ExplorerBase<D> {
     }
     return std::pair{pair_lo, pair_hi};
   }
+ private:
+  // jump_pair_err's results by group, for the outputs (see clear_jump_cache)
+  mutable std::map<const Group*, std::vector<std::optional<std::pair<double, double>>>> jump_cache_;
 };
 
 }  // namespace symerr::verify::driver_impl
