@@ -41,8 +41,8 @@ template <class D>
 std::vector<tt::Row<D>> rows(bool all) {
   std::vector<tt::Row<D>> r;
   // (softmax with an `if` maximum: the driver's paths grow as n·2^(n−1), so
-  // n = 16 runs out of max_runs; `all` shows it)
-  const std::vector<int> sizes = all ? std::vector<int>{4, 8, 16} : std::vector<int>{4, 8};
+  // n = 8 costs 3-200 s, n = 16 runs out of max_runs; `all` shows them)
+  const std::vector<int> sizes = all ? std::vector<int>{4, 8, 16} : std::vector<int>{4};
   const std::vector<int> norm_sizes = all ? std::vector<int>{4, 16, 64} : std::vector<int>{4, 16};
   for (bool fp64 : {false, true}) {
     const double e = fp64 ? 1e-12 : 0x1p-20;
@@ -63,15 +63,16 @@ std::vector<tt::Row<D>> rows(bool all) {
 
 }  // namespace
 
-// `... scale <n>`: the seconds of one softmax-with-`if` analysis of n
-// inputs without and with the jump bound, and what the driver did.
+// `... scale <n> [affine]`: the seconds of one softmax-with-`if` analysis
+// of n inputs without and with the jump bound, and what the driver did.
+template <class D>
 int scale(int n) {
-  const auto row = tt::softmax_row<Interval>(n, false, 0x1p-20, tt::MaxStart::Minus10000, tt::MaxSpelling::If);
+  const auto row = tt::softmax_row<D>(n, false, 0x1p-20, tt::MaxStart::Minus10000, tt::MaxSpelling::If);
   for (bool jump : {false, true}) {
     verify::DriverOptions o;
     o.jump_bounds = jump;
     const auto t0 = std::chrono::steady_clock::now();
-    const tt::Bound b = tt::driver_bound<Interval>(row.fixture, row.kernel, o);
+    const tt::Bound b = tt::driver_bound<D>(row.fixture, row.kernel, o);
     std::printf("n = %d, jump bound %s: %.3g in %.2f s; %s\n", n, jump ? "on" : "off", b.sup,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), b.summary.c_str());
   }
@@ -79,7 +80,12 @@ int scale(int n) {
 }
 
 int main(int argc, char** argv) {
-  if (argc > 2 && std::strcmp(argv[1], "scale") == 0) return scale(std::atoi(argv[2]));
+  if (argc > 3 && std::strcmp(argv[1], "scale") == 0 && std::strcmp(argv[3], "affine") == 0) {
+    AffineContext ctx;
+    AffineScope scope(ctx);
+    return scale<Affine>(std::atoi(argv[2]));
+  }
+  if (argc > 2 && std::strcmp(argv[1], "scale") == 0) return scale<Interval>(std::atoi(argv[2]));
   const bool all = argc > 1 && std::strcmp(argv[1], "all") == 0;
   const char* only = argc > 1 && !all ? argv[1] : nullptr;
   const int runs = 3000;
