@@ -152,6 +152,7 @@ class LaneBook : public PairBounds<D> {
   // The final enclosures; lanes left unexplored (budget) are unbounded.
   std::vector<S> results(std::span<const S> any_output) {
     std::vector<S> r(any_output.begin(), any_output.end());
+    this->clear_jump_cache();
     for (Lane& L : lanes_) {
       const bool incomplete = !L.pending.empty() || L.overflow;
       if (L.overflow) report_.branches_exhausted = report_.budget_exhausted = true;  // a path cut: unbounded

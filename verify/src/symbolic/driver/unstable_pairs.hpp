@@ -5,8 +5,10 @@
 // fp_c − real_r under both runs' path conditions (certified_max).
 #pragma once
 
+#include <map>
 #include <unordered_set>
 
+#include "jump_bound.hpp"
 #include "quantities.hpp"
 
 namespace symerr::verify::driver_impl {
@@ -90,6 +92,17 @@ class PairBounds : public ExplorerBase<D> {
   // be special or unbounded, or an output is neither); lo > hi: no pair has an
   // execution (each pair's conditions certified contradictory).
   std::optional<std::pair<double, double>> pair_err(const Group& g, std::size_t k) const {
+    const std::optional<std::pair<double, double>> plain = related_pair_err(g, k);
+    if (plain && plain->first > plain->second) return plain;  // no execution at all
+    const std::optional<std::pair<double, double>> jump =
+        !opt_.jump_bounds || out_of_time() ? std::nullopt : jump_pair_err(g, k);
+    if (!jump || !plain) return jump ? jump : plain;
+    if (jump->first > jump->second) return jump;
+    return std::pair{std::max(plain->first, jump->first), std::min(plain->second, jump->second)};
+  }
+
+  // pair_err by the same quantity on both runs and by the runs' conditions.
+  std::optional<std::pair<double, double>> related_pair_err(const Group& g, std::size_t k) const {
     if (g.real_runs.empty() || g.computed_runs.empty()) return std::nullopt;
     // Output k made alike on every pair of paths (the same operations on the
     // same quantities, recipe for recipe: y = x1 * x2 after a branch on x0)
@@ -160,6 +173,112 @@ class PairBounds : public ExplorerBase<D> {
         if (x->operand[i] >= 0 && !push(x->operand[i], y->operand[i])) return false;
     }
     return true;
+  }
+
+  // err of lane output k pair by pair as err_c + (real_c − real_r): the
+  // computed run's own error plus the ideal program's jump between the two
+  // control flows (jump_bound.hpp), where output k is made alike on both runs
+  // but for leaves that differ (a running maximum with `if`); nullopt: some
+  // pair has no such bound; lo > hi: no pair has an execution. Computed for
+  // every output of the group at once (one walk per pair), kept for the others.
+  std::optional<std::pair<double, double>> jump_pair_err(const Group& g, std::size_t k) const {
+    auto it = jump_cache_.find(&g);
+    if (it == jump_cache_.end()) it = jump_cache_.emplace(&g, jump_group_err(g)).first;
+    return k < it->second.size() ? it->second[k] : std::nullopt;
+  }
+  // Forgets the groups' jump bounds (results() starts with it: the groups are
+  // then final, and a group's address is its key only until they change).
+  void clear_jump_cache() { jump_cache_.clear(); }
+
+  std::vector<std::optional<std::pair<double, double>>> jump_group_err(const Group& g) const {
+    if (g.real_runs.empty() || g.computed_runs.empty()) return {};
+    const std::size_t n = g.real_runs.front().outputs.size();
+    std::vector<std::optional<Interval>> hull_err(n);
+    std::vector<bool> failed(n, false);
+    // (the conditions as Lins only when a leaves' difference is asked for)
+    std::optional<std::vector<std::vector<Lin>>> real_h, computed_h;
+    for (std::size_t ri = 0; ri < g.real_runs.size(); ++ri)
+      for (std::size_t ci = 0; ci < g.computed_runs.size(); ++ci) {
+        if (out_of_time()) return {};
+        const auto& r = g.real_runs[ri];
+        const auto& c = g.computed_runs[ci];
+        if (!r.recipes || !c.recipes || r.outputs.size() != n || c.outputs.size() != n) return {};
+        std::vector<std::pair<std::int32_t, std::int32_t>> tags;
+        for (std::size_t k = 0; k < n; ++k) tags.emplace_back(r.outputs[k].source, c.outputs[k].source);
+        std::vector<const Lin*> h;
+        auto conditions = [&]() -> const std::vector<const Lin*>& {
+          if (!real_h) real_h = run_conditions(g, g.real_runs), computed_h = run_conditions(g, g.computed_runs);
+          if (h.empty())
+            for (const auto* side : {&(*real_h)[ri], &(*computed_h)[ci]})
+              for (const Lin& x : *side) h.push_back(&x);
+          return h;
+        };
+        bool empty = false;
+        const std::vector<std::optional<Interval>> j = jump_bound(*r.recipes, *c.recipes, tags,
+                                                                  jump_leaves(g, r, conditions, empty));
+        if (empty) continue;  // certified: no execution follows this pair
+        for (std::size_t k = 0; k < n; ++k) {
+          const S& a = r.outputs[k];
+          const S& b = c.outputs[k];
+          if (!j[k] || symerr::detail::maybe_special(a) || symerr::detail::maybe_special(b) || !is_bounded(b.err)) {
+            failed[k] = true;
+            continue;
+          }
+          const Interval e = Interval::between(b.err.lower(), b.err.upper()) + *j[k];
+          hull_err[k] = hull_err[k] ? hull(*hull_err[k], e) : e;
+        }
+      }
+    std::vector<std::optional<std::pair<double, double>>> out(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (failed[k]) continue;
+      out[k] = hull_err[k] ? std::pair{hull_err[k]->lower(), hull_err[k]->upper()}
+                           : std::pair{double(INFINITY), -double(INFINITY)};
+    }
+    return out;
+  }
+
+  // The group's quantities as jump_bound reads them: shared ones are inputs
+  // and quantities numbered before the divergence; ranges are the inputs'
+  // real ranges and the named values' at their first comparison; the
+  // difference of two leaves is bounded under the pair's conditions h (empty
+  // set when they are certified contradictory).
+  template <class Conditions>
+  JumpLeaves jump_leaves(const Group& g, const typename Group::Run& r, Conditions& conditions, bool& empty) const {
+    JumpLeaves l;
+    l.quantity_of = [this](std::int32_t t) { return quantity_of(t); };
+    l.shared = [this, &g](std::size_t q) { return q < inputs_.size() || q < g.shared; };
+    l.range = [this, &r](std::size_t q) -> std::optional<Interval> {
+      if (q < inputs_.size()) {
+        const S& in = inputs_[q];
+        if (symerr::detail::maybe_special(in) || !is_bounded(in.real)) return std::nullopt;
+        return Interval::between(in.real.lower(), in.real.upper());
+      }
+      for (const Named& n : r.named)
+        if (n.quantity == q) return Interval::between(n.real_lo, n.real_hi);
+      return std::nullopt;
+    };
+    l.delta = [this, &g, &r, &conditions, &empty, range = l.range](std::size_t a, std::size_t b) -> std::optional<Interval> {
+      const std::optional<Interval> ra = range(a), rb = range(b);
+      if (!ra || !rb) return std::nullopt;
+      const Interval plain = *ra - *rb;
+      const Names names{&r.named, g.shared};
+      std::optional<Lin> la = quantity_lin(a, false, names), lb = quantity_lin(b, false, names);
+      if constexpr (std::is_same_v<D, Affine>) {
+        if (a < inputs_.size()) la = lin_of(inputs_[a].real);
+        if (b < inputs_.size()) lb = lin_of(inputs_[b].real);
+      }
+      const std::optional<Lin> d = la && lb ? difference(*la, *lb) : std::nullopt;
+      if (!d) return plain;
+      const std::vector<const Lin*>& h = conditions();
+      const double hi = certified_max(*d, h, 1), lo = -certified_max(*d, h, -1);
+      if (lo > hi) {
+        empty = true;
+        return std::nullopt;
+      }
+      const std::optional<Interval> m = intersect(plain, Interval::between(lo, hi));
+      return m ? *m : plain;
+    };
+    return l;
   }
 
   // The pairwise bound by path conditions (see pair_err).
@@ -279,6 +398,9 @@ class PairBounds : public ExplorerBase<D> {
     }
     return std::pair{pair_lo, pair_hi};
   }
+ private:
+  // jump_pair_err's results by group, for the outputs (see clear_jump_cache)
+  mutable std::map<const Group*, std::vector<std::optional<std::pair<double, double>>>> jump_cache_;
 };
 
 }  // namespace symerr::verify::driver_impl

@@ -234,6 +234,11 @@ struct DriverOptions {
   Literals literals = Literals::Auto;
   /// The literal format when literals is Explicit.
   Format literal_format{};
+  /// Bound an unstable pair also as the computed path's error plus the ideal
+  /// program's jump between the two control flows, by differentiating along
+  /// the leaves that differ (docs/driver.md, "Jumps"); false: only the other
+  /// bounds (for comparisons: the result is never wider with it).
+  bool jump_bounds = true;
 };
 
 /// What a run_kernel() call did: runs, paths, branches, boxes, and which budget stopped it.
