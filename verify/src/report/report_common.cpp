@@ -144,7 +144,8 @@ std::string headline(const CampaignResult& r) {
       if (is_failure(c.verdict)) ++impl_fail;
       if (c.verdict == Verdict::Proven) ++impl_proven;
       // a library, or a kernel given to symbolic_check (not one of symerr's operators)
-      if (!c.item.library.empty() || c.id.rfind("symbolic/kernel/", 0) == 0) only_own = false;
+      if (!c.item.library.empty() || c.id.rfind("symbolic/kernel/", 0) == 0 || c.id.rfind("statement/", 0) == 0)
+        only_own = false;
     } else {
       ++spec;
       if (is_failure(c.verdict)) ++spec_fail;  // one refuted statement per check
