@@ -131,7 +131,7 @@ SymbolicError enclose(const SymbolicKernel& kernel, std::span<const InputBox> bo
 
 struct Proof {
   std::size_t cells = 0, proven = 0, vacuous = 0;
-  double worst_sup = 0, worst_bound = 0;  // the unproven cell of largest sup - bound
+  double worst_sup = 0, worst_bound = 0;  // the cell of largest sup - bound (an unproven one if any)
   bool any_unproven = false;
   std::vector<std::string> stopped_by;  // the driver budgets that stopped an enclosure
 };
@@ -171,13 +171,15 @@ Proof prove(const SymbolicKernel& kernel, std::span<const InputBox> inputs, cons
     const double sup = symerr::detail::maybe_special(c) ? INFINITY : mag(part_of(c, s.kind));
     const MpfrInterval bi = evaluate_bound(s, v, l.index, 64);
     const double b = is_bounded(bi) ? bi.lower() : 0.0;
-    if (sup <= b) {
-      ++p.proven;
-    } else if (!p.any_unproven || sup - b > p.worst_sup - p.worst_bound) {
-      p.any_unproven = true;
+    const bool proven = sup <= b;
+    p.proven += proven ? 1 : 0;
+    // the cell of largest sup - bound: among the unproven ones once there is one
+    if (p.cells == p.vacuous + 1 || (!proven && !p.any_unproven) ||
+        ((!proven || !p.any_unproven) && sup - b > p.worst_sup - p.worst_bound)) {
       p.worst_sup = sup;
       p.worst_bound = b;
     }
+    p.any_unproven = p.any_unproven || !proven;
   }
   return p;
 }
@@ -234,6 +236,11 @@ WitnessSearchResult search(const SymbolicKernel& kernel, std::span<const InputBo
 // The verdict and its reason from the proof and the witness search.
 void conclude(CheckResult& r, const Proof& p, bool compiled, const Statement& s) {
   auto& m = r.evidence.metrics;
+  if (p.cells > p.vacuous) {  // the proof's numbers, whatever the verdict
+    m["enclosure_sup"] = p.worst_sup;
+    m["bound"] = p.worst_bound;
+    if (compiled && m["observed_max"] > 0) m["bound_over_observed"] = p.worst_bound / m["observed_max"];
+  }
   std::ostringstream reason;
   reason.precision(6);
   if (!r.witnesses.empty()) {
@@ -246,8 +253,6 @@ void conclude(CheckResult& r, const Proof& p, bool compiled, const Statement& s)
            << " outside the condition or empty)";
   } else {
     r.verdict = Verdict::Inconclusive;
-    m["enclosure_sup"] = p.worst_sup;
-    m["bound"] = p.worst_bound;
     reason << "inconclusive: " << p.cells - p.proven - p.vacuous << " of " << p.cells
            << " sub-boxes not proven; on the worst, the proven enclosure gives sup |" << to_string(s.kind)
            << "| = " << p.worst_sup << ", the statement allows " << p.worst_bound;
