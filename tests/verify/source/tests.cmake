@@ -39,3 +39,7 @@ add_test(NAME verify/source/bad-tensor COMMAND sh -c "\"$0\" run \"$1\" --output
 add_test(NAME verify/source/no-compiler COMMAND sh -c "\"$0\" run \"$1\" --output \"$2\" 2>&1 | grep -q 'at /kernels/0/compiler: C compiler .symerr-no-such-cc. not found: install one' && { \"$0\" run \"$1\" --output \"$2\" >/dev/null 2>&1; test $? -eq 2; }"
          $<TARGET_FILE:symerr> ${_src}/no_compiler.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/nocc)
 set_tests_properties(verify/source/bad-tensor verify/source/no-compiler PROPERTIES LABELS "source")
+# the tutorial's first source campaign (docs/tutorial-source-campaign.md) from the build tree;
+# install/examples runs it from an installed prefix
+symerr_source_test(tutorial ../../../examples/source_campaign/campaign.json 1
+  "statement/gelu/FP32/gelu.abs.2.5e-7=proven,statement/gelu/FP32/gelu.abs.1e-7=violated")
