@@ -46,7 +46,7 @@ std::optional<fs::path> find_tool(const std::string& name) {
 }
 
 Ran run_command(const std::vector<std::string>& argv, const fs::path& log, double timeout_seconds,
-                std::uint64_t memory_limit) {
+                std::uint64_t memory_limit, const std::function<void()>& poll) {
   Ran r;
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -67,7 +67,8 @@ Ran run_command(const std::vector<std::string>& argv, const fs::path& log, doubl
   ::setpgid(pid, pid);
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
-  for (;;) {
+  for (unsigned tick = 1;; ++tick) {
+    if (poll && tick % 20 == 0) poll();
     const pid_t w = ::waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_seconds) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,9 +27,10 @@ struct Ran {
 };
 /// Runs argv in a child process (its own process group, stdout and stderr to
 /// `log`, address space limited to `memory_limit` bytes if non-zero), killed
-/// after `timeout_seconds`.
+/// after `timeout_seconds`; `poll`, if given, is called about every 100 ms
+/// while it runs.
 Ran run_command(const std::vector<std::string>& argv, const std::filesystem::path& log, double timeout_seconds,
-                std::uint64_t memory_limit);
+                std::uint64_t memory_limit, const std::function<void()>& poll = {});
 
 /// Where symerr's headers and libraries are, and the C++ compiler it was built with.
 struct SymerrLayout {

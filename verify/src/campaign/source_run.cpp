@@ -226,9 +226,19 @@ std::vector<CheckResult> run_one(const CampaignSpec& spec, std::size_t i, const 
   const std::string tag = std::to_string(::getpid());
   const fs::path out = b.dir / ("result-" + tag + ".json"), log = b.dir / ("run-" + tag + ".log");
   const bool sanitized = !source_detail::symerr_layout().extra_flags.empty();  // ASan reserves more than RLIMIT_AS allows
-  const Ran r = source_detail::run_command({b.checker.string(), fs::absolute(spec.file).string(), std::to_string(i), out.string()},
-                                    log, k.budget.time_limit_seconds, sanitized ? 0 : spec.memory_limit_bytes);
+  const fs::path progress = b.dir / ("progress-" + tag + ".txt");
+  std::ofstream(progress).close();
+  std::ifstream lines(progress);
+  const auto relay = [&] {
+    lines.clear();
+    for (std::string line; std::getline(lines, line);) say(ro, "source kernel " + k.name + ": " + line);
+  };
+  const Ran r = source_detail::run_command(
+      {b.checker.string(), fs::absolute(spec.file).string(), std::to_string(i), out.string(), progress.string()}, log,
+      k.budget.time_limit_seconds, sanitized ? 0 : spec.memory_limit_bytes, relay);
+  relay();
   fs::remove(log);
+  fs::remove(progress);
   if (r.timed_out || r.signal != 0) return faulted(k, r);
   if (r.exit_code != 0) fail(spec, k, "", "the checker of " + k.name + " failed:\n" + tail(r.output));
   std::ifstream in(out, std::ios::binary);

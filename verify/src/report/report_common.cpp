@@ -279,6 +279,15 @@ std::vector<std::pair<std::string, std::string>> hypotheses(const CampaignResult
       elementary = true;
   if (elementary)
     h.emplace_back("Elementary functions", "accuracy models of elementary functions are those stated in their checks' bounds");
+  for (const auto& c : r.checks)
+    if (c.semantics.count("model_honoured")) {
+      h.emplace_back("Source kernels", "a proof holds for the substituted build: every operation of the source rounded "
+                                       "once, in the source's order, libm functions within the accuracy model named "
+                                       "in the check (libm_model); it covers the plain build only when that build "
+                                       "honours the model (model_honoured: no FMA instruction in its object code, no "
+                                       "fast-math, no x87). Witnesses are executions of the plain build");
+      break;
+    }
   return h;
 }
 

@@ -83,15 +83,18 @@ struct SourceKernelAdapter {
   std::function<void(std::span<const double>, std::span<double>)> plain;
 };
 
-/// The main() of a generated checker program: `checker CAMPAIGN INDEX OUT`
-/// judges the statements of source kernel INDEX of the campaign file and
-/// writes the checks (a JSON array of CheckResult) to OUT. Returns 0, or 2
-/// with a message on stderr.
+/// The main() of a generated checker program: `checker CAMPAIGN INDEX OUT
+/// [PROGRESS]` judges the statements of source kernel INDEX of the campaign
+/// file and writes the checks (a JSON array of CheckResult) to OUT, and one
+/// line per element checked to PROGRESS (symerr run relays them). Returns 0,
+/// or 2 with a message on stderr.
 int source_checker_main(int argc, char** argv, const SourceKernelAdapter& adapter);
 
 /// The checks of one source kernel, judged in this process (what a checker
 /// program runs): one check per statement and output element checked.
-std::vector<CheckResult> check_source_kernel(const SourceKernelSpec& spec, const SourceKernelAdapter& adapter);
+/// `progress`, if given, receives a line before and after each element.
+std::vector<CheckResult> check_source_kernel(const SourceKernelSpec& spec, const SourceKernelAdapter& adapter,
+                                             const std::function<void(const std::string&)>& progress = {});
 
 /// The checks of every source kernel of the campaign: built (or found in the
 /// build cache), run in a child process each, their hypotheses (compile
