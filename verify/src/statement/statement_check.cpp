@@ -325,6 +325,9 @@ KernelCheckResult check_statement(const SymbolicKernel& kernel, std::span<const 
     r.strategies.push_back("compiled-kernel-witness-search");
     const WitnessSearchResult w = search(kernel, inputs, l, format, s, options);
     r.witnesses = w.witnesses;
+    for (Witness& x : r.witnesses)  // the search sees one output: name the tensor's element
+      if (x.message.rfind("element 0: ", 0) == 0 && size_of(output.shape) > 1)
+        x.message = "element " + r.id.substr(r.id.rfind('/') + 1) + x.message.substr(9);
     r.evidence.inputs_checked = w.executions - w.undefined - w.inapplicable;
     r.evidence.undefined = w.undefined;
     r.evidence.failures = w.failures;
