@@ -128,8 +128,8 @@ std::vector<CheckResult> check_source_kernel(const SourceKernelSpec& k, const So
     for (std::size_t j = 0; j < elements.size(); ++j) {
       const std::size_t e = elements[j], at = offset + e;
       if (progress)
-        progress(s.id + ": element " + std::to_string(j + 1) + " of " + std::to_string(elements.size()) + ": proof on " +
-                 std::to_string(k.budget.boxes) + " sub-boxes, witness search of up to " +
+        progress(s.id + ": element " + std::to_string(j + 1) + " of " + std::to_string(elements.size()) +
+                 ": proof grid of at most " + std::to_string(k.budget.boxes) + " sub-boxes, witness search of up to " +
                  std::to_string(k.budget.executions) + " executions");
       const SymbolicKernel sym = [&adapter, n_out, at](std::span<const SymbolicError> in) {
         std::vector<SymbolicError> out(n_out);

@@ -163,13 +163,19 @@ std::string libm_models(const SourceKernelSpec& k, const source_detail::ObjectFa
 
 void attach_hypotheses(std::vector<CheckResult>& checks, const SourceKernelSpec& k, const Built& b) {
   const auto flags = source_detail::split_flags(k.flags);
-  const bool off = has_flag(flags, "-ffp-contract") ? std::find(flags.begin(), flags.end(), "-ffp-contract=off") != flags.end()
-                                                     : false;
+  // the last -ffp-contract= decides; without one, GCC's ISO C modes (-std=c99, ...) are off, GNU C fast
+  std::string contract, std_mode;
+  for (const auto& f : flags) {
+    if (f.rfind("-std=", 0) == 0) std_mode = f;
+    if (f.rfind("-ffp-contract=", 0) == 0) contract = f;
+  }
+  const bool off = contract.empty() ? std_mode.rfind("-std=c", 0) == 0 : contract == "-ffp-contract=off";
   const std::string breach = model_breach(k, b.facts, off);
   std::map<std::string, std::string> h;
   h["compiler"] = b.compiler_version;
   h["compile_flags"] = k.flags;
-  h["contraction"] = off ? "declared off (-ffp-contract=off)" : "not declared off (GCC's C default: -ffp-contract=fast)";
+  h["contraction"] = off ? "declared off (-ffp-contract=off or an ISO -std)"
+                         : "not declared off (GCC's GNU C default: -ffp-contract=fast)";
   h["fma_instructions"] = std::to_string(b.facts.fma) + " (" + b.facts.method + ")";
   h["model_honoured"] = breach.empty() ? "yes" : "no: " + breach;
   h["libm_model"] = libm_models(k, b.facts);
@@ -247,6 +253,9 @@ std::vector<CheckResult> run_one(const CampaignSpec& spec, std::size_t i, const 
   fs::remove(out);
   std::vector<CheckResult> checks = j.get<std::vector<CheckResult>>();
   attach_hypotheses(checks, k, b);
+  if (!r.output.empty())  // what the kernel (or the checker) printed: reported, never mixed into symerr's output
+    for (auto& c : checks)
+      c.semantics["kernel_output"] = r.output.substr(0, 2048) + " (" + std::to_string(r.output.size()) + " bytes)";
   return checks;
 }
 
