@@ -38,7 +38,12 @@ add_test(NAME verify/source/bad-tensor COMMAND sh -c "\"$0\" run \"$1\" --output
          $<TARGET_FILE:symerr> ${_src}/bad_tensor.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/bad)
 add_test(NAME verify/source/no-compiler COMMAND sh -c "\"$0\" run \"$1\" --output \"$2\" 2>&1 | grep -q 'at /kernels/0/compiler: C compiler .symerr-no-such-cc. not found: install one' && { \"$0\" run \"$1\" --output \"$2\" >/dev/null 2>&1; test $? -eq 2; }"
          $<TARGET_FILE:symerr> ${_src}/no_compiler.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/nocc)
-set_tests_properties(verify/source/bad-tensor verify/source/no-compiler PROPERTIES LABELS "source")
+add_test(NAME verify/source/bad-role COMMAND sh -c "\"$0\" run \"$1\" --output \"$2\" 2>&1 | grep -q 'bad_role.json: at /kernels/0/arguments/0/role: expected .input., .output. or .scalar.' && { \"$0\" run \"$1\" --output \"$2\" >/dev/null 2>&1; test $? -eq 2; }"
+         $<TARGET_FILE:symerr> ${_src}/bad_role.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/badrole)
+add_test(NAME verify/source/bad-expression COMMAND sh -c "\"$0\" run \"$1\" --output \"$2\" 2>&1 | grep -q 'bad_expr.json: /kernels/0/statements/1/bound: column 9: expected' && { \"$0\" run \"$1\" --output \"$2\" >/dev/null 2>&1; test $? -eq 2; }"
+         $<TARGET_FILE:symerr> ${_src}/bad_expr.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/badexpr)
+set_tests_properties(verify/source/bad-tensor verify/source/no-compiler verify/source/bad-role
+                     verify/source/bad-expression PROPERTIES LABELS "source")
 # the tutorial's first source campaign (docs/tutorial-source-campaign.md) from the build tree;
 # install/examples runs it from an installed prefix
 symerr_source_test(tutorial ../../../examples/source_campaign/campaign.json 1
