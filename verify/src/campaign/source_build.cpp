@@ -46,7 +46,7 @@ std::optional<fs::path> find_tool(const std::string& name) {
 }
 
 Ran run_command(const std::vector<std::string>& argv, const fs::path& log, double timeout_seconds,
-                std::uint64_t memory_limit, const std::function<void()>& poll) {
+                std::uint64_t memory_limit, const std::function<bool()>& poll) {
   Ran r;
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -68,7 +68,12 @@ Ran run_command(const std::vector<std::string>& argv, const fs::path& log, doubl
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
   for (unsigned tick = 1;; ++tick) {
-    if (poll && tick % 20 == 0) poll();
+    if (poll && tick % 20 == 0 && poll()) {
+      ::kill(-pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      r.stopped = true;
+      break;
+    }
     const pid_t w = ::waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > timeout_seconds) {
@@ -80,7 +85,7 @@ Ran run_command(const std::vector<std::string>& argv, const fs::path& log, doubl
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   ::kill(-pid, SIGKILL);  // anything the child left in its group
-  if (WIFSIGNALED(status) && !r.timed_out) r.signal = WTERMSIG(status);
+  if (WIFSIGNALED(status) && !r.timed_out && !r.stopped) r.signal = WTERMSIG(status);
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   std::ifstream in(log, std::ios::binary);
   std::ostringstream text;

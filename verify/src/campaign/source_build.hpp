@@ -23,14 +23,15 @@ struct Ran {
   int exit_code = -1;      ///< its exit status when it exited
   int signal = 0;          ///< the signal that ended it (not the timeout's kill)
   bool timed_out = false;  ///< killed at the time limit
+  bool stopped = false;    ///< killed because `poll` asked
   std::string output;      ///< its stdout and stderr
 };
 /// Runs argv in a child process (its own process group, stdout and stderr to
 /// `log`, address space limited to `memory_limit` bytes if non-zero), killed
 /// after `timeout_seconds`; `poll`, if given, is called about every 100 ms
-/// while it runs.
+/// while it runs: returning true kills the child (Ran::stopped).
 Ran run_command(const std::vector<std::string>& argv, const std::filesystem::path& log, double timeout_seconds,
-                std::uint64_t memory_limit, const std::function<void()>& poll = {});
+                std::uint64_t memory_limit, const std::function<bool()>& poll = {});
 
 /// Where symerr's headers and libraries are, and the C++ compiler it was built with.
 struct SymerrLayout {

@@ -16,6 +16,7 @@
 #include <symerr/operators.hpp>
 #include <symerr/symbolic/accuracy.hpp>
 #include <symerr/verify/campaign/campaign.hpp>
+#include <symerr/verify/concrete/concrete.hpp>
 
 #include "source_build.hpp"
 
@@ -238,6 +239,7 @@ std::vector<CheckResult> run_one(const CampaignSpec& spec, std::size_t i, const 
   const auto relay = [&] {
     lines.clear();
     for (std::string line; std::getline(lines, line);) say(ro, "source kernel " + k.name + ": " + line);
+    return stop_requested() != 0;  // SIGINT / SIGTERM: the checker is killed, its checks not judged
   };
   const Ran r = source_detail::run_command(
       {b.checker.string(), fs::absolute(spec.file).string(), std::to_string(i), out.string(), progress.string()}, log,
@@ -245,6 +247,15 @@ std::vector<CheckResult> run_one(const CampaignSpec& spec, std::size_t i, const 
   relay();
   fs::remove(log);
   fs::remove(progress);
+  if (r.stopped) {
+    std::vector<CheckResult> out = faulted(k, r);
+    for (auto& c : out) {
+      c.verdict = Verdict::Inconclusive;
+      c.fault.reset();
+      c.reason = "interrupted: the checker was killed before it finished";
+    }
+    return out;
+  }
   if (r.timed_out || r.signal != 0) return faulted(k, r);
   if (r.exit_code != 0) fail(spec, k, "", "the checker of " + k.name + " failed:\n" + tail(r.output));
   std::ifstream in(out, std::ios::binary);
@@ -266,6 +277,15 @@ std::vector<CheckResult> run_source_checks(const CampaignSpec& spec, const RunOp
   if (spec.source_kernels.empty()) return out;
   if (spec.file.empty()) throw CampaignError("source kernels are read from a campaign file: this campaign has none");
   for (std::size_t i = 0; i < spec.source_kernels.size(); ++i) {
+    if (stop_requested()) {  // interrupted: the kernels not started are not judged
+      for (auto& c : faulted(spec.source_kernels[i], Ran{})) {
+        c.verdict = Verdict::Inconclusive;
+        c.fault.reset();
+        c.reason = "not run: the run was interrupted";
+        out.push_back(std::move(c));
+      }
+      continue;
+    }
     const Built b = build(spec, spec.source_kernels[i], ro);
     for (auto& c : run_one(spec, i, b, ro)) out.push_back(std::move(c));
   }
