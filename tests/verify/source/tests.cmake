@@ -42,8 +42,10 @@ add_test(NAME verify/source/bad-role COMMAND sh -c "\"$0\" run \"$1\" --output \
          $<TARGET_FILE:symerr> ${_src}/bad_role.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/badrole)
 add_test(NAME verify/source/bad-expression COMMAND sh -c "\"$0\" run \"$1\" --output \"$2\" 2>&1 | grep -q 'bad_expr.json: /kernels/0/statements/1/bound: column 9: expected' && { \"$0\" run \"$1\" --output \"$2\" >/dev/null 2>&1; test $? -eq 2; }"
          $<TARGET_FILE:symerr> ${_src}/bad_expr.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/badexpr)
+add_test(NAME verify/source/bad-prototype COMMAND sh -c "\"$0\" run \"$1\" --output \"$2\" 2>&1 | grep -q 'at /kernels/0/arguments: the entry.s prototype from the arguments, void gelu(const float\\*, float\\*, int), does not match' && { \"$0\" run \"$1\" --output \"$2\" >/dev/null 2>&1; test $? -eq 2; }"
+         $<TARGET_FILE:symerr> ${_src}/bad_prototype.json ${CMAKE_CURRENT_BINARY_DIR}/source-work/badproto)
 set_tests_properties(verify/source/bad-tensor verify/source/no-compiler verify/source/bad-role
-                     verify/source/bad-expression PROPERTIES LABELS "source")
+                     verify/source/bad-expression verify/source/bad-prototype PROPERTIES LABELS "source")
 # the tutorial's first source campaign (docs/tutorial-source-campaign.md) from the build tree;
 # install/examples runs it from an installed prefix
 symerr_source_test(tutorial ../../../examples/source_campaign/campaign.json 1

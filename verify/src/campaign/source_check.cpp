@@ -82,6 +82,15 @@ std::string adapter_body(const SourceKernelSpec& k, const std::string& type, con
 
 }  // namespace
 
+std::string source_entry_prototype(const SourceKernelSpec& k) {
+  std::string p = "void " + k.entry + "(";
+  for (std::size_t i = 0; i < k.arguments.size(); ++i) {
+    if (i) p += ", ";
+    p += c_type_of(k.arguments[i], k.replace);
+  }
+  return p + ")";
+}
+
 std::string source_checker_program(const SourceKernelSpec& k) {
   std::ostringstream o;
   const std::string macro = k.replace == "float" ? "SYMERR_SUBSTITUTE_FLOAT" : "SYMERR_SUBSTITUTE_DOUBLE";
@@ -91,10 +100,7 @@ std::string source_checker_program(const SourceKernelSpec& k) {
   for (const auto& s : k.sources) o << "#include \"" << s.string() << "\"\n";
   o << "}  // namespace symerr_sym\n#include <symerr/substitute_end.hpp>\n"
     << "#include <vector>\n#include <symerr/verify/campaign/source_kernel.hpp>\n"
-    << "extern \"C\" void " << k.entry << "(";
-  for (std::size_t i = 0; i < k.arguments.size(); ++i)
-    o << (i ? ", " : "") << c_type_of(k.arguments[i], k.replace);
-  o << ");\nnamespace {\n"
+    << "extern \"C\" " << source_entry_prototype(k) << ";\nnamespace {\n"
     << "void symbolic(std::span<const ::symerr::SymbolicError> in, std::span<::symerr::SymbolicError> out) {\n"
     << adapter_body(k, "::symerr::SymbolicError", "symerr_sym::") << "}\n"
     << "void plain(std::span<const double> in, std::span<double> out) {\n"

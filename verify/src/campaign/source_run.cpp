@@ -66,6 +66,18 @@ void build_into(const CampaignSpec& spec, const SourceKernelSpec& k, const sourc
         fail(spec, k, "/sources/" + std::to_string(i), "the plain build (" + cc.string() + " " + k.flags + ") failed:\n" + tail(r.output));
     }
     link.push_back(obj.string());
+    // the entry's parameters as the campaign declares them: a conflict with the source is an error
+    const fs::path proto = dir / ("prototype" + std::to_string(i) + ".c");
+    std::ofstream(proto) << "#include <stddef.h>\n#include \"" << k.sources[i].string() << "\"\n"
+                         << source_entry_prototype(k) << ";\n";
+    std::vector<std::string> c = {cc.string()};
+    c.insert(c.end(), flags.begin(), flags.end());
+    c.insert(c.end(), {"-fsyntax-only", proto.string()});
+    const Ran r = source_detail::run_command(c, dir / "cc.log", 600, 0);
+    if (r.exit_code != 0)
+      fail(spec, k, "/arguments", "the entry's prototype from the arguments, " + source_entry_prototype(k) +
+                                      ", does not match " + k.sources[i].string() + " (inputs are const):\n" +
+                                      tail(r.output));
   }
   for (const auto& x : l.libraries) link.push_back(x.string());
   link.insert(link.end(), {"-lmpfr", "-lgmpxx", "-lgmp", "-pthread", "-ldl", "-o", (dir / "checker").string()});
@@ -96,7 +108,12 @@ Built build(const CampaignSpec& spec, const SourceKernelSpec& k, const RunOption
     const fs::path tmp = root / (b.dir.filename().string() + ".tmp" + std::to_string(::getpid()));
     fs::remove_all(tmp);
     fs::create_directories(tmp);
-    build_into(spec, k, l, *cc, tmp);
+    try {
+      build_into(spec, k, l, *cc, tmp);
+    } catch (...) {
+      fs::remove_all(tmp);  // a failed build leaves nothing in the cache
+      throw;
+    }
     std::error_code ec;
     fs::rename(tmp, b.dir, ec);  // another run may have finished the same build first: keep its
     if (ec) fs::remove_all(tmp);

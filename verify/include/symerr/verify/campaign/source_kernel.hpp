@@ -111,5 +111,9 @@ SourceKernelSpec parse_source_kernel(const nlohmann::json& j, const std::string&
 
 /// The generated C++ of a source kernel's checker program (exposed for tests).
 std::string source_checker_program(const SourceKernelSpec& spec);
+/// The entry's C prototype as the arguments declare it ("void gelu(const
+/// float*, float*, size_t)"): symerr run compiles it after each source, so a
+/// source whose entry has other parameter types is an error before anything runs.
+std::string source_entry_prototype(const SourceKernelSpec& spec);
 
 }  // namespace symerr::verify
