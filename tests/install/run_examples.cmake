@@ -12,7 +12,8 @@ set(scripts
   examples/cpp_kernel/commands.sh     examples/cpp_kernel/first_bound.out
   examples/c_kernel/commands.sh       examples/c_kernel/check.out
   examples/campaign/commands.sh       examples/campaign/commands.out
-  examples/campaign/rerender.sh       "symerr exit status: 1")
+  examples/campaign/rerender.sh       "symerr exit status: 1"
+  examples/source_campaign/commands.sh examples/source_campaign/commands.out)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/home)
 set(ENV{HOME} ${WORK_DIR}/home)

@@ -129,7 +129,7 @@ UserKernelSpec parse_kernel(const Reader& r, const json& j, const std::string& p
     const auto f = r.string(j["form"], path + "/form");
     if (f == "elementwise") k.signature.form = KernelForm::Elementwise;
     else if (f == "tensor") k.signature.form = KernelForm::Tensor;
-    else r.fail(path + "/form", "expected \"elementwise\", \"tensor\" or \"unary\"");
+    else r.fail(path + "/form", "expected \"elementwise\", \"tensor\", \"unary\" or \"source\"");
   }
   if (j.contains("requirements")) k.requirements = r.strings(j["requirements"], path + "/requirements");
   if (j.contains("build")) k.build = parse_build(r, j["build"], path + "/build");
@@ -206,8 +206,8 @@ UnaryKernelSpec parse_unary_kernel(const Reader& r, const json& j, const std::st
   return k;
 }
 
-bool is_unary_form(const json& k) {
-  return k.is_object() && k.contains("form") && k["form"].is_string() && k["form"].get<std::string>() == "unary";
+bool is_form(const json& k, const char* form) {
+  return k.is_object() && k.contains("form") && k["form"].is_string() && k["form"].get<std::string>() == form;
 }
 
 void parse_semantics(const Reader& r, const json& j, CampaignSpec& s) {
@@ -384,6 +384,27 @@ std::vector<Statement> campaign_statements(const json& array, const std::filesys
   }
 }
 
+// The "kernels" array: binary and unary kernels into `s`; the JSON paths of
+// the source kernels, parsed after the statements they may name.
+std::vector<std::string> parse_kernels(const Reader& r, const json& j, CampaignSpec& s) {
+  std::vector<std::string> source_paths;
+  if (j.contains("kernels")) {
+    if (!j["kernels"].is_array()) r.fail("/kernels", "expected an array of kernel objects");
+    for (std::size_t i = 0; i < j["kernels"].size(); ++i) {
+      const std::string path = "/kernels/" + std::to_string(i);
+      if (is_form(j["kernels"][i], "source")) {
+        source_paths.push_back(path);
+      } else if (is_form(j["kernels"][i], "unary")) {
+        s.unary_kernels.push_back(parse_unary_kernel(r, j["kernels"][i], path, j));
+      } else {
+        s.kernels.push_back(parse_kernel(r, j["kernels"][i], path));
+        s.kernel_paths.push_back(path);
+      }
+    }
+  }
+  return source_paths;
+}
+
 }  // namespace
 
 CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path& file) {
@@ -403,18 +424,7 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
   if (s.operators.empty() != s.formats.empty())
     r.fail(s.operators.empty() ? "/operators" : "/formats",
            "\"operators\" and \"formats\" go together (symerr's generic kernels, operator x format)");
-  if (j.contains("kernels")) {
-    if (!j["kernels"].is_array()) r.fail("/kernels", "expected an array of kernel objects");
-    for (std::size_t i = 0; i < j["kernels"].size(); ++i) {
-      const std::string path = "/kernels/" + std::to_string(i);
-      if (is_unary_form(j["kernels"][i])) {
-        s.unary_kernels.push_back(parse_unary_kernel(r, j["kernels"][i], path, j));
-      } else {
-        s.kernels.push_back(parse_kernel(r, j["kernels"][i], path));
-        s.kernel_paths.push_back(path);
-      }
-    }
-  }
+  const std::vector<std::string> source_paths = parse_kernels(r, j, s);  // parsed after the statements
   if (j.contains("semantics")) parse_semantics(r, j["semantics"], s);
   if (j.contains("inputs")) parse_inputs(r, j["inputs"], s);
   if (j.contains("bound")) s.bound = parse_bound(r, j["bound"]);
@@ -450,7 +460,10 @@ CampaignSpec parse_campaign(const std::string& text, const std::filesystem::path
   if (j.contains("symbolic")) s.symbolic = r.boolean(j["symbolic"], "/symbolic");
   if (j.contains("audit")) s.audit = r.boolean(j["audit"], "/audit");
   if (j.contains("statements")) s.statements = campaign_statements(j["statements"], file);
-  if (s.operators.empty() && s.kernels.empty() && s.unary_kernels.empty() && !s.symbolic && !s.audit)
+  for (const auto& p : source_paths)
+    s.source_kernels.push_back(parse_source_kernel(j.at(json::json_pointer(p)), p, file, s.statements));
+  if (s.operators.empty() && s.kernels.empty() && s.unary_kernels.empty() && s.source_kernels.empty() && !s.symbolic &&
+      !s.audit)
     r.fail("", "nothing to verify: give \"operators\"+\"formats\", \"kernels\", \"symbolic\" or \"audit\"");
   check_inputs_exist(r, s);
   return s;

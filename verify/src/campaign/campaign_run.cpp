@@ -397,6 +397,7 @@ CampaignResult run_campaign(const CampaignSpec& spec, const RunOptions& ro) {
     if (ro.progress) ro.progress("unary checks: " + std::to_string(spec.unary_kernels.size()));
     append(r.checks, classified(run_unary_checks(spec, ro)));
   }
+  if (!spec.source_kernels.empty() && !stop_requested()) append(r.checks, classified(run_source_checks(spec, ro)));
   if (stop_requested()) return r;  // interrupted: what finished, and what did not, as inconclusive
   if (spec.symbolic) {
     if (ro.progress) ro.progress("symbolic checks");

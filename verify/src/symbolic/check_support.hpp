@@ -3,6 +3,9 @@
 // an enclosure. Internal to verify/src/symbolic.
 #pragma once
 
+#include <bit>
+#include <cstdint>
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -28,7 +31,7 @@ inline double on_grid(double v, const Format& f) {
 }
 
 // A value as the reports show it: the double, its exact decimal, and the
-// storage bits of a 16-bit format.
+// storage bits of a 16-bit, FP32 or FP64 format.
 inline verify::Value value_of(double v, const Format& f) {
   verify::Value x;
   x.value = v;
@@ -40,6 +43,14 @@ inline verify::Value value_of(double v, const Format& f) {
                                                             (std::isnan(v) || is_representable(v, *F))) {
     char b[16];
     std::snprintf(b, sizeof b, "0x%04x", *F == FP16 ? encode_fp16(v) : encode_bf16(v));
+    x.bits = b;
+  } else if (F && *F == FP32 && (std::isnan(v) || is_representable(v, *F))) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08x", std::bit_cast<std::uint32_t>(static_cast<float>(v)));
+    x.bits = b;
+  } else if (F && *F == FP64) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%016llx", static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(v)));
     x.bits = b;
   }
   return x;

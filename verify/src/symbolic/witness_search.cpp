@@ -271,8 +271,10 @@ std::vector<std::vector<InputBox>> aim(const BoxErrorSup& box_sup, std::span<con
 }
 
 // Corners, centre and the aligned-rounding points (powers of two inside the
-// box and the format's values next to them) of one sub-box.
-void constructions(Search& s, const std::vector<InputBox>& box, const Format& format) {
+// box and the format's values next to them) of one sub-box, until the search
+// has run `cap` points (a kernel of many inputs has thousands of such points,
+// each a change of one input of the centre: they would starve the draws).
+void constructions(Search& s, const std::vector<InputBox>& box, const Format& format, std::uint64_t cap) {
   const std::size_t n = box.size();
   std::vector<std::vector<double>> values(n);
   std::vector<double> centre(n);
@@ -300,8 +302,8 @@ void constructions(Search& s, const std::vector<InputBox>& box, const Format& fo
     s.run(f);
   }
   s.run(centre);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 2; j < values[i].size(); ++j) {
+  for (std::size_t i = 0; i < n && s.out.executions < cap; ++i)
+    for (std::size_t j = 2; j < values[i].size() && s.out.executions < cap; ++j) {
       std::vector<double> f = centre;
       f[i] = values[i][j];
       s.run(f);
@@ -316,7 +318,7 @@ WitnessSearchResult search_witnesses(const CompiledKernel& compiled, const Exact
                                      std::size_t max_witnesses, std::uint64_t seed, const PointBound& point_bound) {
   Search s(compiled, exact, inputs, format, bound, point_bound, options, max_witnesses);
   const auto focus = aim(box_sup, inputs, bound, options, s.out);
-  for (const auto& box : focus) constructions(s, box, format);
+  for (const auto& box : focus) constructions(s, box, format, options.executions / 4);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0, 1);
   for (std::size_t d = 0; d < options.draws && !focus.empty() && !s.done(); ++d) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <symerr/ops/semantics.hpp>
+#include <symerr/verify/campaign/source_kernel.hpp>
 #include <symerr/verify/kernel/kernel.hpp>
 #include <symerr/verify/statement/statement.hpp>
 #include <symerr/verify/symbolic/symbolic_campaign.hpp>
@@ -146,9 +147,12 @@ struct CampaignSpec {
   bool symbolic = false;  ///< include run_default_symbolic_checks()
   bool audit = false;     ///< include run_seed_audit()
   /// Accuracy statements (docs/statements.md), parsed and validated with the
-  /// campaign (errors name the file, /statements/i/... and the column); not
-  /// yet checked against a kernel by `symerr run`.
+  /// campaign (errors name the file, /statements/i/... and the column);
+  /// checked by the source kernels whose "statements" name them by id.
   std::vector<Statement> statements;
+  /// Kernels given as source ("form": "source"; source_kernel.hpp), checked
+  /// after the unary kernels.
+  std::vector<SourceKernelSpec> source_kernels;
 };
 
 /// symerr's own Div/Sub/Add/Mul for FP16, BF16, FP32, FP64, INT8, UINT8, INT32,

@@ -39,4 +39,27 @@ KernelCheckResult check_statement(const SymbolicKernel& kernel, std::span<const 
                                   const Statement& statement, const KernelCheckOptions& options = {},
                                   const std::string& name = "kernel", std::size_t grid = 64);
 
+/// A tensor of a kernel checked against a statement: its name in the
+/// statement and its shape (row-major).
+struct StatementTensor {
+  std::string name;                ///< the statement's name of the tensor
+  std::vector<std::size_t> shape;  ///< its dimension sizes
+};
+
+/// The tensor form: the kernel's inputs are the elements of `input_tensors`,
+/// concatenated in order (row-major), `inputs` their boxes; the kernel returns
+/// element `element` (row-major) of tensor `output`, the statement's output
+/// element at the index `element` unravels to. The same proof and witnesses
+/// as above; the output's other elements are unknown to the statement (a
+/// bound naming them is unbounded: not proven). The driver's budget stops,
+/// if any, are named in `check.semantics["budget_stopped_by"]`.
+/// Throws StatementError when the shapes do not match the statement's ranks,
+/// the sizes do not add up to inputs.size(), or a tensor of the statement is
+/// neither an input nor the output.
+KernelCheckResult check_statement(const SymbolicKernel& kernel, std::span<const InputBox> inputs,
+                                  const std::vector<StatementTensor>& input_tensors, const StatementTensor& output,
+                                  std::size_t element, const Format& format, const Statement& statement,
+                                  const KernelCheckOptions& options = {}, const std::string& name = "kernel",
+                                  std::size_t grid = 64);
+
 }  // namespace symerr::verify

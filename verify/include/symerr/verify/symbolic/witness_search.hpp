@@ -9,7 +9,8 @@
 //     (the same number of cuts along every input's real range); each
 //     sub-box's enclosure is computed (one driver exploration each) and the
 //     sub-boxes whose sup|err| exceeds the bound are ranked, largest first;
-//  2. constructions, in each of the `focus` best sub-boxes: its corners and
+//  2. constructions (at most a quarter of `executions`), in each of the
+//     `focus` best sub-boxes: its corners and
 //     centre, and the aligned-rounding points — every power of two inside the
 //     sub-box and the values of the format next to it (where a rounding's
 //     spacing changes and the relative error of a rounding is largest);
