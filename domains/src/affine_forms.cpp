@@ -14,9 +14,10 @@ using namespace affine_engine;
 // extend the form (stored as an extension of their operand, see Header)
 // instead of condensing again soon: a condensation rewrites the kept terms,
 // so in a sum chain that grows by g terms per step it costs about
-// g · keep / (max_terms − keep) stored terms per step (to three quarters it
-// was 3× as many: 64×64 matmul 11.0 M stored terms, now 7.3 M, 12% of its
-// time; the FPBench and kernel bounds of the README are unchanged).
+// g · keep / (max_terms − keep) stored terms per step (condensing to three
+// quarters stores 3× as many: a 64×64 matmul stores 7.3 M terms with half,
+// 11.0 M with three quarters, 12% of its time; the same FPBench and kernel
+// bounds either way).
 void Engine::condense(Builder& b) {
   const std::size_t max_terms = ctx_.options().max_terms;
   const std::size_t n = c_.s_sym.size();

@@ -118,10 +118,11 @@ class LeanError {
       return add(a, -b);
     return guarded(a, -b, '+');
   }
+  // a · a of one object is a square (SymbolicError's rule: detail::tighten_square)
   friend LeanError operator*(const LeanError& a, const LeanError& b) {
     if (lean_detail::library_environment()) [[likely]]
-      return mul(a, b);
-    return guarded(a, b, '*');
+      return &a == &b ? square(a) : mul(a, b);
+    return guarded(a, b, &a == &b ? 'q' : '*');
   }
   friend LeanError operator/(const LeanError& a, const LeanError& b) {
     if (lean_detail::library_environment()) [[likely]]
@@ -351,6 +352,16 @@ class LeanError {
       d = product_rounding(a.f_, b.f_, f, d);
     const Pair x = widen(product(a.e_, b.f_));
     return checked(f, widen(x + widen(real_product(a, b.e_) + d)), a, b, '*');
+  }
+  // x · x of one value (SymbolicError's square rule, detail::tighten_square):
+  // the computed value is >= 0 (the rounding of r² >= 0), so is the real one,
+  // and err = fp − real <= fp.
+  static LeanError square(const LeanError& a) {
+    LeanError z = mul(a, a);
+    const LeanInterval f = z.fp();
+    if (detail::square_narrows(f.lo, f.hi)) z.f_[0] = 0.0;  // fp ∩ [0, +inf)
+    z.e_[1] = std::min(z.e_[1], z.f_[1]);                    // err <= fp − 0
+    return z;
   }
   // fp: the extreme quotients (0 ∉ fb); err = fa/fb − ra/rb + δ
   // = ea/fb − (ra/rb)·(eb/fb) + δ (0 ∉ rb).
