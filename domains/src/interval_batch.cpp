@@ -235,6 +235,49 @@ void nearest_zero_signs(CategorySet cx, CategorySet cy, SpecialStates& s) noexce
   }
 }
 
+// The scoped ranges of one operation's operands and result (hot_path).
+struct Operands {
+  SI xr, yr, real, fx, fy, t, rounding;
+};
+
+// set_error_split: err, propagated and introduced of x ∘ y by the rule's
+// error identity (on the propagated parts when an operand has introduced error).
+template <class Rule>
+[[gnu::always_inline]] inline void error_split(const SymbolicDomainError<Interval>& x,
+                                               const SymbolicDomainError<Interval>& y, const Operands& o, SI& err,
+                                               SI& propagated, SI& introduced) {
+  using detail::meet;
+  const SI xe = scoped(x.err), ye = scoped(y.err);
+  const SI total = Rule::error(detail::ErrorTerms<SI>{o.xr, o.yr, o.real, xe, ye, o.fx, o.fy}, o.t - o.real);
+  const SI xi = scoped(x.introduced), yi = scoped(y.introduced);
+  if (detail::is_zero_point(xi) && detail::is_zero_point(yi)) {
+    propagated = total;
+    introduced = o.rounding;
+    err = total + o.rounding;
+    return;
+  }
+  const SI xp = scoped(x.propagated), yp = scoped(y.propagated);
+  const SI prx = meet(o.xr + xp, o.fx - xi), pry = meet(o.yr + yp, o.fy - yi);  // actual_real
+  const SI pr_z = Rule::value(prx, pry);
+  propagated = Rule::error(detail::ErrorTerms<SI>{o.xr, o.yr, o.real, xp, yp, prx, pry}, pr_z - o.real);
+  introduced = Rule::error(detail::ErrorTerms<SI>{prx, pry, pr_z, xi, yi, o.fx, o.fy}, o.t - pr_z) + o.rounding;
+  err = meet(total + o.rounding, propagated + introduced);
+}
+
+// out.format = F, field by field: GCC copies the 40-byte struct with
+// `rep movs`, ~10% of an Add.
+[[gnu::always_inline]] inline void copy_format(const FloatFormat& F, SymbolicDomainError<Interval>& out) {
+  static_assert(sizeof(FloatFormat) == 40, "FloatFormat changed: copy its new field here");
+  FloatFormat& g = out.format.emplace<FloatFormat>();
+  g.name = F.name;
+  g.precision = F.precision;
+  g.emin = F.emin;
+  g.emax = F.emax;
+  g.subnormals = F.subnormals;
+  g.overflow = F.overflow;
+  g.reserved_top = F.reserved_top;
+}
+
 template <class Rule>
 bool hot_path(const SymbolicDomainError<Interval>& x, const SymbolicDomainError<Interval>& y, const FloatFormat& F,
               SymbolicDomainError<Interval>& out) {
@@ -257,23 +300,8 @@ bool hot_path(const SymbolicDomainError<Interval>& x, const SymbolicDomainError<
     rounding = Rule::nearest_rounding(detail::introduced_float(t, fp, F, RoundingMode::NearestEven), fx, fy);
   }
 
-  // set_error_split
-  const SI xe = scoped(x.err), ye = scoped(y.err);
-  const SI total = Rule::error(detail::ErrorTerms<SI>{xr, yr, real, xe, ye, fx, fy}, t - real);
-  const SI xi = scoped(x.introduced), yi = scoped(y.introduced);
   SI err, propagated, introduced;
-  if (detail::is_zero_point(xi) && detail::is_zero_point(yi)) {
-    propagated = total;
-    introduced = rounding;
-    err = total + rounding;
-  } else {
-    const SI xp = scoped(x.propagated), yp = scoped(y.propagated);
-    const SI prx = meet(xr + xp, fx - xi), pry = meet(yr + yp, fy - yi);  // actual_real
-    const SI pr_z = Rule::value(prx, pry);
-    propagated = Rule::error(detail::ErrorTerms<SI>{xr, yr, real, xp, yp, prx, pry}, pr_z - real);
-    introduced = Rule::error(detail::ErrorTerms<SI>{prx, pry, pr_z, xi, yi, fx, fy}, t - pr_z) + rounding;
-    err = meet(total + rounding, propagated + introduced);
-  }
+  error_split<Rule>(x, y, Operands{xr, yr, real, fx, fy, t, rounding}, err, propagated, introduced);
 
   // rel_err by the rule's relative identity (arithmetic_same_format)
   SI rel = SI::whole();
@@ -322,16 +350,7 @@ bool hot_path(const SymbolicDomainError<Interval>& x, const SymbolicDomainError<
   out.rel_err = unscoped(rel_err);
   out.propagated = unscoped(propagated);
   out.introduced = unscoped(introduced);
-  // field by field: GCC copies the 40-byte struct with `rep movs`, ~10% of an Add
-  static_assert(sizeof(FloatFormat) == 40, "FloatFormat changed: copy its new field here");
-  FloatFormat& g = out.format.emplace<FloatFormat>();
-  g.name = F.name;
-  g.precision = F.precision;
-  g.emin = F.emin;
-  g.emax = F.emax;
-  g.subnormals = F.subnormals;
-  g.overflow = F.overflow;
-  g.reserved_top = F.reserved_top;
+  copy_format(F, out);
   out.mode = RoundingMode::NearestEven;
   out.int_division = x.int_division ? x.int_division : y.int_division;
   out.specials = s;

@@ -4,6 +4,8 @@
 // the bridge to SymbolicError for the elementary functions.
 #include <symerr/lean.hpp>
 
+#include <symerr/domains/endpoint_queries.hpp>
+
 #include <cstdio>
 #include <limits>
 #include <utility>
@@ -31,12 +33,19 @@ std::string sides_text(const Sides& s) {
                         "). LeanError has no branch driver: run a kernel with data-dependent branches on "
                         "SymbolicError through symerr::verify::run_kernel");
 }
-// The answer of x < y (or_equal: x <= y) for every x in [x0, x1], y in [y0, y1]:
+// An enclosure as the domains' endpoint queries read it (endpoint_queries.hpp:
+// the comparisons of every interval domain, one rule for all).
+struct Ends {
+  double lo, hi;
+  double lower() const noexcept { return lo; }
+  double upper() const noexcept { return hi; }
+};
+int code(Tri t) { return t == Tri::True ? 1 : t == Tri::False ? 0 : -1; }
+// The answer of x < y (or_equal: x <= y) for every x in x_range, y in y_range:
 // 1 true, 0 false, -1 either.
-int decide(double x0, double x1, double y0, double y1, bool or_equal) {
-  if (or_equal ? x1 <= y0 : x1 < y0) return 1;
-  if (or_equal ? x0 > y1 : x0 >= y1) return 0;
-  return -1;
+int decide(const LeanInterval& x, const LeanInterval& y, bool or_equal) {
+  const Ends a{x.lo, x.hi}, b{y.lo, y.hi};
+  return code(or_equal ? endpoint::cmp_le(a, b) : endpoint::cmp_lt(a, b));
 }
 bool settle(int computed, int ideal, const Sides& a, const Sides& b, const char* op, const char* format) {
   if (computed < 0 || ideal < 0) undecided(a, b, op, format, "true for some values of the operands and false for others");
@@ -47,15 +56,12 @@ bool settle(int computed, int ideal, const Sides& a, const Sides& b, const char*
 }  // namespace
 
 bool less(const Sides& a, const Sides& b, bool or_equal, const char* op, const char* format) {
-  return settle(decide(a.fp.lo, a.fp.hi, b.fp.lo, b.fp.hi, or_equal),
-                decide(a.real.lo, a.real.hi, b.real.lo, b.real.hi, or_equal), a, b, op, format);
+  return settle(decide(a.fp, b.fp, or_equal), decide(a.real, b.real, or_equal), a, b, op, format);
 }
 
 bool equal(const Sides& a, const Sides& b, const char* op, const char* format) {
   const auto decide_eq = [](const LeanInterval& x, const LeanInterval& y) {
-    if (x.lo == x.hi && y.lo == y.hi && x.lo == y.lo) return 1;
-    if (x.hi < y.lo || y.hi < x.lo) return 0;
-    return -1;
+    return code(endpoint::cmp_eq(Ends{x.lo, x.hi}, Ends{y.lo, y.hi}));
   };
   return settle(decide_eq(a.fp, b.fp), decide_eq(a.real, b.real), a, b, op, format);
 }
@@ -91,6 +97,7 @@ struct Guarded {
     switch (op) {
       case '+': return LeanError<F>::add(a, b);
       case '*': return LeanError<F>::mul(a, b);
+      case 'q': return LeanError<F>::square(a);
       case '/': return LeanError<F>::div(a, b);
       case 'M': return LeanError<F>::maximum(a, b);
       case 'A': return LeanError<F>::magnitude(a);
@@ -207,6 +214,7 @@ template <class F>
 LeanError<F> LeanError<F>::input(double lo, double hi, double elo, double ehi) {
   [[maybe_unused]] const FpEnvironmentGuard guard;
   // SymbolicError's input computes the exact range of F's values in [lo + elo, hi + ehi]
+  // and the error's enclosure (one rule for both types' inputs)
   const SymbolicError s = SymbolicError::input(lo, hi, elo, ehi, std::is_same_v<F, double> ? FP64 : FP32);
   if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(elo) || !std::isfinite(ehi))
     throw std::invalid_argument("symerr::LeanError::input: the ranges must be finite (" +
@@ -217,7 +225,9 @@ LeanError<F> LeanError<F>::input(double lo, double hi, double elo, double ehi) {
     throw std::invalid_argument("symerr::LeanError::input: " + lean_detail::range_text("value", lo, hi) +
                                 " plus " + lean_detail::range_text("error", elo, ehi) + " overflows " +
                                 lean_detail::format_name<F>());
-  return LeanError(lean_detail::Pair{-flo, fhi}, lean_detail::Pair{-elo, ehi});
+  // err as SymbolicError's input has it: [elo, ehi] met with fp − [lo, hi]
+  // (a point real and a point fp: the one error fp − real)
+  return LeanError(lean_detail::Pair{-flo, fhi}, lean_detail::Pair{-s.err.lower(), s.err.upper()});
 }
 
 template <class F>

@@ -215,8 +215,10 @@ template <class L>
 void lean_generic(const Case& c) {
   constexpr std::size_t n = 8;
   const L box = L::input(-1, 1, -c.e, c.e);
-  const std::vector<L> a(n, box);
-  const L d = kernels::dot(a.data(), a.data(), n);
+  // two arrays (the executions draw a and b independently): a[i] * a[i] of
+  // one array would be a square, on LeanError as on SymbolicError
+  const std::vector<L> a(n, box), b = a;
+  const L d = kernels::dot(a.data(), b.data(), n);
   Stats st = sample(d, c, 2 * n, 11, [](auto* v, auto*) { return kernels::dot(v, v + n, n); });
   report("lean dot8", c, d, st);
   const double u = std::ldexp(1.0, -c.F.precision);

@@ -40,7 +40,7 @@
 // CNumber adds no data: it is trivially copyable and as large as
 // SymbolicDomainError<D>. A buffer of SymbolicError (the kernel driver's
 // spans) is passed to a kernel of CFloat by copying (CFloat(x) keeps an FP32
-// input as it is); see README, "C's float and double".
+// input as it is); see docs/substitution.md, "C_TYPES: C's float and double".
 #pragma once
 
 #include <algorithm>

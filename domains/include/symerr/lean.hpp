@@ -45,143 +45,10 @@
 #include <symerr/elementary.hpp>
 #include <symerr/fp_environment.hpp>
 #include <symerr/lean_interval.hpp>
+#include <symerr/lean_pair.hpp>
 #include <symerr/tribool.hpp>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace symerr {
-
-namespace lean_detail {
-
-// An interval [lo, hi] as the pair (−lo, hi): both ends are then upper
-// bounds, so one vector operation rounds both outward, adds two intervals,
-// and negates one (swap the lanes).
-using Pair = double __attribute__((vector_size(16)));
-using PairBits = std::int64_t __attribute__((vector_size(16)));
-using FloatPair = float __attribute__((vector_size(8)));
-
-[[gnu::always_inline]] inline Pair swap(Pair a) noexcept { return __builtin_shufflevector(a, a, 1, 0); }
-[[gnu::always_inline]] inline Pair broadcast(double x) noexcept { return Pair{x, x}; }
-[[gnu::always_inline]] inline Pair vmax(Pair a, Pair b) noexcept {
-#if defined(__SSE2__)
-  return reinterpret_cast<Pair>(_mm_max_pd(reinterpret_cast<__m128d>(a), reinterpret_cast<__m128d>(b)));
-#else
-  return Pair{std::max(a[0], b[0]), std::max(a[1], b[1])};
-#endif
-}
-[[gnu::always_inline]] inline Pair vabs(Pair a) noexcept {
-  return reinterpret_cast<Pair>(reinterpret_cast<PairBits>(a) & PairBits{INT64_MAX, INT64_MAX});
-}
-inline constexpr double kSlack = 0x1p-50;   // 8u, u = 2^-53
-inline constexpr double kTiny = 0x1p-1074;  // FP64's smallest subnormal
-
-// Rounds both ends outward: for every lane c, c + (|c|·2^-50 + 2^-1074)
-// (round to nearest throughout) ≥ c + 6.9u|c| and ≥ c + 2^-1074. It covers
-// what the operations below leave: an end that is the rounding of an exact
-// value (error ≤ u|c|; none where the sum is subnormal), or the largest of
-// the roundings of products (quotients) of exact or once-rounded operands
-// (≤ 2.01u|c|: x ↦ x + 2.01u|x| is increasing, so the largest computed corner
-// bounds every true corner), or an underflow (≤ 2^-1075). Rump, Zimmermann,
-// Boldo and Melquiond (BIT 2009) use 2^-53(1 + 2^-52) for one successor step.
-[[gnu::always_inline]] inline Pair widen(Pair c) noexcept { return c + (vabs(c) * kSlack + kTiny); }
-// The next value of FP64 below x (x finite).
-inline double next_down(double x) noexcept {
-  if (x == 0) return -0x1p-1074;
-  const auto bits = std::bit_cast<std::uint64_t>(x);
-  return std::bit_cast<double>(x > 0 ? bits - 1 : bits + 1);
-}
-// x − y rounded down and up exactly (TwoSum's remainder says on which side
-// round-to-nearest fell; Knuth): the real value's enclosure fp − err.
-// TwoSum's remainder (Knuth): s = RN(x + y) and s + r = x + y exactly (per lane).
-template <class T>
-inline T two_sum_remainder(T x, T y, T s) noexcept {
-  const T v = s - x;
-  return (x - (s - v)) + (y - v);
-}
-// A power of two (or zero): no significand bits.
-inline bool power_of_two(double x) noexcept {
-  return (std::bit_cast<std::uint64_t>(x) & 0x000FFFFFFFFFFFFFull) == 0;
-}
-// (x − y beyond DBL_MAX rounds to +inf: the bound below is DBL_MAX; near it
-// TwoSum's s − x may overflow, a NaN remainder: then one step down)
-inline double sub_down(double x, double y) noexcept {
-  const double s = x - y;
-  if (s == -INFINITY) return s;
-  return !(two_sum_remainder(x, -y, s) >= 0) || s == INFINITY ? next_down(s) : s;
-}
-inline double sub_up(double x, double y) noexcept { return -sub_down(y, x); }
-// The same for one end: up(c) ≥ c, down(c) ≤ c by the same margin.
-inline double up(double c) noexcept { return c + (std::fabs(c) * kSlack + kTiny); }
-inline double down(double c) noexcept { return c - (std::fabs(c) * kSlack + kTiny); }
-
-// The extreme products (quotients) of two intervals, rounded to nearest, not
-// widened: with a = (−a0, a1), b = (−b0, b1), a·b = (a0b0, a1b1) and
-// a·swap(b) = (−a0b1, −a1b0); the ends are the maxima of the four and of
-// their negations. Exact for the computed values' range (RN is monotone).
-[[gnu::always_inline]] inline Pair corners(Pair p, Pair q) noexcept {
-  const Pair x = vmax(p, -q), y = vmax(-p, q);
-  return vmax(__builtin_shufflevector(y, x, 0, 2), __builtin_shufflevector(y, x, 1, 3));
-}
-// A NaN corner is inf·0: a bound beyond DBL_MAX (of a finite value) times an
-// exact 0, which is 0 (corners' max would drop the NaN, losing that corner).
-[[gnu::always_inline]] inline Pair zero_nan(Pair p) noexcept {
-  return reinterpret_cast<Pair>(reinterpret_cast<PairBits>(p) & (p == p));
-}
-[[gnu::always_inline]] inline Pair product(Pair a, Pair b) noexcept {
-  return corners(zero_nan(a * b), zero_nan(a * swap(b)));
-}
-// 0 ∉ b
-[[gnu::always_inline]] inline Pair quotient(Pair a, Pair b) noexcept { return corners(a / b, a / swap(b)); }
-
-// Half the spacing of F's values in the binade of m ≥ 0 (m a finite value
-// of F), at least half F's smallest subnormal spacing (FP64: its smallest
-// subnormal): a bound on |RN_F(x) − x| for every x with |RN_F(x)| ≤ m. A
-// power of two.
-template <class F>
-[[gnu::always_inline]] inline double half_ulp(double m) noexcept {
-  const double binade = std::bit_cast<double>(std::bit_cast<std::uint64_t>(m) & 0x7FF0000000000000ull);
-  constexpr double scale = std::is_same_v<F, double> ? 0x1p-53 : 0x1p-24;
-  constexpr double least = std::is_same_v<F, double> ? 0x1p-1074 : 0x1p-150;
-  return std::max(binade * scale, least);
-}
-
-// The ends of a pair of exact results rounded to F (for FP32, the FP64
-// result of two FP32 values rounded to FP32: double rounding is innocuous for
-// +, −, ×, ÷ and √ since 53 ≥ 2·24 + 2, Figueroa 1995).
-template <class F>
-[[gnu::always_inline]] inline Pair to_format(Pair x) noexcept {
-  if constexpr (std::is_same_v<F, double>) return x;
-  else return __builtin_convertvector(__builtin_convertvector(x, FloatPair), Pair);
-}
-
-template <class F>
-inline constexpr double kMax = static_cast<double>(std::numeric_limits<F>::max());
-
-// True when the thread's floating-point environment is the library's
-// (round to nearest, no FTZ/DAZ, every exception masked).
-[[gnu::always_inline]] inline bool library_environment() noexcept {
-#if defined(__x86_64__) && defined(__SSE2_MATH__)
-  return (detail::read_mxcsr() & detail::kMxcsrControl) == detail::kMxcsrLibrary;
-#else
-  return false;  // elsewhere every operation takes the guarded path
-#endif
-}
-
-// Out of line (domains/src/lean.cpp): messages and the guarded operations.
-[[noreturn]] void fail(const std::string& what);
-std::string range_text(const char* name, double lo, double hi);
-template <class F>
-const char* format_name() noexcept {
-  return std::is_same_v<F, double> ? "FP64" : "FP32";
-}
-[[gnu::always_inline]] inline LeanInterval interval(Pair p) noexcept { return {-p[0], p[1]}; }
-[[gnu::always_inline]] inline Pair pair(LeanInterval i) noexcept { return Pair{-i.lo, i.hi}; }
-
-struct Guarded;  // friend: the out-of-line operations
-
-}  // namespace lean_detail
 
 template <class F>
 class LeanError {
@@ -251,10 +118,11 @@ class LeanError {
       return add(a, -b);
     return guarded(a, -b, '+');
   }
+  // a · a of one object is a square (SymbolicError's rule: detail::tighten_square)
   friend LeanError operator*(const LeanError& a, const LeanError& b) {
     if (lean_detail::library_environment()) [[likely]]
-      return mul(a, b);
-    return guarded(a, b, '*');
+      return &a == &b ? square(a) : mul(a, b);
+    return guarded(a, b, &a == &b ? 'q' : '*');
   }
   friend LeanError operator/(const LeanError& a, const LeanError& b) {
     if (lean_detail::library_environment()) [[likely]]
@@ -485,6 +353,16 @@ class LeanError {
     const Pair x = widen(product(a.e_, b.f_));
     return checked(f, widen(x + widen(real_product(a, b.e_) + d)), a, b, '*');
   }
+  // x · x of one value (SymbolicError's square rule, detail::tighten_square):
+  // the computed value is >= 0 (the rounding of r² >= 0), so is the real one,
+  // and err = fp − real <= fp.
+  static LeanError square(const LeanError& a) {
+    LeanError z = mul(a, a);
+    const LeanInterval f = z.fp();
+    if (detail::square_narrows(f.lo, f.hi)) z.f_[0] = 0.0;  // fp ∩ [0, +inf)
+    z.e_[1] = std::min(z.e_[1], z.f_[1]);                    // err <= fp − 0
+    return z;
+  }
   // fp: the extreme quotients (0 ∉ fb); err = fa/fb − ra/rb + δ
   // = ea/fb − (ra/rb)·(eb/fb) + δ (0 ∉ rb).
   static LeanError div(const LeanError& a, const LeanError& b);
@@ -554,154 +432,6 @@ bool LeanError<F>::equal(const LeanError& b, const char* op) const {
   return lean_detail::equal(lean_detail::sides(*this), lean_detail::sides(b), op, lean_detail::format_name<F>());
 }
 
-// ---- comparisons with a number: with its exact value (as C compares) ----------
-#define SYMERR_LEAN_COMPARE(op, call)                                                                  \
-  template <class F, class A>                                                                         \
-    requires std::is_arithmetic_v<A>                                                                  \
-  bool operator op(const LeanError<F>& a, A c) {                                                      \
-    const lean_detail::Sides x = lean_detail::sides(a), y = lean_detail::sides_of_number<F>(c);        \
-    return call;                                                                                      \
-  }                                                                                                   \
-  template <class F, class A>                                                                         \
-    requires std::is_arithmetic_v<A>                                                                  \
-  bool operator op(A c, const LeanError<F>& a) {                                                      \
-    const lean_detail::Sides y = lean_detail::sides(a), x = lean_detail::sides_of_number<F>(c);        \
-    return call;                                                                                      \
-  }
-SYMERR_LEAN_COMPARE(<, lean_detail::less(x, y, false, "<", lean_detail::format_name<F>()))
-SYMERR_LEAN_COMPARE(<=, lean_detail::less(x, y, true, "<=", lean_detail::format_name<F>()))
-SYMERR_LEAN_COMPARE(>, lean_detail::less(y, x, false, ">", lean_detail::format_name<F>()))
-SYMERR_LEAN_COMPARE(>=, lean_detail::less(y, x, true, ">=", lean_detail::format_name<F>()))
-SYMERR_LEAN_COMPARE(==, lean_detail::equal(x, y, "==", lean_detail::format_name<F>()))
-SYMERR_LEAN_COMPARE(!=, !lean_detail::equal(x, y, "!=", lean_detail::format_name<F>()))
-#undef SYMERR_LEAN_COMPARE
-
-// ---- the elementary functions, through SymbolicError ---------------------------
-#define SYMERR_LEAN_UNARY(name)                                                  \
-  template <class F>                                                             \
-  LeanError<F> name(const LeanError<F>& x) {                                     \
-    return LeanError<F>::from_symbolic(::symerr::name(x.to_symbolic()), #name); \
-  }                                                                              \
-  template <class F>                                                             \
-  LeanError<F> name##f(const LeanError<F>& x) {                                  \
-    return name(x);                                                              \
-  }
-SYMERR_LEAN_UNARY(exp)
-SYMERR_LEAN_UNARY(expm1)
-SYMERR_LEAN_UNARY(exp2)
-SYMERR_LEAN_UNARY(log)
-SYMERR_LEAN_UNARY(log1p)
-SYMERR_LEAN_UNARY(log2)
-SYMERR_LEAN_UNARY(log10)
-SYMERR_LEAN_UNARY(sin)
-SYMERR_LEAN_UNARY(cos)
-SYMERR_LEAN_UNARY(tan)
-SYMERR_LEAN_UNARY(asin)
-SYMERR_LEAN_UNARY(acos)
-SYMERR_LEAN_UNARY(atan)
-SYMERR_LEAN_UNARY(sinh)
-SYMERR_LEAN_UNARY(cosh)
-SYMERR_LEAN_UNARY(tanh)
-SYMERR_LEAN_UNARY(asinh)
-SYMERR_LEAN_UNARY(acosh)
-SYMERR_LEAN_UNARY(atanh)
-SYMERR_LEAN_UNARY(erf)
-SYMERR_LEAN_UNARY(erfc)
-SYMERR_LEAN_UNARY(cbrt)
-#undef SYMERR_LEAN_UNARY
-
-template <class F>
-LeanError<F> pow(const LeanError<F>& x, const LeanError<F>& y) {
-  return LeanError<F>::from_symbolic(::symerr::pow(x.to_symbolic(), y.to_symbolic()), "pow");
-}
-template <class F, class A>
-  requires std::is_arithmetic_v<A>
-LeanError<F> pow(const LeanError<F>& x, A y) {
-  return pow(x, LeanError<F>(y));
-}
-template <class F>
-LeanError<F> hypot(const LeanError<F>& x, const LeanError<F>& y) {
-  return LeanError<F>::from_symbolic(::symerr::hypot(x.to_symbolic(), y.to_symbolic()), "hypot");
-}
-template <class F>
-LeanError<F> atan2(const LeanError<F>& y, const LeanError<F>& x) {
-  return LeanError<F>::from_symbolic(::symerr::atan2(y.to_symbolic(), x.to_symbolic()), "atan2");
-}
-/// The C99 float names of the inline operations (a kernel written for float).
-template <class F>
-LeanError<F> fdimf(const LeanError<F>& a, const LeanError<F>& b) { return fdim(a, b); }
-template <class F>
-LeanError<F> copysignf(const LeanError<F>& m, const LeanError<F>& s) { return copysign(m, s); }
-template <class F>
-LeanError<F> sqrtf(const LeanError<F>& x) { return sqrt(x); }
-template <class F>
-LeanError<F> fabsf(const LeanError<F>& x) { return fabs(x); }
-template <class F>
-LeanError<F> fmaxf(const LeanError<F>& a, const LeanError<F>& b) { return fmax(a, b); }
-template <class F>
-LeanError<F> fminf(const LeanError<F>& a, const LeanError<F>& b) { return fmin(a, b); }
-template <class F>
-LeanError<F> fmaf(const LeanError<F>& a, const LeanError<F>& b, const LeanError<F>& c) { return fma(a, b, c); }
-template <class F>
-LeanError<F> powf(const LeanError<F>& x, const LeanError<F>& y) { return pow(x, y); }
-
-/// {fp [lo, hi], err [lo, hi], real [lo, hi]}, 17 significant digits
-template <class F>
-std::ostream& operator<<(std::ostream& os, const LeanError<F>& x) {
-  const LeanInterval f = x.fp(), e = x.err(), r = x.real();
-  return os << "{" << lean_detail::range_text("fp", f.lo, f.hi) << ", " << lean_detail::range_text("err", e.lo, e.hi)
-            << ", " << lean_detail::range_text("real", r.lo, r.hi) << "}";
-}
-
-static_assert(std::is_trivially_copyable_v<LeanDouble> && std::is_trivially_destructible_v<LeanDouble>);
-static_assert(sizeof(LeanDouble) == 32 && sizeof(LeanFloat) == 32);
-
-extern template class LeanError<double>;
-extern template class LeanError<float>;
-
 }  // namespace symerr
 
-/// std::numeric_limits<LeanError<F>>: F's limits as exact constants
-/// (`T m = std::numeric_limits<T>::lowest();` before a running maximum);
-/// without it the primary template answers T(), an exact 0, and a maximum of
-/// negative values would silently start at 0. LeanError has no infinities
-/// and no NaN: infinity() and quiet_NaN() throw std::domain_error.
-template <class F>
-struct std::numeric_limits<symerr::LeanError<F>> {
-  using T = symerr::LeanError<F>;  ///< The value type.
-  using L = std::numeric_limits<F>;  ///< F's own limits.
-  static constexpr bool is_specialized = true;  ///< Specialized.
-  static constexpr bool is_signed = true;  ///< Signed.
-  static constexpr bool is_integer = false;  ///< Not an integer type.
-  static constexpr bool is_exact = false;  ///< Not exact.
-  static constexpr bool has_infinity = false;  ///< No infinities.
-  static constexpr bool has_quiet_NaN = false;  ///< No NaN.
-  static constexpr bool has_signaling_NaN = false;  ///< No signaling NaN.
-  static constexpr bool is_iec559 = false;  ///< Not IEC 559: a set of executions' values.
-  static constexpr bool is_bounded = true;  ///< Bounded.
-  static constexpr bool is_modulo = false;  ///< Not modular.
-  static constexpr int digits = L::digits;  ///< F's.
-  static constexpr int digits10 = L::digits10;  ///< F's.
-  static constexpr int max_digits10 = L::max_digits10;  ///< F's.
-  static constexpr int radix = 2;  ///< 2.
-  static constexpr int min_exponent = L::min_exponent;  ///< F's.
-  static constexpr int max_exponent = L::max_exponent;  ///< F's.
-  static constexpr std::float_round_style round_style = std::round_to_nearest;  ///< Round to nearest (the computed program's rounding).
-  static T min() { return T(L::min()); }  ///< F's smallest normal, as a LeanError.
-  static T max() { return T(L::max()); }  ///< F's largest finite value.
-  static T lowest() { return T(L::lowest()); }  ///< F's lowest finite value.
-  static T epsilon() { return T(L::epsilon()); }  ///< F's epsilon.
-  static T round_error() { return T(0.5); }  ///< 0.5.
-  static T denorm_min() { return T(L::denorm_min()); }  ///< F's smallest subnormal.
-  static T infinity() { symerr::lean_detail::fail(no_special("infinity()")); }  ///< Throws std::domain_error: no infinities.
-  static T quiet_NaN() { symerr::lean_detail::fail(no_special("quiet_NaN()")); }  ///< Throws std::domain_error: no NaN.
-
- private:
-  static std::string no_special(const char* member) {
-    std::string text = "std::numeric_limits<LeanError<";  // appended: GCC 12 warns on string + literal chains
-    text.append(symerr::lean_detail::format_name<F>()).append(">>::").append(member);
-    text.append(": LeanError has no infinities and no NaN; start a running maximum at lowest() or at the first "
-                "element, or use SymbolicError");
-    return text;
-  }
-};
+#include <symerr/lean_functions.hpp>

@@ -1,7 +1,8 @@
 // Compile-time checks of the IEEE-754 assumptions symerr relies on
-// (README "Soundness assumptions"). Every symerr header includes this one, so
-// a translation unit built with -ffast-math (or a platform without IEEE
-// binary32/binary64) fails to compile instead of producing unsound bounds.
+// (docs/soundness.md, "Hypotheses the build and the tool check"). Every symerr
+// header includes this one, so a translation unit built with -ffast-math (or
+// a platform without IEEE binary32/binary64) fails to compile instead of
+// producing unsound bounds.
 #pragma once
 
 #include <cfloat>

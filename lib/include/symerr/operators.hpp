@@ -9,8 +9,8 @@
 // <symerr/symbolic/rules/> (arithmetic, unary) and
 // <symerr/symbolic/elementary/> (elementary functions); the table is the
 // index of them. Adding an operator: one OpId value and one row of the table
-// below (with its MPFR function), its rule header, tests (README,
-// "Architecture"); an operator MPFR has no function for also gets its
+// below (with its MPFR function), its rule header, tests (docs/design.md,
+// "Adding an operator"); an operator MPFR has no function for also gets its
 // evaluation in lib/src/operators.cpp.
 #pragma once
 

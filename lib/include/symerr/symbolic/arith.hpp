@@ -375,16 +375,21 @@ namespace detail {
 // x = y); the square only intersects real and fp with [0, +inf) and
 // re-reduces — the difference that makes sqrt(Σ d·d / n + eps) defined where
 // the interval product of two independent [−1, 1] would be [−1, 1].
+// The square's sign rule on one enclosure [lo, hi] of a square (its real
+// value, or its computed value in a floating format): whether it narrows, to
+// [0, hi]. LeanError's square reads it too (<symerr/lean.hpp>).
+constexpr bool square_narrows(double lo, double hi) noexcept { return lo < 0 && hi >= 0; }
+
 template <RealDomain D>
 void tighten_square(SymbolicDomainError<D>& z) {
   const bool float_format = !std::holds_alternative<IntFormat>(z.format);
   bool tightened = false;
   [[maybe_unused]] const FpGuardFor<D> guard;
-  if (z.real.lower() < 0 && z.real.upper() >= 0) {
+  if (square_narrows(z.real.lower(), z.real.upper())) {
     z.real = meet(z.real, D::between(0, z.real.upper()));
     tightened = true;
   }
-  if (float_format && z.fp.lower() < 0 && z.fp.upper() >= 0) {
+  if (float_format && square_narrows(z.fp.lower(), z.fp.upper())) {
     z.fp = meet(z.fp, D::between(0, z.fp.upper()));
     z.specials.may_be_neg_zero = false;  // (±v)² rounds to +0 at worst, never −0
     tightened = true;

@@ -35,8 +35,8 @@ inline bool is_power_of_two(double x) noexcept {
 // q · 2^k for a positive power of two q (a double) and k >= 0, exactly (+inf
 // past the binary64 range), by exponent arithmetic: q may be subnormal
 // (FP64's ulp below the normal range), and a multiply with a subnormal operand
-// takes a microcode assist of ~100 cycles on x86 (it was 13% of a 64×64
-// substituted matmul, in sum_is_exact's test on intervals that contain 0).
+// takes a microcode assist of ~100 cycles on x86 (13% of a 64×64 substituted
+// matmul by multiplication, in sum_is_exact's test on intervals that hold 0).
 inline double scale_power_of_two(double q, int k) noexcept {
   const std::uint64_t bits = std::bit_cast<std::uint64_t>(q);
   const int biased = static_cast<int>(bits >> 52);

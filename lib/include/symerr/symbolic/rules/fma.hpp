@@ -31,6 +31,7 @@
 #define SYMERR_SYMBOLIC_RULES_FMA_HPP_INCLUDED
 
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -93,6 +94,68 @@ MachineOperands<D> machine_operands(const char* op, std::initializer_list<const 
   return m;
 }
 
+// The rounding of t = x·y + w into z's format and mode: z.fp, z's special
+// states and the rounding error (the machine result exactly for point
+// operands); every execution (returned) when the result may be special.
+template <RealDomain D>
+std::optional<SymbolicDomainError<D>> fma_round(const SymbolicDomainError<D>& x, const SymbolicDomainError<D>& y,
+                                                const SymbolicDomainError<D>& w, D& t, SymbolicDomainError<D>& z,
+                                                D& rounding) {
+  using S = SymbolicDomainError<D>;
+  SpecialStates& s = z.specials;
+  const FloatFormat* F = std::get_if<FloatFormat>(&z.format);
+  if (F && is_point(x.fp) && is_point(y.fp) && is_point(w.fp)) {
+    // the machine result exactly (GMP)
+    const mpq_class tq = exact_value(x.fp.lower()) * exact_value(y.fp.lower()) + exact_value(w.fp.lower());
+    const Rounded r = round_to(tq, *F, z.mode);
+    s.may_overflow = r.overflow;
+    if (!std::isfinite(r.value)) {
+      S any = fma_any<D>(z.format, z.mode, true, false);
+      any.specials.may_be_finite = false;
+      any.specials.may_be_pos_zero = any.specials.may_be_neg_zero = false;
+      any.specials.may_be_nan = std::isnan(r.value);
+      any.specials.may_be_pos_inf = r.value > 0;
+      any.specials.may_be_neg_inf = r.value < 0;
+      any.specials.may_overflow = r.overflow;
+      any.real = z.real;
+      return any;
+    }
+    t = D::from_rational(tq);
+    z.fp = D::point(r.value);
+    rounding = D::from_rational(exact_value(r.value) - tq);
+    s.may_be_pos_zero = r.value == 0 && !std::signbit(r.value);
+    s.may_be_neg_zero = r.value == 0 && std::signbit(r.value);
+  } else if (F) {
+    const auto r = round_enclosure(t, *F, z.mode);
+    s.may_be_finite = r.may_be_finite;
+    s.may_be_pos_inf = r.may_be_pos_inf;
+    s.may_be_neg_inf = r.may_be_neg_inf;
+    s.may_be_nan = r.may_be_nan;
+    s.may_overflow = r.may_overflow;
+    if (!F->has_infinities() && (s.may_be_pos_inf || s.may_be_neg_inf)) {
+      // Saturate / NaN formats: beyond max finite the error is unbounded
+      if (F->overflow == Overflow::NaN) s.may_be_nan = true;
+      s.may_be_pos_inf = s.may_be_neg_inf = false;
+    }
+    if (!s.may_be_finite || r.may_overflow) {
+      S any = fma_any<D>(z.format, z.mode, true, false);
+      any.real = z.real;
+      any.specials = s;
+      any.specials.may_be_finite = true;  // saturation gives ±max
+      any.specials.may_be_pos_zero = any.specials.may_be_neg_zero = true;
+      return any;
+    }
+    z.fp = r.fp;
+    rounding = introduced_float(t, z.fp, *F, z.mode);
+    s.may_be_pos_zero = s.may_be_neg_zero = contains(z.fp, 0.0);
+  } else {
+    z.fp = t;  // the real format: no rounding
+    s.may_be_pos_zero = contains(z.fp, 0.0);
+    s.may_be_neg_zero = false;
+  }
+  return std::nullopt;
+}
+
 }  // namespace detail
 
 /// fma(x, y, w) = x·y + w with one rounding (C fma); the operands' formats must
@@ -122,63 +185,14 @@ SymbolicDomainError<D> fma(const SymbolicDomainError<D>& x0, const SymbolicDomai
   S z;
   z.format = format;
   z.mode = mode;
-  SpecialStates& s = z.specials;
-  s = SpecialStates{};
+  z.specials = SpecialStates{};
   const D xy_real = x.real * y.real;
   z.real = xy_real + w.real;
   D t = x.fp * y.fp + w.fp;
   D rounding = D::point(0);
-  const FloatFormat* F = std::get_if<FloatFormat>(&format);
-  if (F && is_point(x.fp) && is_point(y.fp) && is_point(w.fp)) {
-    // the machine result exactly (GMP)
-    const mpq_class tq = exact_value(x.fp.lower()) * exact_value(y.fp.lower()) + exact_value(w.fp.lower());
-    const Rounded r = round_to(tq, *F, mode);
-    s.may_overflow = r.overflow;
-    if (!std::isfinite(r.value)) {
-      S any = detail::fma_any<D>(format, mode, true, false);
-      any.specials.may_be_finite = false;
-      any.specials.may_be_pos_zero = any.specials.may_be_neg_zero = false;
-      any.specials.may_be_nan = std::isnan(r.value);
-      any.specials.may_be_pos_inf = r.value > 0;
-      any.specials.may_be_neg_inf = r.value < 0;
-      any.specials.may_overflow = r.overflow;
-      any.real = z.real;
-      any.origin = origin;
-      return any;
-    }
-    t = D::from_rational(tq);
-    z.fp = D::point(r.value);
-    rounding = D::from_rational(exact_value(r.value) - tq);
-    s.may_be_pos_zero = r.value == 0 && !std::signbit(r.value);
-    s.may_be_neg_zero = r.value == 0 && std::signbit(r.value);
-  } else if (F) {
-    const auto r = detail::round_enclosure(t, *F, mode);
-    s.may_be_finite = r.may_be_finite;
-    s.may_be_pos_inf = r.may_be_pos_inf;
-    s.may_be_neg_inf = r.may_be_neg_inf;
-    s.may_be_nan = r.may_be_nan;
-    s.may_overflow = r.may_overflow;
-    if (!F->has_infinities() && (s.may_be_pos_inf || s.may_be_neg_inf)) {
-      // Saturate / NaN formats: beyond max finite the error is unbounded
-      if (F->overflow == Overflow::NaN) s.may_be_nan = true;
-      s.may_be_pos_inf = s.may_be_neg_inf = false;
-    }
-    if (!s.may_be_finite || r.may_overflow) {
-      S any = detail::fma_any<D>(format, mode, true, false);
-      any.real = z.real;
-      any.specials = s;
-      any.specials.may_be_finite = true;  // saturation gives ±max
-      any.specials.may_be_pos_zero = any.specials.may_be_neg_zero = true;
-      any.origin = origin;
-      return any;
-    }
-    z.fp = r.fp;
-    rounding = detail::introduced_float(t, z.fp, *F, mode);
-    s.may_be_pos_zero = s.may_be_neg_zero = contains(z.fp, 0.0);
-  } else {
-    z.fp = t;  // the real format: no rounding
-    s.may_be_pos_zero = contains(z.fp, 0.0);
-    s.may_be_neg_zero = false;
+  if (auto special = detail::fma_round(x, y, w, t, z, rounding)) {
+    special->origin = origin;
+    return *special;
   }
 
   // the product's identity, both forms (no direct difference: met below)
