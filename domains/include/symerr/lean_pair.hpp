@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include <symerr/fp_environment.hpp>
 #include <symerr/lean_interval.hpp>
 
 #if defined(__SSE2__)
