@@ -84,7 +84,7 @@ TEST_CASE("campaign: bad unary kernel entries name the JSON path", "[unary][camp
                                                             "operator": "Exp", "type": "FP32"}]})"),
              Catch::Contains("at /bound/ulp: a unary kernel's ulp bound"));
   CHECK_THAT(error_of(R"({"kernels": [{"form": "binary", "library": "k.so", "symbol": "f", "operator": "Div", "type": "FP32"}]})"),
-             Catch::Contains("at /kernels/0/form: expected \"elementwise\", \"tensor\" or \"unary\""));
+             Catch::Contains("at /kernels/0/form: expected \"elementwise\", \"tensor\", \"unary\" or \"source\""));
 }
 
 TEST_CASE("campaign: unary and binary checks in one report", "[unary][campaign]") {
