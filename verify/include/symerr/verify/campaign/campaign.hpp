@@ -1,5 +1,5 @@
 // Campaigns: what `symerr run` verifies. A campaign is read from a JSON file
-// (format in README "Main job and reports") or is the default campaign; the
+// (format in docs/campaign-files.md) or is the default campaign; the
 // runner turns it into concrete checks (concrete.hpp) of symerr's own generic
 // kernels and of user kernels loaded from shared libraries, plus the symbolic
 // checks and the seed audit (symbolic_campaign.hpp), and returns the plain
