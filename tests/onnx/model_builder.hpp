@@ -39,6 +39,28 @@ class ModelBuilder {
     std::uniform_real_distribution<double> u(-0.5, 0.5);
     for (std::int64_t k = 0; k < n; ++k) t->add_float_data(static_cast<float>(u(rng_)));
   }
+  // A FLOAT initializer of the given values.
+  void floats(const std::string& name, const std::vector<std::int64_t>& shape, const std::vector<float>& values) {
+    auto* t = model_.mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(1);
+    for (auto d : shape) t->add_dims(d);
+    for (auto v : values) t->add_float_data(v);
+  }
+  // A BOOL initializer (int32_data 0 / 1).
+  void bools(const std::string& name, const std::vector<std::int64_t>& shape, const std::vector<int>& values) {
+    auto* t = model_.mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(9);
+    for (auto d : shape) t->add_dims(d);
+    for (auto v : values) t->add_int32_data(v);
+  }
+  static void attr_f(::onnx::NodeProto& n, const std::string& a, float v) {
+    auto* x = n.add_attribute();
+    x->set_name(a);
+    x->set_type(::onnx::AttributeProto::FLOAT);
+    x->set_f(v);
+  }
   void int64s(const std::string& name, const std::vector<std::int64_t>& values) {
     auto* t = model_.mutable_graph()->add_initializer();
     t->set_name(name);
@@ -193,6 +215,22 @@ inline ModelBuilder lenet5() {
   b.node("Softmax", {"logits"}, {"y"});
   b.output("logits", {1, 10});
   b.output("y", {1, 10});
+  return b;
+}
+
+// Two layers with LayerNormalization and Gelu (opset 20): x 1x16 -> Gemm 16->12 ->
+// LayerNormalization (scale, bias) -> Gelu -> Gemm 12->4 (y).
+inline ModelBuilder ln_gelu() {
+  ModelBuilder b(20);
+  b.input("x", {1, 16});
+  b.weights("W1", {12, 16}), b.weights("B1", {12});
+  b.weights("S", {12}), b.weights("LB", {12});
+  b.weights("W2", {4, 12}), b.weights("B2", {4});
+  ModelBuilder::attr(b.node("Gemm", {"x", "W1", "B1"}, {"g1"}), "transB", 1);
+  b.node("LayerNormalization", {"g1", "S", "LB"}, {"ln"});
+  b.node("Gelu", {"ln"}, {"ge"});
+  ModelBuilder::attr(b.node("Gemm", {"ge", "W2", "B2"}, {"y"}), "transB", 1);
+  b.output("y", {1, 4});
   return b;
 }
 

@@ -13,6 +13,8 @@
 
 #include "graph_kernels_conv.hpp"
 #include "graph_kernels_more.hpp"
+#include "graph_kernels_norm.hpp"
+#include "graph_kernels_shape.hpp"
 
 namespace symerr::onnx {
 
@@ -53,6 +55,153 @@ inline void arity(const GraphNode& n, std::size_t lo, std::size_t hi) {
                      (hi > lo ? " to " + std::to_string(hi) : std::string()));
   if (n.outputs.size() != 1)
     throw InputError("has " + std::to_string(n.outputs.size()) + " outputs, expected 1");
+}
+
+// Input i as integers (an INT64 or BOOL initializer or Constant); nullptr when omitted.
+inline const std::vector<std::int64_t>* int_input(const Graph& g, const GraphNode& n, std::size_t i, const char* what) {
+  if (i >= n.inputs.size() || n.inputs[i].empty()) return nullptr;
+  const auto it = g.int_constants.find(n.inputs[i]);
+  if (it == g.int_constants.end())
+    throw InputError("input " + std::to_string(i) + " ('" + n.inputs[i] + "', " + what +
+                     ") must be an INT64 or BOOL initializer or Constant (computed ones are not supported)");
+  return &it->second;
+}
+
+inline const std::vector<std::int64_t>& required_ints(const Graph& g, const GraphNode& n, std::size_t i,
+                                                     const char* what) {
+  const auto* v = int_input(g, n, i, what);
+  if (!v) throw InputError(std::string("the ") + what + " input (" + std::to_string(i) + ") is missing");
+  return *v;
+}
+
+// Outputs beyond the first must be omitted ("" names): load_graph refuses the others.
+inline void arity_one_output(const GraphNode& n, std::size_t lo, std::size_t hi) {
+  if (n.inputs.size() < lo || n.inputs.size() > hi)
+    throw InputError("has " + std::to_string(n.inputs.size()) + " inputs, expected " + std::to_string(lo) +
+                     (hi > lo ? " to " + std::to_string(hi) : std::string()));
+  for (std::size_t k = 1; k < n.outputs.size(); ++k)
+    if (!n.outputs[k].empty()) throw InputError("output " + std::to_string(k) + " is not supported");
+}
+
+// The exponent of Pow must be a FLOAT initializer or Constant: the enclosures
+// take one exact exponent per element.
+template <class T>
+Tensor<T> run_pow(const Graph& g, const GraphNode& n, const Tensor<T>& x, const Tensor<T>& y) {
+  if (!g.initializers.count(n.inputs[1]))
+    throw InputError("the exponent '" + n.inputs[1] + "' must be a FLOAT initializer or Constant "
+                     "(a computed exponent is not supported)");
+  return kernels::binary(x, y, kernels::pow_of<T>);
+}
+
+template <class T>
+std::vector<const Tensor<T>*> all_inputs(const GraphNode& n, const std::function<const Tensor<T>&(std::size_t)>& in) {
+  std::vector<const Tensor<T>*> parts;
+  for (std::size_t i = 0; i < n.inputs.size(); ++i) parts.push_back(&in(i));
+  return parts;
+}
+
+template <class T>
+Tensor<T> run_reduce(const Graph& g, const GraphNode& n, const Tensor<T>& x) {
+  arity_one_output(n, 1, 2);
+  const auto* axes_in = int_input(g, n, 1, "axes");
+  const auto axes = axes_in ? *axes_in : n.ints_attr("axes", {});
+  if (axes.empty() && n.int_attr("noop_with_empty_axes", 0) != 0) return x;
+  const auto kind = n.op_type == "ReduceSum"    ? kernels::Reduction::Sum
+                    : n.op_type == "ReduceMean" ? kernels::Reduction::Mean
+                                                : kernels::Reduction::Max;
+  return kernels::reduce(x, axes, n.int_attr("keepdims", 1) != 0, kind);
+}
+
+template <class T>
+Tensor<T> run_clip(const Graph& g, const GraphNode& n, const std::function<const Tensor<T>&(std::size_t)>& in) {
+  arity_one_output(n, 1, 3);
+  auto bound = [&](std::size_t i, const char* a) -> std::optional<T> {
+    if (g.opset < 11)
+      return n.attributes.count(a) ? std::optional<T>(kernels::ScalarOps<T>::constant(n.float_attr(a, 0)))
+                                   : std::nullopt;
+    if (i >= n.inputs.size() || n.inputs[i].empty()) return std::nullopt;
+    const Tensor<T>& t = in(i);
+    if (t.size() != 1) throw InputError(std::string("the ") + a + " input is not a scalar: " + to_string(t.shape()));
+    return t[0];
+  };
+  return kernels::clip(in(0), bound(1, "min"), bound(2, "max"));
+}
+
+template <class T>
+Tensor<T> run_slice(const Graph& g, const GraphNode& n, const Tensor<T>& x) {
+  if (g.opset < 10)
+    return arity(n, 1, 1), kernels::slice(x, n.ints_attr("starts", {}), n.ints_attr("ends", {}), n.ints_attr("axes", {}), {});
+  arity(n, 3, 5);
+  const auto* axes = int_input(g, n, 3, "axes");
+  const auto* steps = int_input(g, n, 4, "steps");
+  return kernels::slice(x, required_ints(g, n, 1, "starts"), required_ints(g, n, 2, "ends"),
+                        axes ? *axes : std::vector<std::int64_t>{}, steps ? *steps : std::vector<std::int64_t>{});
+}
+
+template <class T>
+Tensor<T> run_pad(const Graph& g, const GraphNode& n, const std::function<const Tensor<T>&(std::size_t)>& in) {
+  if (g.opset < 11)
+    return arity(n, 1, 1), kernels::pad(in(0), n.ints_attr("pads", {}), {},
+                                        kernels::ScalarOps<T>::constant(n.float_attr("value", 0)));
+  arity(n, 2, 4);
+  const auto* axes = int_input(g, n, 3, "axes");
+  const bool has_value = n.inputs.size() > 2 && !n.inputs[2].empty();
+  if (has_value && in(2).size() != 1) throw InputError("the constant_value input is not a scalar");
+  return kernels::pad(in(0), required_ints(g, n, 1, "pads"), axes ? *axes : std::vector<std::int64_t>{},
+                      has_value ? in(2)[0] : kernels::ScalarOps<T>::constant(0));
+}
+
+template <class T>
+Tensor<T> run_dropout(const Graph& g, const GraphNode& n, const Tensor<T>& x) {
+  arity_one_output(n, 1, 3);
+  if (const auto* t = int_input(g, n, 2, "training_mode"); t && !t->empty() && (*t)[0] != 0)
+    throw InputError("training_mode is true: only inference is supported (Dropout is the identity)");
+  return x;
+}
+
+template <class T>
+Tensor<T> run_layout(const Graph& g, const GraphNode& n, const std::function<const Tensor<T>&(std::size_t)>& in) {
+  const std::string& op = n.op_type;
+  auto axes = [&](std::size_t i) {
+    const auto* a = int_input(g, n, i, "axes");
+    return a ? *a : n.ints_attr("axes", {});
+  };
+  if (op == "Squeeze") return arity(n, 1, 2), kernels::squeeze(in(0), axes(1));
+  if (op == "Unsqueeze") return arity(n, 1, 2), kernels::unsqueeze(in(0), axes(1));
+  if (op == "Slice") return run_slice(g, n, in(0));
+  if (op == "Pad") return run_pad(g, n, in);
+  if (op == "Cast") return arity(n, 1, 1), in(0);
+  if (op == "Dropout") return run_dropout(g, n, in(0));
+  if (op == "Gather") {
+    arity(n, 2, 2);
+    const auto& idx = required_ints(g, n, 1, "indices");
+    return kernels::gather(in(0), idx, g.int_shapes.at(n.inputs[1]), n.int_attr("axis", 0));
+  }
+  if (op == "Where") {
+    arity(n, 3, 3);
+    const auto& c = required_ints(g, n, 0, "condition");
+    return kernels::where(c, g.int_shapes.at(n.inputs[0]), in(1), in(2));
+  }
+  throw InputError("operator " + op + " has no evaluator");
+}
+
+template <class T>
+Tensor<T> run_op_more(const Graph& g, const GraphNode& n, Values<T>& vals) {
+  const std::string& op = n.op_type;
+  const std::function<const Tensor<T>&(std::size_t)> in = [&](std::size_t i) -> const Tensor<T>& {
+    return operand(g, n, i, vals);
+  };
+  auto optional = [&](std::size_t i) -> const Tensor<T>* {
+    return i < n.inputs.size() && !n.inputs[i].empty() ? &in(i) : nullptr;
+  };
+  if (op == "LayerNormalization") return arity_one_output(n, 2, 3), kernels::layer_norm(n, in(0), in(1), optional(2));
+  if (op == "Gelu") return arity(n, 1, 1), kernels::gelu(n, in(0));
+  if (op == "Erf") return arity(n, 1, 1), kernels::unary(in(0), kernels::erf_of<T>);
+  if (op == "Pow") return arity(n, 2, 2), run_pow(g, n, in(0), in(1));
+  if (op == "Clip") return run_clip(g, n, in);
+  if (op == "Min" || op == "Max") return arity(n, 1, 1u << 20), kernels::min_max(all_inputs(n, in), op == "Max");
+  if (op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax") return run_reduce(g, n, in(0));
+  return run_layout(g, n, in);
 }
 
 template <class T>
@@ -105,7 +254,7 @@ Tensor<T> run_op(const Graph& g, const GraphNode& n, Values<T>& vals) {
       throw InputError("the shape input '" + n.inputs[1] + "' must be an INT64 initializer or Constant");
     return kernels::reshape(n, in(0), s->second);
   }
-  throw InputError("operator " + op + " has no evaluator");
+  return run_op_more(g, n, vals);
 }
 
 }  // namespace detail

@@ -28,14 +28,28 @@
 
 namespace symerr::onnx::kernels {
 
-/// How a number becomes an element: ScalarOps<T>::constant(v), v a value of FP32.
+/// The real constants that are not FP32 values (Gelu's tanh form).
+enum class RealConstant {
+  SqrtTwoOverPi,  ///< √(2/π)
+  GeluCubic       ///< 0.044715
+};
+/// The nearest double of a RealConstant.
+inline double nearest_double(RealConstant c) {
+  return c == RealConstant::SqrtTwoOverPi ? 0.79788456080286535588 : 0.044715;
+}
+
+/// How a number becomes an element: ScalarOps<T>::constant(v), v a value of
+/// FP32; real_constant(c): the runner's FP32 rounding of c in the computed
+/// program, c itself in the ideal one.
 template <class T>
 struct ScalarOps {
   static T constant(double v) { return T(v); }
+  static T real_constant(RealConstant c) { return T(nearest_double(c)); }
 };
 template <>
 struct ScalarOps<float> {
   static float constant(double v) { return static_cast<float>(v); }
+  static float real_constant(RealConstant c) { return static_cast<float>(nearest_double(c)); }
 };
 
 [[noreturn]] inline void shape_fail(const std::string& what) { throw InputError(what); }

@@ -48,6 +48,24 @@ const std::map<std::string, std::set<std::string>>& operator_attributes() {
       {"Transpose", {"perm"}},
       {"BatchNormalization", {"epsilon", "momentum", "training_mode"}},
       {"Concat", {"axis"}},
+      {"LayerNormalization", {"axis", "epsilon", "stash_type"}},
+      {"Gelu", {"approximate"}},
+      {"Erf", {}},
+      {"Pow", {}},
+      {"Clip", {"min", "max"}},
+      {"Min", {}},
+      {"Max", {}},
+      {"ReduceSum", {"axes", "keepdims", "noop_with_empty_axes"}},
+      {"ReduceMean", {"axes", "keepdims", "noop_with_empty_axes"}},
+      {"ReduceMax", {"axes", "keepdims", "noop_with_empty_axes"}},
+      {"Squeeze", {"axes"}},
+      {"Unsqueeze", {"axes"}},
+      {"Slice", {"starts", "ends", "axes"}},
+      {"Gather", {"axis"}},
+      {"Pad", {"mode", "pads", "value"}},
+      {"Cast", {"to", "saturate"}},
+      {"Where", {}},
+      {"Dropout", {"ratio", "seed", "is_test"}},
   };
   return table;
 }
@@ -100,17 +118,44 @@ GraphAttribute attribute(const ::onnx::AttributeProto& a, const std::string& whe
   return r;
 }
 
+// An INT64 or BOOL TensorProto as int_constants / int_shapes (BOOL as 0 / 1);
+// false for any other element type.
+bool int_constant(const ::onnx::TensorProto& t, const std::string& name, Graph& g, const std::string& where) {
+  if (t.data_type() == static_cast<int>(DataType::Bool)) {
+    Shape shape;
+    for (const auto d : t.dims()) {
+      if (d < 0) fail(where, "negative dimension");
+      shape.push_back(static_cast<std::size_t>(d));
+    }
+    const std::size_t n = element_count(shape, where);
+    std::vector<std::int64_t> v;
+    if (t.has_raw_data())
+      for (const char c : t.raw_data()) v.push_back(c != 0);
+    else
+      for (const auto i : t.int32_data()) v.push_back(i != 0);
+    if (v.size() != n) fail(where, "BOOL tensor with " + std::to_string(v.size()) + " values for shape " + to_string(shape));
+    g.int_constants[name] = std::move(v);
+    g.int_shapes[name] = std::move(shape);
+    return true;
+  }
+  if (t.data_type() != static_cast<int>(DataType::Int64)) return false;
+  const AnyTensor a = parse_tensor(t.SerializeAsString(), where);
+  const auto& i = std::get<Tensor<std::int64_t>>(a);
+  g.int_constants[name] = std::vector<std::int64_t>(i.values().begin(), i.values().end());
+  g.int_shapes[name] = i.shape();
+  return true;
+}
+
 void fold_constant(const ::onnx::NodeProto& n, Graph& g, const std::string& where) {
   if (n.attribute_size() != 1 || n.attribute(0).name() != "value" || !n.attribute(0).has_t())
     fail(where, "a Constant needs exactly the attribute 'value' (a tensor); value_float, value_ints, "
                 "sparse_value, ... are not supported");
   if (n.output_size() != 1) fail(where, "a Constant has exactly one output");
+  if (int_constant(n.attribute(0).t(), n.output(0), g, where + ": attribute 'value'")) return;
   const AnyTensor t = parse_tensor(n.attribute(0).t().SerializeAsString(), where + ": attribute 'value'");
   if (const auto* f = std::get_if<Tensor<float>>(&t)) g.initializers[n.output(0)] = *f;
-  else if (const auto* i = std::get_if<Tensor<std::int64_t>>(&t))
-    g.int_constants[n.output(0)] = std::vector<std::int64_t>(i->values().begin(), i->values().end());
   else fail(where, "attribute 'value' has element type " + data_type_name(static_cast<int>(data_type_of(t))) +
-                       " (supported: FLOAT, and INT64 for shapes)");
+                       " (supported: FLOAT, INT64 for shapes, axes, pads and indices, BOOL for conditions)");
 }
 
 void check_attribute_values(const GraphNode& n, const std::string& where) {
@@ -131,6 +176,74 @@ void check_attribute_values(const GraphNode& n, const std::string& where) {
   }
   if ((n.op_type == "MaxPool") && n.outputs.size() != 1)
     fail(where, "the Indices output of MaxPool is not supported");
+}
+
+// The operators whose attributes became inputs at some opset (axes, pads,
+// min / max, starts / ends): the spelling must match the model's opset.
+void check_attribute_or_input(const GraphNode& n, std::int64_t opset, const std::string& where,
+                              std::int64_t since, std::initializer_list<const char*> attrs, std::size_t max_old_inputs) {
+  for (const char* a : attrs)
+    if (opset >= since && n.attributes.count(a))
+      fail(where, "attribute '" + std::string(a) + "' is an input of " + n.op_type + " from opset " +
+                      std::to_string(since) + " (the model imports opset " + std::to_string(opset) + ")");
+  if (opset < since && n.inputs.size() > max_old_inputs)
+    fail(where, n.op_type + " before opset " + std::to_string(since) + " takes " + std::to_string(max_old_inputs) +
+                    " input(s); its other operands are attributes");
+}
+
+bool has_extra_output(const GraphNode& n) {
+  for (std::size_t k = 1; k < n.outputs.size(); ++k)
+    if (!n.outputs[k].empty()) return true;
+  return false;
+}
+
+void check_opset_spelling(const GraphNode& n, std::int64_t opset, const std::string& where) {
+  const std::string& op = n.op_type;
+  auto needs = [&](std::int64_t since) {
+    if (opset < since)
+      fail(where, op + " is an operator from opset " + std::to_string(since) + " (the model imports opset " +
+                      std::to_string(opset) + ")");
+  };
+  auto flag = [&](const char* a) {
+    if (n.attributes.count(a) && n.int_attr(a, 0) != 0 && n.int_attr(a, 0) != 1)
+      fail(where, "attribute '" + std::string(a) + "' = " + std::to_string(n.int_attr(a, 0)) + " is not supported (0 or 1)");
+  };
+  if (op == "Gelu") {
+    needs(20);
+    const std::string a = n.string_attr("approximate", "none");
+    if (a != "none" && a != "tanh") fail(where, "attribute 'approximate' = '" + a + "' (supported: none, tanh)");
+  } else if (op == "LayerNormalization") {
+    needs(17);
+    if (n.int_attr("stash_type", 1) != 1)
+      fail(where, "attribute 'stash_type' = " + std::to_string(n.int_attr("stash_type", 1)) +
+                      " is not supported (1: FLOAT, the runner's format)");
+    if (has_extra_output(n)) fail(where, "the Mean and InvStdDev outputs of LayerNormalization are not supported");
+  } else if (op == "Clip") {
+    check_attribute_or_input(n, opset, where, 11, {"min", "max"}, 1);
+  } else if (op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax") {
+    const std::int64_t since = op == "ReduceSum" ? 13 : 18;
+    check_attribute_or_input(n, opset, where, since, {"axes"}, 1);
+    if (opset < since && n.attributes.count("noop_with_empty_axes"))
+      fail(where, "attribute 'noop_with_empty_axes' exists from opset " + std::to_string(since));
+    flag("keepdims"), flag("noop_with_empty_axes");
+  } else if (op == "Squeeze" || op == "Unsqueeze") {
+    check_attribute_or_input(n, opset, where, 13, {"axes"}, 1);
+  } else if (op == "Slice") {
+    check_attribute_or_input(n, opset, where, 10, {"starts", "ends", "axes"}, 1);
+  } else if (op == "Pad") {
+    check_attribute_or_input(n, opset, where, 11, {"pads", "value"}, 1);
+    const std::string m = n.string_attr("mode", "constant");
+    if (m != "constant") fail(where, "attribute 'mode' = '" + m + "' is not supported (supported: constant)");
+  } else if (op == "Cast") {
+    const std::int64_t to = n.int_attr("to", 0);
+    if (to != static_cast<std::int64_t>(DataType::Float))
+      fail(where, "attribute 'to' = " + std::to_string(to) + " (" + data_type_name(static_cast<int>(to)) +
+                      ") is not supported: the runner is FP32, a Cast may only target FLOAT");
+  } else if (op == "Dropout") {
+    if (has_extra_output(n)) fail(where, "the mask output of Dropout is not supported (inference only)");
+    if (n.attributes.count("is_test") && n.int_attr("is_test", 0) == 0)
+      fail(where, "attribute 'is_test' = 0 (training) is not supported (inference only: Dropout is the identity)");
+  }
 }
 
 GraphNode node(const ::onnx::NodeProto& p, std::size_t k, const Graph& g) {
@@ -165,6 +278,7 @@ GraphNode node(const ::onnx::NodeProto& p, std::size_t k, const Graph& g) {
   if (n.op_type == "Softmax" && g.opset < 13)
     fail(where, "Softmax before opset 13 (the 2-D coercion semantics) is not supported");
   check_attribute_values(n, where);
+  check_opset_spelling(n, g.opset, where);
   return n;
 }
 
@@ -175,7 +289,10 @@ const std::vector<std::string>& supported_operators() {
                                                "Relu", "Tanh", "Sigmoid", "Softmax", "AveragePool",
                                                "MaxPool", "Flatten", "Reshape", "Identity", "Constant",
                                                "Neg", "Abs", "Exp", "Log", "Sqrt", "LeakyRelu",
-                                               "GlobalAveragePool", "Transpose", "BatchNormalization", "Concat"};
+                                               "GlobalAveragePool", "Transpose", "BatchNormalization", "Concat",
+                                               "LayerNormalization", "Gelu", "Erf", "Pow", "Clip", "Min", "Max",
+                                               "ReduceSum", "ReduceMean", "ReduceMax", "Squeeze", "Unsqueeze",
+                                               "Slice", "Gather", "Pad", "Cast", "Where", "Dropout"};
   return ops;
 }
 
@@ -198,12 +315,11 @@ Graph parse_graph(std::string_view bytes, const std::string& source) {
   const auto& gp = m.graph();
   for (const auto& t : gp.initializer()) {
     const std::string where = source + ": initializer '" + t.name() + "'";
+    if (int_constant(t, t.name(), g, where)) continue;
     const AnyTensor a = parse_tensor(t.SerializeAsString(), where);
     if (const auto* f = std::get_if<Tensor<float>>(&a)) g.initializers[t.name()] = *f;
-    else if (const auto* i = std::get_if<Tensor<std::int64_t>>(&a))
-      g.int_constants[t.name()] = std::vector<std::int64_t>(i->values().begin(), i->values().end());
     else fail(where, "element type " + data_type_name(static_cast<int>(data_type_of(a))) +
-                         " is not supported (FLOAT, and INT64 for shapes)");
+                         " is not supported (FLOAT, INT64 for shapes, axes, pads and indices, BOOL for conditions)");
   }
   for (const auto& v : gp.input())
     if (!g.initializers.count(v.name()) && !g.int_constants.count(v.name()))

@@ -9,6 +9,7 @@
 
 #include <mpfr.h>
 
+#include <cmath>
 #include <utility>
 
 #include "graph_kernels.hpp"
@@ -75,6 +76,35 @@ class Exact {
     mpfr_tanh(r.v_, a.v_, MPFR_RNDN);
     return r;
   }
+  friend Exact erf(const Exact& a) {
+    Exact r;
+    mpfr_erf(r.v_, a.v_, MPFR_RNDN);
+    return r;
+  }
+  friend Exact pow(const Exact& a, const Exact& b) {
+    Exact r;
+    mpfr_pow(r.v_, a.v_, b.v_, MPFR_RNDN);
+    return r;
+  }
+  /// A real constant, to 256 bits.
+  static Exact real_constant(kernels::RealConstant c) {
+    Exact r;
+    if (c == kernels::RealConstant::GeluCubic) {
+      mpfr_set_str(r.v_, "0.044715", 10, MPFR_RNDN);
+    } else {
+      mpfr_const_pi(r.v_, MPFR_RNDN);
+      mpfr_ui_div(r.v_, 2, r.v_, MPFR_RNDN);
+      mpfr_sqrt(r.v_, r.v_, MPFR_RNDN);
+    }
+    return r;
+  }
+  /// The enclosure [lo, hi] of a real constant, by directed rounding.
+  static std::pair<double, double> real_constant_bounds(kernels::RealConstant c) {
+    const Exact x = real_constant(c);
+    // |x − c| <= 2^-255·|c|: widen by one double ulp each way
+    const double d = x.to_double();
+    return {std::nextafter(d, -INFINITY), std::nextafter(d, INFINITY)};
+  }
   friend Exact log(const Exact& a) {
     Exact r;
     mpfr_log(r.v_, a.v_, MPFR_RNDN);
@@ -96,5 +126,14 @@ class Exact {
  private:
   mpfr_t v_;
 };
+
+namespace kernels {
+/// The exact runner's numbers and real constants.
+template <>
+struct ScalarOps<Exact> {
+  static Exact constant(double v) { return Exact(v); }
+  static Exact real_constant(RealConstant c) { return Exact::real_constant(c); }
+};
+}  // namespace kernels
 
 }  // namespace symerr::onnx

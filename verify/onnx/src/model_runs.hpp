@@ -10,15 +10,30 @@
 #include "model_exact.hpp"
 
 namespace symerr::onnx::kernels {
+/// A real constant c in the symbolic run: real value c, computed value the
+/// runner's FP32 constant float(nearest double of c), error their difference.
+template <class S>
+S symbolic_real_constant(RealConstant c) {
+  const float f = static_cast<float>(nearest_double(c));
+  const auto [lo, hi] = Exact::real_constant_bounds(c);
+  // err = f − c in [f − hi, f − lo], each difference rounded outward
+  const double elo = std::nextafter(static_cast<double>(f) - hi, -INFINITY);
+  const double ehi = std::nextafter(static_cast<double>(f) - lo, INFINITY);
+  return S::computed(f, elo, ehi, FP32);
+}
 /// Weights and literals of the symbolic run are FP32 values, exact.
 template <>
 struct ScalarOps<SymbolicError> {
   static SymbolicError constant(double v) { return SymbolicError::constant(v, FP32); }
+  static SymbolicError real_constant(RealConstant c) { return symbolic_real_constant<SymbolicError>(c); }
 };
 /// The same in the Affine domain.
 template <>
 struct ScalarOps<SymbolicDomainError<Affine>> {
   static SymbolicDomainError<Affine> constant(double v) { return SymbolicDomainError<Affine>::constant(v, FP32); }
+  static SymbolicDomainError<Affine> real_constant(RealConstant c) {
+    return symbolic_real_constant<SymbolicDomainError<Affine>>(c);
+  }
 };
 }  // namespace symerr::onnx::kernels
 

@@ -75,7 +75,10 @@ struct Graph {
   std::vector<GraphValue> outputs;        ///< graph outputs
   std::vector<GraphNode> nodes;           ///< topological order, Constant nodes removed
   std::map<std::string, Tensor<float>> initializers;           ///< FLOAT initializers and Constants
-  std::map<std::string, std::vector<std::int64_t>> int_constants;  ///< INT64 ones (Reshape's shape)
+  /// INT64 initializers and Constants (shapes, axes, pads, indices) and BOOL
+  /// ones as 0 / 1 (Where's condition, Dropout's training_mode), flat.
+  std::map<std::string, std::vector<std::int64_t>> int_constants;
+  std::map<std::string, Shape> int_shapes;  ///< the shape of each of int_constants
   std::map<std::string, Shape> shapes;    ///< the static shape of every FLOAT tensor
 
   /// "node 'conv1' (Conv, opset 13)" for error messages and reports.
