@@ -2,6 +2,8 @@
 // node (name, op type, opset), the attribute or the tensor; the CLI exits 2.
 #include <catch2/catch.hpp>
 
+#include <functional>
+
 #include <symerr/onnx/graph.hpp>
 #include <symerr/onnx/model.hpp>
 #include <symerr/tensor_errors.hpp>
@@ -102,4 +104,49 @@ TEST_CASE("model analysis: a box or point for an input the graph does not have",
   opt.boxes.clear();
   opt.points.emplace("x", Tensor<float>(Shape{1, 3}, 0.0f));
   CHECK_THROWS_WITH(so::analyse_model(g, opt), Contains("the point of input 'x' has shape [1,3], the graph input [1,4]"));
+}
+
+// The operators of issue 42's second batch: an unsupported attribute value or
+// spelling names the node, its op type and opset, and the attribute.
+TEST_CASE("model loading: the refused attribute values of the new operators", "[onnx][model]") {
+  auto one = [](std::int64_t opset, const std::string& op, const std::vector<std::string>& in,
+                const std::function<void(::onnx::NodeProto&)>& set, std::vector<std::string> out = {"y"}) {
+    test::ModelBuilder b(opset);
+    b.input("x", {2, 4});
+    b.int64s("axes", {1});
+    set(b.node(op, in, out, "n"));
+    b.output("y", {2, 4});
+    return load_error(b.bytes());
+  };
+  using N = ::onnx::NodeProto;
+  CHECK_THAT(one(20, "Gelu", {"x"}, [](N& n) { test::ModelBuilder::attr(n, "approximate", std::string("fast")); }),
+             Contains("node 'n' (Gelu, opset 20): attribute 'approximate' = 'fast' (supported: none, tanh)"));
+  CHECK_THAT(one(17, "Gelu", {"x"}, [](N&) {}), Contains("node 'n' (Gelu, opset 17): Gelu is an operator from opset 20"));
+  CHECK_THAT(one(13, "Cast", {"x"}, [](N& n) { test::ModelBuilder::attr(n, "to", std::int64_t{10}); }),
+             Contains("node 'n' (Cast, opset 13): attribute 'to' = 10 (FLOAT16) is not supported: the runner is FP32"));
+  CHECK_THAT(one(13, "Pad", {"x", "axes"}, [](N& n) { test::ModelBuilder::attr(n, "mode", std::string("reflect")); }),
+             Contains("node 'n' (Pad, opset 13): attribute 'mode' = 'reflect' is not supported (supported: constant)"));
+  CHECK_THAT(one(13, "ReduceSum", {"x"}, [](N& n) { test::ModelBuilder::attr(n, "axes", std::vector<std::int64_t>{1}); }),
+             Contains("node 'n' (ReduceSum, opset 13): attribute 'axes' is an input of ReduceSum from opset 13"));
+  CHECK_THAT(one(13, "ReduceMean", {"x"}, [](N& n) { test::ModelBuilder::attr(n, "keepdims", std::int64_t{2}); }),
+             Contains("node 'n' (ReduceMean, opset 13): attribute 'keepdims' = 2 is not supported"));
+  CHECK_THAT(one(17, "LayerNormalization", {"x", "x"}, [](N& n) { test::ModelBuilder::attr(n, "stash_type", std::int64_t{11}); }),
+             Contains("node 'n' (LayerNormalization, opset 17): attribute 'stash_type' = 11 is not supported"));
+  CHECK_THAT(one(17, "LayerNormalization", {"x", "x"}, [](N&) {}, {"y", "mean"}),
+             Contains("node 'n' (LayerNormalization, opset 17): the Mean and InvStdDev outputs"));
+  CHECK_THAT(one(13, "Dropout", {"x"}, [](N&) {}, {"y", "mask"}),
+             Contains("node 'n' (Dropout, opset 13): the mask output of Dropout is not supported"));
+  CHECK_THAT(one(13, "Clip", {"x"}, [](N& n) { test::ModelBuilder::attr_f(n, "min", 0.0f); }),
+             Contains("node 'n' (Clip, opset 13): attribute 'min' is an input of Clip from opset 11"));
+  // evaluation-time refusals (found by the shape pass, before any analysis)
+  CHECK_THAT(one(13, "Pow", {"x", "x"}, [](N&) {}),
+             Contains("node 'n' (Pow, opset 13): the exponent 'x' must be a FLOAT initializer or Constant"));
+  CHECK_THAT(one(13, "Squeeze", {"x", "x"}, [](N&) {}),
+             Contains("node 'n' (Squeeze, opset 13): input 1 ('x', axes) must be an INT64 or BOOL initializer"));
+  test::ModelBuilder t(13);
+  t.input("x", {2, 4});
+  t.bools("on", {}, {1});
+  t.node("Dropout", {"x", "", "on"}, {"y"}, "d");
+  t.output("y", {2, 4});
+  CHECK_THAT(load_error(t.bytes()), Contains("node 'd' (Dropout, opset 13): training_mode is true"));
 }

@@ -43,6 +43,12 @@ void check_op(const ModelBuilder& b, const std::string& name, std::pair<double, 
     CHECK(r.containment_failures.empty());
     for (const auto& t : r.tensors) CHECK(t.observed <= t.max_abs_err);
   }
+  opt.domain = "affine";  // the Affine enclosures of the same operators
+  const so::ModelResult affine = so::analyse_model(g, opt);
+  INFO(name << ", box, affine");
+  for (const auto& f : affine.containment_failures) UNSCOPED_INFO(f);
+  CHECK(affine.containment_failures.empty());
+  opt.domain = "interval";
   opt.points.emplace(g.inputs[0].name, point_of(g.inputs[0].shape, box.first, box.second));
   opt.input_error = std::ldexp(1.0, -20);
   const so::ModelResult r = so::analyse_model(g, opt);

@@ -97,6 +97,19 @@ TEST_CASE("model: CNN with BatchNormalization and the other operators, inside it
   check_sound(g, opt);
 }
 
+TEST_CASE("model: two layers with LayerNormalization and Gelu, inside their enclosures", "[onnx][model]") {
+  const so::Graph g = so::load_graph(std::filesystem::path(SYMERR_TEST_DATA_DIR) / "models" / "ln_gelu.onnx");
+  CHECK(g.opset == 20);
+  CHECK(g.shapes.at("ln") == Shape{1, 12});
+  so::ModelOptions opt;
+  opt.default_box = {-1.0, 1.0};
+  check_sound(g, opt);
+  opt.input_error = std::ldexp(1.0, -20);
+  check_sound(g, opt);
+  opt.domain = "affine";
+  check_sound(g, opt);
+}
+
 TEST_CASE("model: the Affine domain, inside its enclosures, exact at a point of the MLP", "[onnx][model]") {
   for (const char* name : {"mlp", "lenet_small", "cnn_bn"}) {
     const so::Graph g = graph_of(std::string(name) == "mlp" ? test::mlp(16, 12, 8, 4)
@@ -194,6 +207,7 @@ TEST_CASE("model: the checked-in test models are the builders' output", "[onnx][
   CHECK(so::read_file(dir / "lenet_small.onnx") == test::lenet_small().bytes());
   CHECK(so::read_file(dir / "lenet5.onnx") == test::lenet5().bytes());
   CHECK(so::read_file(dir / "cnn_bn.onnx") == test::cnn_bn().bytes());
+  CHECK(so::read_file(dir / "ln_gelu.onnx") == test::ln_gelu().bytes());
 }
 
 TEST_CASE("model: write the test models into tests/data/models", "[.][write-models]") {
@@ -213,6 +227,7 @@ TEST_CASE("model: write the test models into tests/data/models", "[.][write-mode
   write("lenet_small.onnx", test::lenet_small());
   write("lenet5.onnx", test::lenet5());
   write("cnn_bn.onnx", test::cnn_bn());
+  write("ln_gelu.onnx", test::ln_gelu());
 }
 
 // The library owns its floating-point environment: the FP32 runner gives the
