@@ -51,6 +51,10 @@ void check_op(const ModelBuilder& b, const std::string& name, std::pair<double, 
   opt.domain = "affine";  // the Affine enclosures of the same operators
   const so::ModelResult affine = so::analyse_model(g, opt);
   INFO(name << ", box, affine");
+  for (const auto& t : affine.tensors)
+    if (std::getenv("SYMERR_PRINT_RATIOS") && !t.op_type.empty())
+      std::printf("box affine e=2^-20: %s %s (%s): bound %.3g observed %.3g ratio %.3g\n", name.c_str(),
+                  t.name.c_str(), t.op_type.c_str(), t.max_abs_err, t.observed, t.max_abs_err / t.observed);
   for (const auto& f : affine.containment_failures) UNSCOPED_INFO(f);
   CHECK(affine.containment_failures.empty());
   opt.domain = "interval";
