@@ -6,6 +6,7 @@
 // within the declared factor of the largest error observed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,8 +30,10 @@ Tensor<float> point_of(const Shape& s, double lo, double hi) {
 
 // Soundness in the box, then at a point: the halved twin and the tightness
 // twin (bound <= factor · observed for every tensor `tight` lists).
+// box_factor (0: none): the same tightness twin on the box at input error 0,
+// where the operator's own roundings make the error.
 void check_op(const ModelBuilder& b, const std::string& name, std::pair<double, double> box, double factor,
-              const std::vector<std::string>& tight) {
+              const std::vector<std::string>& tight, double box_factor) {
   const so::Graph g = so::parse_graph(b.bytes(), name);
   so::ModelOptions opt;
   opt.default_box = box;
@@ -43,6 +46,10 @@ void check_op(const ModelBuilder& b, const std::string& name, std::pair<double, 
     CHECK(r.containment_failures.empty());
     for (const auto& t : r.tensors) {
       CHECK(t.observed <= t.max_abs_err);
+      if (e == 0 && box_factor > 0 && std::find(tight.begin(), tight.end(), t.name) != tight.end()) {
+        INFO(name << ": box, tensor " << t.name << " bound " << t.max_abs_err << ", observed " << t.observed);
+        CHECK(t.max_abs_err <= box_factor * t.observed);
+      }
       if (std::getenv("SYMERR_PRINT_RATIOS") && e == 0 && t.op_type != "")
         std::printf("box e=0: %s %s (%s): bound %.3g observed %.3g ratio %.3g\n", name.c_str(), t.name.c_str(),
                     t.op_type.c_str(), t.max_abs_err, t.observed, t.max_abs_err / t.observed);
@@ -96,7 +103,7 @@ TEST_CASE("model ops: LayerNormalization inside its enclosures, tight at a point
   b.weights("S", {8}), b.weights("B", {8});
   ModelBuilder::attr(b.node("LayerNormalization", {"m", "S", "B"}, {"y"}), "axis", std::int64_t{-1});
   b.output("y", {2, 8});
-  check_op(b, "layer_norm", {-1.0, 1.0}, 8.0, {"y"});
+  check_op(b, "layer_norm", {-1.0, 1.0}, 8.0, {"y"}, 0);  // box: 9.3e6, docs/models.md
 }
 
 TEST_CASE("model ops: Gelu (erf and tanh forms) and Erf inside their enclosures", "[onnx][model][ops]") {
@@ -104,12 +111,12 @@ TEST_CASE("model ops: Gelu (erf and tanh forms) and Erf inside their enclosures"
     ModelBuilder b = scaled_input(20, {1, 16});
     ModelBuilder::attr(b.node("Gelu", {"m"}, {"y"}), "approximate", std::string(approx));
     b.output("y", {1, 16});
-    check_op(b, std::string("gelu_") + approx, {-3.0, 3.0}, 4.0, {"y"});
+    check_op(b, std::string("gelu_") + approx, {-3.0, 3.0}, 4.0, {"y"}, 6.0);
   }
   ModelBuilder b = scaled_input(13, {1, 16});
   b.node("Erf", {"m"}, {"y"});
   b.output("y", {1, 16});
-  check_op(b, "erf", {-4.0, 4.0}, 4.0, {"y"});
+  check_op(b, "erf", {-4.0, 4.0}, 4.0, {"y"}, 4.0);
 }
 
 TEST_CASE("model ops: Pow with a constant exponent inside its enclosures", "[onnx][model][ops]") {
@@ -122,7 +129,7 @@ TEST_CASE("model ops: Pow with a constant exponent inside its enclosures", "[onn
   b.node("Reshape", {"s", "shape"}, {"r"});
   b.node("Pow", {"r", "P"}, {"y"});
   b.output("y", {1, 8, 2});
-  check_op(b, "pow", {-2.0, 2.0}, 4.0, {"y"});
+  check_op(b, "pow", {-2.0, 2.0}, 4.0, {"y"}, 5.0);
 }
 
 TEST_CASE("model ops: Clip (inputs and attributes), Min and Max inside their enclosures", "[onnx][model][ops]") {
@@ -133,7 +140,7 @@ TEST_CASE("model ops: Clip (inputs and attributes), Min and Max inside their enc
     b.node("Clip", {"m", "", "hi"}, {"z"});
     b.output("y", {1, 16});
     b.output("z", {1, 16});
-    check_op(b, "clip", {-1.0, 1.0}, 4.0, {"y", "z"});
+    check_op(b, "clip", {-1.0, 1.0}, 4.0, {"y", "z"}, 4.0);
   }
   {
     ModelBuilder b = scaled_input(10, {1, 16});
@@ -141,7 +148,7 @@ TEST_CASE("model ops: Clip (inputs and attributes), Min and Max inside their enc
     ModelBuilder::attr_f(c, "min", -0.125f);
     ModelBuilder::attr_f(c, "max", 0.2f);
     b.output("y", {1, 16});
-    check_op(b, "clip_opset10", {-1.0, 1.0}, 4.0, {"y"});
+    check_op(b, "clip_opset10", {-1.0, 1.0}, 4.0, {"y"}, 4.0);
   }
   ModelBuilder b = scaled_input(13, {2, 8});
   b.weights("V", {8});
@@ -151,7 +158,7 @@ TEST_CASE("model ops: Clip (inputs and attributes), Min and Max inside their enc
   b.node("Min", {"m", "n"}, {"z"});
   b.output("y", {2, 8});
   b.output("z", {2, 8});
-  check_op(b, "min_max", {-1.0, 1.0}, 4.0, {"y", "z"});
+  check_op(b, "min_max", {-1.0, 1.0}, 4.0, {"y", "z"}, 2.0);
 }
 
 TEST_CASE("model ops: ReduceSum, ReduceMean, ReduceMax inside their enclosures", "[onnx][model][ops]") {
@@ -163,7 +170,7 @@ TEST_CASE("model ops: ReduceSum, ReduceMean, ReduceMax inside their enclosures",
   b.output("s", {2});
   b.output("a", {2, 3, 1});
   b.output("x_max", {1, 1, 1});
-  check_op(b, "reduce", {-1.0, 1.0}, 6.0, {"s", "a", "x_max"});
+  check_op(b, "reduce", {-1.0, 1.0}, 6.0, {"s", "a", "x_max"}, 16.0);
 }
 
 TEST_CASE("model ops: layout operators (Slice, Unsqueeze, Squeeze, Gather, Pad, Where, Cast, Dropout)",
@@ -186,7 +193,7 @@ TEST_CASE("model ops: layout operators (Slice, Unsqueeze, Squeeze, Gather, Pad, 
   b.node("Dropout", {"ca"}, {"dr"});
   b.node("Tanh", {"dr"}, {"y"});
   b.output("y", {1, 3, 4});
-  check_op(b, "layout", {-1.0, 1.0}, 4.0, {"sl", "ga", "pd", "wh", "y"});
+  check_op(b, "layout", {-1.0, 1.0}, 4.0, {"sl", "ga", "pd", "wh", "y"}, 2.0);
 }
 
 // The exact runner's Gelu is the real function (an independent formula in

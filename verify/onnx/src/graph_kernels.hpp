@@ -11,8 +11,10 @@
 //   * Gemm: s = Σ_k A·B; alpha·s only when alpha ≠ 1; then s + (beta·C) with
 //     beta·C only when beta ≠ 1; Conv: Σ then + bias;
 //   * Sigmoid = 1 / (1 + exp(−x)), Softmax = exp(x − max) / Σ exp(x − max),
-//     Relu = fmax(x, 0); exp and tanh are the libm's (glibc expf/tanhf for
-//     float, the accuracy model for SymbolicError).
+//     Relu = fmax(x, 0); exp, tanh, erf and pow are the libm's (glibc expf /
+//     tanhf / erff / powf for float, the accuracy model for SymbolicError);
+//   * the normalisation, reductions and elementwise functions of the second
+//     batch: graph_kernels_norm.hpp; the layout operators: graph_kernels_shape.hpp.
 // Shape errors throw InputError; the evaluator adds the node's name.
 #pragma once
 

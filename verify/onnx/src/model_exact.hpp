@@ -2,7 +2,7 @@
 // Sums and products of FP32 values and of their errors are exact at this
 // precision while the exponents span less than about 200 binades (they do
 // for the models symerr accepts: finite FP32 weights and inputs); division,
-// exp and tanh are correctly rounded to 256 bits, a relative error of
+// square root, exp, log, tanh, erf and pow are correctly rounded to 256 bits, a relative error of
 // 2^-256 per operation, which the containment checks allow for explicitly
 // (model_analysis.cpp: kOracleSlack).
 #pragma once
