@@ -38,19 +38,12 @@ void compare(const std::string& what, const Tensor<T>& got, const Tensor<float>&
 // constants (every non-FLOAT input: axes, pads, indices, conditions; and the
 // FLOAT inputs listed in `fold`, e.g. Pow's exponent) made initializers; the
 // remaining graph inputs' positions in the data set.
-// With first_output_only, the node's other outputs are dropped (LayerNormalization's
-// Mean and InvStdDev, which symerr refuses): Y alone is compared.
 so::Graph with_constant_operands(const fs::path& dir, const fs::path& ds, const std::vector<int>& fold,
-                                 std::vector<int>& kept, bool first_output_only) {
+                                 std::vector<int>& kept) {
   ::onnx::ModelProto m;
   const std::string bytes = so::read_file(dir / "model.onnx");
   REQUIRE(m.ParseFromString(bytes));
   auto* graph = m.mutable_graph();
-  if (first_output_only) {
-    REQUIRE(graph->node_size() == 1);
-    while (graph->node(0).output_size() > 1) graph->mutable_node(0)->mutable_output()->RemoveLast();
-    while (graph->output_size() > 1) graph->mutable_output()->RemoveLast();
-  }
   ::google::protobuf::RepeatedPtrField<::onnx::ValueInfoProto> inputs;
   kept.clear();
   for (int k = 0; k < graph->input_size(); ++k) {
@@ -71,7 +64,7 @@ so::Graph with_constant_operands(const fs::path& dir, const fs::path& ds, const 
   return so::parse_graph(m.SerializeAsString(), (dir / "model.onnx").string());
 }
 
-void conformance(const std::string& name, const std::vector<int>& fold = {}, bool first_output_only = false) {
+void conformance(const std::string& name, const std::vector<int>& fold = {}) {
   const fs::path dir = kNodeDir / name;
   INFO("ONNX backend test " << dir.string());
   REQUIRE(fs::is_directory(dir));
@@ -79,7 +72,7 @@ void conformance(const std::string& name, const std::vector<int>& fold = {}, boo
   for (int d = 0; fs::is_directory(dir / ("test_data_set_" + std::to_string(d))); ++d, ++sets) {
     const fs::path ds = dir / ("test_data_set_" + std::to_string(d));
     std::vector<int> kept;
-    const so::Graph g = with_constant_operands(dir, ds, fold, kept, first_output_only);
+    const so::Graph g = with_constant_operands(dir, ds, fold, kept);
     REQUIRE(kept.size() == g.inputs.size());
     std::map<std::string, Tensor<float>> in;
     std::map<std::string, Tensor<double>> in_exact;
@@ -178,7 +171,7 @@ TEST_CASE("model runners: libonnx-testdata node tests of the normalisation and r
       {"test_reduce_max_keepdims_example", {}}, {"test_reduce_max_keepdims_random", {}},
       {"test_reduce_max_negative_axes_keepdims_example", {}}, {"test_reduce_max_negative_axes_keepdims_random", {}}};
   for (const auto& [t, fold] : tests) {
-    SECTION(t) { conformance(t, fold, std::string(t).find("layer_normalization") != std::string::npos); }
+    SECTION(t) { conformance(t, fold); }
   }
 }
 

@@ -98,12 +98,14 @@ ModelBuilder scaled_input(std::int64_t opset, const std::vector<std::int64_t>& s
 
 }  // namespace
 
-TEST_CASE("model ops: LayerNormalization inside its enclosures, tight at a point", "[onnx][model][ops]") {
+TEST_CASE("model ops: LayerNormalization (Y, Mean, InvStdDev) inside its enclosures, tight at a point", "[onnx][model][ops]") {
   ModelBuilder b = scaled_input(17, {2, 8});
   b.weights("S", {8}), b.weights("B", {8});
-  ModelBuilder::attr(b.node("LayerNormalization", {"m", "S", "B"}, {"y"}), "axis", std::int64_t{-1});
+  ModelBuilder::attr(b.node("LayerNormalization", {"m", "S", "B"}, {"y", "mu", "inv"}), "axis", std::int64_t{-1});
   b.output("y", {2, 8});
-  check_op(b, "layer_norm", {-1.0, 1.0}, 8.0, {"y"}, 0);  // box: 9.3e6, docs/models.md
+  b.output("mu", {2, 1});
+  b.output("inv", {2, 1});
+  check_op(b, "layer_norm", {-1.0, 1.0}, 8.0, {"y", "mu", "inv"}, 0);  // box: 9.3e6, docs/models.md
 }
 
 TEST_CASE("model ops: Gelu (erf and tanh forms) and Erf inside their enclosures", "[onnx][model][ops]") {

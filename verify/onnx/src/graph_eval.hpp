@@ -194,7 +194,7 @@ Tensor<T> run_op_more(const Graph& g, const GraphNode& n, Values<T>& vals) {
   auto optional = [&](std::size_t i) -> const Tensor<T>* {
     return i < n.inputs.size() && !n.inputs[i].empty() ? &in(i) : nullptr;
   };
-  if (op == "LayerNormalization") return arity_one_output(n, 2, 3), kernels::layer_norm(n, in(0), in(1), optional(2));
+  if (op == "LayerNormalization") return arity_one_output(n, 2, 3), kernels::layer_norm(n, in(0), in(1), optional(2)).y;
   if (op == "Gelu") return arity(n, 1, 1), kernels::gelu(n, in(0));
   if (op == "Erf") return arity(n, 1, 1), kernels::unary(in(0), kernels::erf_of<T>);
   if (op == "Pow") return arity(n, 2, 2), run_pow(g, n, in(0), in(1));
@@ -257,6 +257,26 @@ Tensor<T> run_op(const Graph& g, const GraphNode& n, Values<T>& vals) {
   return run_op_more(g, n, vals);
 }
 
+// Every output of the node, in the order of n.outputs ("" ones included, to be skipped).
+template <class T>
+std::vector<Tensor<T>> run_node(const Graph& g, const GraphNode& n, Values<T>& vals) {
+  if (n.op_type == "LayerNormalization" && n.outputs.size() > 1) {
+    if (n.inputs.size() < 2 || n.inputs.size() > 3 || n.outputs.size() > 3)
+      throw InputError("has " + std::to_string(n.inputs.size()) + " inputs and " + std::to_string(n.outputs.size()) +
+                       " outputs, expected 2 to 3 of each");
+    const Tensor<T>* bias = n.inputs.size() > 2 && !n.inputs[2].empty() ? &operand(g, n, 2, vals) : nullptr;
+    auto r = kernels::layer_norm(n, operand(g, n, 0, vals), operand(g, n, 1, vals), bias);
+    std::vector<Tensor<T>> out;
+    out.push_back(std::move(r.y));
+    out.push_back(std::move(r.mean));
+    if (n.outputs.size() > 2) out.push_back(std::move(r.inv_std));
+    return out;
+  }
+  std::vector<Tensor<T>> out;
+  out.push_back(run_op(g, n, vals));
+  return out;
+}
+
 }  // namespace detail
 
 /// Evaluates every node; `values` holds the graph inputs on entry and the
@@ -275,9 +295,12 @@ Values<T> evaluate(const Graph& g, Values<T> values, const NodeVisitor<T>& visit
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const GraphNode& n = g.nodes[k];
     try {
-      Tensor<T> out = detail::run_op(g, n, values);
-      if (visit) visit(k, n.outputs[0], out);
-      values.insert_or_assign(n.outputs[0], std::move(out));
+      std::vector<Tensor<T>> outs = detail::run_node(g, n, values);
+      for (std::size_t i = 0; i < outs.size(); ++i) {
+        if (n.outputs[i].empty()) continue;
+        if (visit) visit(k, n.outputs[i], outs[i]);
+        values.insert_or_assign(n.outputs[i], std::move(outs[i]));
+      }
     } catch (const InputError& e) {
       throw InputError(g.source + ": " + g.describe(n) + ": " + e.what());
     } catch (const ShapeError& e) {

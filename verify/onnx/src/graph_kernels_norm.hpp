@@ -125,8 +125,17 @@ inline std::vector<std::size_t> to_normalised(const Shape& p, const Shape& norm,
   return broadcast_map(p, norm);
 }
 
+/// LayerNormalization's outputs: Y, Mean and InvStdDev (the last two of the
+/// normalised axes reduced to 1).
 template <class T>
-Tensor<T> layer_norm(const GraphNode& n, const Tensor<T>& x, const Tensor<T>& scale, const Tensor<T>* bias) {
+struct LayerNormOutputs {
+  Tensor<T> y;          ///< Y
+  Tensor<T> mean;       ///< Mean
+  Tensor<T> inv_std;    ///< InvStdDev
+};
+
+template <class T>
+LayerNormOutputs<T> layer_norm(const GraphNode& n, const Tensor<T>& x, const Tensor<T>& scale, const Tensor<T>* bias) {
   using std::sqrt;
   const std::size_t ax = axis_of(n.int_attr("axis", -1), x.rank(), "axis");
   const Shape norm(x.shape().begin() + static_cast<std::ptrdiff_t>(ax), x.shape().end());
@@ -136,25 +145,27 @@ Tensor<T> layer_norm(const GraphNode& n, const Tensor<T>& x, const Tensor<T>& sc
   const auto mb = bias ? to_normalised(bias->shape(), norm, "B") : std::vector<std::size_t>{};
   const T eps = ScalarOps<T>::constant(n.float_attr("epsilon", 1e-5f));
   const T count = ScalarOps<T>::constant(static_cast<double>(len)), one = ScalarOps<T>::constant(1);
-  std::vector<T> v;
+  std::vector<T> v, means, invs;
   v.reserve(x.size());
   for (std::size_t row = 0; row < x.size() / len; ++row) {
     const std::size_t base = row * len;
     T s = x[base];
     for (std::size_t k = 1; k < len; ++k) s = s + x[base + k];
-    const T mean = s / count;
+    means.push_back(s / count);
     std::vector<T> d;
     d.reserve(len);
-    for (std::size_t k = 0; k < len; ++k) d.push_back(x[base + k] - mean);
+    for (std::size_t k = 0; k < len; ++k) d.push_back(x[base + k] - means.back());
     T q = d[0] * d[0];
     for (std::size_t k = 1; k < len; ++k) q = q + d[k] * d[k];
-    const T inv = one / sqrt(q / count + eps);
+    invs.push_back(one / sqrt(q / count + eps));
     for (std::size_t k = 0; k < len; ++k) {
-      T y = d[k] * inv * scale[ms[k]];
+      T y = d[k] * invs.back() * scale[ms[k]];
       v.push_back(bias ? y + (*bias)[mb[k]] : std::move(y));
     }
   }
-  return Tensor<T>(x.shape(), std::move(v));
+  Shape reduced = x.shape();
+  for (std::size_t d = ax; d < reduced.size(); ++d) reduced[d] = 1;
+  return {Tensor<T>(x.shape(), std::move(v)), Tensor<T>(reduced, std::move(means)), Tensor<T>(reduced, std::move(invs))};
 }
 
 }  // namespace symerr::onnx::kernels
