@@ -1,10 +1,12 @@
 // The whole-model report: JSON (machine-readable) and Markdown (for people).
 #include <symerr/onnx/model.hpp>
+#include <symerr/symbolic/accuracy.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 namespace symerr::onnx {
@@ -29,13 +31,40 @@ std::string ratio(double bound, double observed) {
   return text(bound / observed);
 }
 
+// The libm functions the graph's operators call, with their bounds in the
+// thread's accuracy model (the model is the one place that states them).
+std::string elementary_functions(const Graph& g) {
+  std::set<ElementaryFunction> used;
+  for (const auto& n : g.nodes) {
+    const std::string& op = n.op_type;
+    if (op == "Exp" || op == "Softmax" || op == "Sigmoid") used.insert(ElementaryFunction::Exp);
+    if (op == "Tanh" || (op == "Gelu" && n.string_attr("approximate", "none") == "tanh"))
+      used.insert(ElementaryFunction::Tanh);
+    if (op == "Erf" || (op == "Gelu" && n.string_attr("approximate", "none") == "none"))
+      used.insert(ElementaryFunction::Erf);
+    if (op == "Log") used.insert(ElementaryFunction::Log);
+    if (op == "Pow") used.insert(ElementaryFunction::Pow);
+  }
+  const AccuracyModel& m = current_accuracy_model();
+  std::string s = "the thread's accuracy model (" + m.name() + ")";
+  std::string list;
+  for (const ElementaryFunction f : used) {
+    const UlpBound b = m.bound(f, FP32, RoundingMode::NearestEven);
+    char ulps[32];
+    std::snprintf(ulps, sizeof ulps, "%g", b.ulps);
+    list += (list.empty() ? ": " : ", ") + std::string(elementary_name(f)) + "f " +
+            (b.correctly_rounded ? std::string("correctly rounded")
+                                         : "<= " + std::string(ulps) + (b.ulps == 1 ? " ulp" : " ulps"));
+  }
+  return s + (list.empty() ? ": none used" : list);
+}
+
 std::string hypotheses(const Graph& g, const ModelOptions& opt, const ModelResult& r) {
   std::ostringstream s;
   s << "- model: `" << g.source << "` (opset " << g.opset << ", " << g.nodes.size() << " nodes)\n"
     << "- format: FP32 everywhere, round to nearest even; evaluation order: symerr's reference runner "
        "(sequential reductions in index order, docs/models.md)\n"
-    << "- elementary functions: the thread's accuracy model (default glibc-2.36-x86_64: expf <= 1 ulp, "
-       "tanhf <= 3 ulps)\n"
+    << "- elementary functions: " << elementary_functions(g) << "\n"
     << "- enclosures: " << (opt.domain == "affine" ? "SymbolicDomainError<Affine>, at most " +
                                                        std::to_string(opt.affine_max_terms) + " symbols per form"
                                                  : std::string("SymbolicError (intervals)"))
