@@ -130,8 +130,11 @@ TEST_CASE("model ops: Pow with a constant exponent inside its enclosures", "[onn
   b.int64s("shape", {1, 8, 2});
   b.node("Reshape", {"s", "shape"}, {"r"});
   b.node("Pow", {"r", "P"}, {"y"});
+  b.int64s("Q", {-1, 2});  // an INT64 exponent
+  b.node("Pow", {"r", "Q"}, {"z"});
   b.output("y", {1, 8, 2});
-  check_op(b, "pow", {-2.0, 2.0}, 4.0, {"y"}, 5.0);
+  b.output("z", {1, 8, 2});
+  check_op(b, "pow", {-2.0, 2.0}, 4.0, {"y", "z"}, 5.0);
 }
 
 TEST_CASE("model ops: Clip (inputs and attributes), Min and Max inside their enclosures", "[onnx][model][ops]") {

@@ -85,12 +85,23 @@ inline void arity_one_output(const GraphNode& n, std::size_t lo, std::size_t hi)
 
 // The exponent of Pow must be a FLOAT initializer or Constant: the enclosures
 // take one exact exponent per element.
+// An INT64 exponent is taken as its FP32 value (|y| <= 2^24: exact).
 template <class T>
-Tensor<T> run_pow(const Graph& g, const GraphNode& n, const Tensor<T>& x, const Tensor<T>& y) {
-  if (!g.initializers.count(n.inputs[1]))
-    throw InputError("the exponent '" + n.inputs[1] + "' must be a FLOAT initializer or Constant "
+Tensor<T> run_pow(const Graph& g, const GraphNode& n, const std::function<const Tensor<T>&(std::size_t)>& in) {
+  arity(n, 2, 2);
+  const std::string& y = n.inputs[1];
+  if (const auto it = g.int_constants.find(y); it != g.int_constants.end()) {
+    std::vector<T> v;
+    for (const auto e : it->second) {
+      if (e > (1 << 24) || e < -(1 << 24)) throw InputError("the exponent " + std::to_string(e) + " is not an FP32 value");
+      v.push_back(kernels::ScalarOps<T>::constant(static_cast<double>(e)));
+    }
+    return kernels::binary(in(0), Tensor<T>(g.int_shapes.at(y), std::move(v)), kernels::pow_of<T>);
+  }
+  if (!g.initializers.count(y))
+    throw InputError("the exponent '" + y + "' must be a FLOAT or INT64 initializer or Constant "
                      "(a computed exponent is not supported)");
-  return kernels::binary(x, y, kernels::pow_of<T>);
+  return kernels::binary(in(0), in(1), kernels::pow_of<T>);
 }
 
 template <class T>
@@ -197,7 +208,7 @@ Tensor<T> run_op_more(const Graph& g, const GraphNode& n, Values<T>& vals) {
   if (op == "LayerNormalization") return arity_one_output(n, 2, 3), kernels::layer_norm(n, in(0), in(1), optional(2)).y;
   if (op == "Gelu") return arity(n, 1, 1), kernels::gelu(n, in(0));
   if (op == "Erf") return arity(n, 1, 1), kernels::unary(in(0), kernels::erf_of<T>);
-  if (op == "Pow") return arity(n, 2, 2), run_pow(g, n, in(0), in(1));
+  if (op == "Pow") return run_pow(g, n, in);
   if (op == "Clip") return run_clip(g, n, in);
   if (op == "Min" || op == "Max") return arity(n, 1, 1u << 20), kernels::min_max(all_inputs(n, in), op == "Max");
   if (op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax") return run_reduce(g, n, in(0));
