@@ -226,3 +226,21 @@ TEST_CASE("model ops: Gelu's exact runner is the real function, both forms", "[o
     }
   }
 }
+
+// ONNX's Clip with min > max gives max everywhere; both runners agree.
+TEST_CASE("model ops: Clip with min > max is max", "[onnx][model][ops]") {
+  ModelBuilder b(13);
+  b.input("x", {1, 8});
+  b.floats("lo", {}, {0.5f}), b.floats("hi", {}, {-0.25f});
+  b.node("Clip", {"x", "lo", "hi"}, {"y"});
+  b.output("y", {1, 8});
+  const so::Graph g = so::parse_graph(b.bytes(), "clip_inverted");
+  const Tensor<float> x = point_of(Shape{1, 8}, -1.0, 1.0);
+  const auto fp32 = so::run_fp32(g, {{"x", x}});
+  const auto exact =
+      so::run_exact_to_double(g, {{"x", Tensor<double>(x.shape(), std::vector<double>(x.values().begin(), x.values().end()))}});
+  for (std::size_t k = 0; k < 8; ++k) {
+    CHECK(fp32.at("y")[k] == -0.25f);
+    CHECK(exact.at("y")[k] == -0.25);
+  }
+}
