@@ -271,7 +271,21 @@ LeanError<F> LeanError<F>::from_symbolic(const SymbolicError& s, const char* ope
                    lean_detail::pair({s.real.lower(), s.real.upper()}));
 }
 
-// ---- div, fma, sqrt (out of line) ------------------------------------------------
+// ---- add and mul of values with a real enclosure, div, fma, sqrt (out of line) ----
+
+template <class F>
+LeanError<F> LeanError<F>::add_met(const LeanError& a, const LeanError& b) {
+  using namespace lean_detail;
+  const Pair ra = a.real_out(), rb = b.real_out();
+  return constrain(add_plain(a, b), floor_zero(widen(ra + rb), nonneg(ra) && nonneg(rb)));
+}
+
+template <class F>
+LeanError<F> LeanError<F>::mul_met(const LeanError& a, const LeanError& b) {
+  using namespace lean_detail;
+  const Pair ra = a.real_out(), rb = b.real_out();
+  return constrain(mul_plain<true>(a, b), floor_zero(widen(product(ra, rb)), nonneg(ra) && nonneg(rb)));
+}
 
 template <class F>
 LeanError<F> LeanError<F>::div(const LeanError& a, const LeanError& b) {

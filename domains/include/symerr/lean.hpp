@@ -237,12 +237,18 @@ class LeanError {
   }
   [[gnu::always_inline]] bool constrained() const noexcept { return r_[0] != 0 || r_[1] != 0; }
   // z with r, an outward enclosure of its real value, kept where it narrows
-  // fp − err (a NaN lane, e.g. from inf − inf: none)
+  // fp − err (a NaN lane, e.g. from inf − inf: none); then err ⊆ fp − real
+  // (SymbolicDomainError::reduce's first rule)
   static LeanError constrain(LeanError z, Pair r) noexcept {
+    using namespace lean_detail;
     z.r_ = Pair{0.0, 0.0};
     if (!(r[0] == r[0] && r[1] == r[1])) return z;
     const LeanInterval p = z.plain_real();
-    if (-r[0] > p.lo || r[1] < p.hi) z.r_ = r;
+    if (-r[0] > p.lo || r[1] < p.hi) {
+      z.r_ = r;
+      const LeanInterval f = z.fp();
+      z.e_ = vmin(z.e_, pair({sub_down(f.lo, r[1]), sub_up(f.hi, -r[0])}));
+    }
     return z;
   }
   // the operands' real enclosures as pairs, outward
@@ -289,20 +295,31 @@ class LeanError {
 
   // fp − err, rounded to nearest (not widened): (−(flo − ehi), fhi − elo),
   // met with r_ where the value carries one
+  // (Met = false: the caller knows that it carries none)
+  template <bool Met = true>
   [[gnu::always_inline]] Pair real_pair() const noexcept {
     const Pair p = f_ + lean_detail::swap(e_);
-    if (constrained()) [[unlikely]]
-      return lean_detail::vmin(p, r_);
+    if constexpr (Met) {
+      if (constrained()) [[unlikely]]
+        return lean_detail::vmin(p, r_);
+    }
     return p;
+  }
+  // Whether a or b carries a real enclosure (one test of the four lanes' bits, signs dropped).
+  [[gnu::always_inline]] static bool any_constrained(const LeanError& a, const LeanError& b) noexcept {
+    using Bits = lean_detail::PairBits;
+    const Bits x = (reinterpret_cast<Bits>(a.r_) | reinterpret_cast<Bits>(b.r_)) << 1;
+    return (x[0] | x[1]) != 0;
   }
   // real·e widened; a real end beyond DBL_MAX (fp near it, err of the other
   // sign) would be ±inf, and inf·0 a NaN that the corners' max drops: then
   // fp·e − err·e (lean.cpp)
+  template <bool Met = true>
   [[gnu::always_inline]] static Pair real_product(const LeanError& a, Pair e) {
-    const Pair r = lean_detail::vabs(a.real_pair());
+    const Pair p = a.real_pair<Met>(), r = lean_detail::vabs(p);
     if (!(r[0] <= lean_detail::kMax<double> && r[1] <= lean_detail::kMax<double>)) [[unlikely]]
       return real_product_split(a, e);
-    return lean_detail::widen(lean_detail::product(a.real_pair(), e));
+    return lean_detail::widen(lean_detail::product(p, e));
   }
   static Pair real_product_split(const LeanError& a, Pair e);
   // A result whose err bound is not finite (an overflow of an intermediate
@@ -380,6 +397,13 @@ class LeanError {
     using namespace lean_detail;
     if (a.exact_zero()) [[unlikely]]
       return b;
+    if (any_constrained(a, b)) [[unlikely]]
+      return add_met(a, b);
+    return add_plain(a, b);
+  }
+  // add without the operands' real enclosures; add_met (lean.cpp) adds the result's
+  [[gnu::always_inline]] static LeanError add_plain(const LeanError& a, const LeanError& b) {
+    using namespace lean_detail;
     const Pair raw = a.f_ + b.f_, f = to_format<F>(raw);
     double d = rounding(f, a, b, '+');
     if (at_power_of_two(f, d)) [[unlikely]]
@@ -387,31 +411,29 @@ class LeanError {
     // below twice the smallest normal, F's values are all on the subnormal grid: exact
     if (std::max(f[0], f[1]) < (std::is_same_v<F, double> ? 0x1p-1021 : 0x1p-125)) [[unlikely]]
       d = 0;
-    const LeanError z = checked(f, widen(a.e_ + widen(b.e_ + d)), a, b, '+');
-    if (a.constrained() || b.constrained()) [[unlikely]]
-    {
-      const Pair ra = a.real_out(), rb = b.real_out();
-      return constrain(z, floor_zero(widen(ra + rb), nonneg(ra) && nonneg(rb)));
-    }
-    return z;
+    return checked(f, widen(a.e_ + widen(b.e_ + d)), a, b, '+');
   }
+  static LeanError add_met(const LeanError& a, const LeanError& b);
   // fp: the extreme products of the fp ranges, rounded in F (exact);
   // err = fa·fb − ra·rb + δ = ea·fb + ra·eb + δ.
   [[gnu::always_inline]] static LeanError mul(const LeanError& a, const LeanError& b) {
+    if (any_constrained(a, b)) [[unlikely]]
+      return mul_met(a, b);
+    return mul_plain<false>(a, b);
+  }
+  // mul with the operands' real enclosures met (Met) or known absent; mul_met
+  // (lean.cpp) adds the result's
+  template <bool Met>
+  [[gnu::always_inline]] static LeanError mul_plain(const LeanError& a, const LeanError& b) {
     using namespace lean_detail;
     const Pair f = to_format<F>(product(a.f_, b.f_));
     double d = rounding(f, a, b, '*');
     if (at_power_of_two(f, d)) [[unlikely]]
       d = product_rounding(a.f_, b.f_, f, d);
     const Pair x = widen(product(a.e_, b.f_));
-    const LeanError z = checked(f, widen(x + widen(real_product(a, b.e_) + d)), a, b, '*');
-    if (a.constrained() || b.constrained()) [[unlikely]]
-    {
-      const Pair ra = a.real_out(), rb = b.real_out();
-      return constrain(z, floor_zero(widen(product(ra, rb)), nonneg(ra) && nonneg(rb)));
-    }
-    return z;
+    return checked(f, widen(x + widen(real_product<Met>(a, b.e_) + d)), a, b, '*');
   }
+  static LeanError mul_met(const LeanError& a, const LeanError& b);
   // x · x of one value (SymbolicError's square rule, detail::tighten_square):
   // the computed value is >= 0 (the rounding of r² >= 0), so is the real one
   // (its enclosure met with [0, +inf), kept in r_), and err = fp − real <= fp.

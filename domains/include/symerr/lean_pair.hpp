@@ -40,10 +40,6 @@ using FloatPair = float __attribute__((vector_size(8)));
 #endif
 }
 [[gnu::always_inline]] inline Pair vmin(Pair a, Pair b) noexcept { return -vmax(-a, -b); }
-// Both lanes finite (not ±inf, not NaN).
-[[gnu::always_inline]] inline bool finite(Pair a) noexcept {
-  return std::fabs(a[0]) <= std::numeric_limits<double>::max() && std::fabs(a[1]) <= std::numeric_limits<double>::max();
-}
 [[gnu::always_inline]] inline Pair vabs(Pair a) noexcept {
   return reinterpret_cast<Pair>(reinterpret_cast<PairBits>(a) & PairBits{INT64_MAX, INT64_MAX});
 }
