@@ -20,7 +20,10 @@
 //   ulp of F at the result's largest magnitude: the lean type bounds every
 //   rounding by half of it, the full type by its exactness rules) plus 2^-20
 //   of the error's magnitude (the lean operands' real is fp − err, a little
-//   wider than the full type's own real);
+//   wider than the full type's own real); on the derived classes (sqrt of
+//   a square, quotients by a square, a square + 2^-40, sqrt of a square) the
+//   full type's mixed relative/absolute error makes it tighter: there the
+//   lean err is at most kMixedSlack times the full one (a declared gap);
 // * a comparison gives the same answer, or the lean type leaves undecided
 //   (UndecidedBranch) one that the full type decides (again its real, fp −
 //   err, is wider); never the opposite answer.
