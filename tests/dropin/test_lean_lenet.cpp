@@ -8,7 +8,12 @@
 // special the lean type refuses by name. Soundness: every output's lean
 // enclosures hold the exact executions at a few concrete points (the real
 // program on 256-bit MPFR numbers, transformer_oracle.hpp's Real; the
-// computed one in float with glibc's tanhf / expf).
+// computed one in float with glibc's tanhf / expf). Planted divergences fail
+// it: the elementary functions' err dropped (the exact executions escape);
+// their bridge to SymbolicError without the lean computed range and without
+// SymbolicError's real range (at e = 2^-20 the softmax quotient is refused,
+// "the divisor's range holds 0"; at e = 0 the lean fp is wider than
+// SymbolicError's).
 #include <catch2/catch.hpp>
 
 #include <cmath>
