@@ -246,8 +246,12 @@ LeanError<F> LeanError<F>::from_enclosures(LeanInterval fp, LeanInterval err) {
 template <class F>
 SymbolicError LeanError<F>::to_symbolic() const {
   [[maybe_unused]] const FpEnvironmentGuard guard;
-  const LeanInterval r = real();
-  return SymbolicError::input(r.lo, r.hi, err().lo, err().hi, std::is_same_v<F, double> ? FP64 : FP32);
+  const LeanInterval r = real(), f = fp();
+  SymbolicError s = SymbolicError::input(r.lo, r.hi, err().lo, err().hi, std::is_same_v<F, double> ? FP64 : FP32);
+  // input() takes the values of F in real + err, wider than fp: met with fp
+  s.fp = detail::meet(s.fp, decltype(s.fp)::between(f.lo, f.hi));
+  s.reduce();
+  return s;
 }
 
 template <class F>
@@ -262,10 +266,26 @@ LeanError<F> LeanError<F>::from_symbolic(const SymbolicError& s, const char* ope
     lean_detail::fail(std::string("symerr::LeanError<") + lean_detail::format_name<F>() + ">: " + operation +
                       "(x) has no finite enclosure (" + lean_detail::range_text("fp", f.lo, f.hi) + ", " +
                       lean_detail::range_text("err", e.lo, e.hi) + ")");
-  return LeanError(lean_detail::pair(f), lean_detail::pair(e));
+  // SymbolicError's real enclosure (exp > 0, tanh in [−1, 1]) where it narrows fp − err
+  return constrain(LeanError(lean_detail::pair(f), lean_detail::pair(e)),
+                   lean_detail::pair({s.real.lower(), s.real.upper()}));
 }
 
-// ---- div, fma, sqrt (out of line) ------------------------------------------------
+// ---- add and mul of values with a real enclosure, div, fma, sqrt (out of line) ----
+
+template <class F>
+LeanError<F> LeanError<F>::add_met(const LeanError& a, const LeanError& b) {
+  using namespace lean_detail;
+  const Pair ra = a.real_out(), rb = b.real_out();
+  return constrain(add_plain(a, b), floor_zero(widen(ra + rb), nonneg(ra) && nonneg(rb)));
+}
+
+template <class F>
+LeanError<F> LeanError<F>::mul_met(const LeanError& a, const LeanError& b) {
+  using namespace lean_detail;
+  const Pair ra = a.real_out(), rb = b.real_out();
+  return constrain(mul_plain<true>(a, b), floor_zero(widen(product(ra, rb)), nonneg(ra) && nonneg(rb)));
+}
 
 template <class F>
 LeanError<F> LeanError<F>::div(const LeanError& a, const LeanError& b) {
@@ -283,7 +303,10 @@ LeanError<F> LeanError<F>::div(const LeanError& a, const LeanError& b) {
     unbounded_error(a, b, '/');
   const Pair q = widen(quotient(pair(ra), pair(rb)));  // (may overflow near DBL_MAX: an exact b then adds 0)
   const Pair t = b.e_[0] == 0 && b.e_[1] == 0 ? Pair{0.0, 0.0} : widen(product(q, widen(quotient(b.e_, b.f_))));
-  return checked(f, widen(widen(widen(quotient(a.e_, b.f_)) + swap(t)) + d), a, b, '/');
+  const LeanError z = checked(f, widen(widen(widen(quotient(a.e_, b.f_)) + swap(t)) + d), a, b, '/');
+  if (a.constrained() || b.constrained())  // ra / rb, outward (>= 0 where ra >= 0 < rb)
+    return constrain(z, floor_zero(q, ra.lo >= 0 && rb.lo > 0));
+  return z;
 }
 
 template <class F>
@@ -304,7 +327,13 @@ LeanError<F> LeanError<F>::fused(const LeanError& a, const LeanError& b, const L
   if (at_power_of_two(f, d)) [[unlikely]]
     d = fused_rounding(a.f_, b.f_, c.f_, f, d);
   const Pair x = widen(product(a.e_, b.f_));
-  return checked(f, widen(widen(x + c.e_) + widen(real_product(a, b.e_) + d)), a, b, 'f');
+  const LeanError z = checked(f, widen(widen(x + c.e_) + widen(real_product(a, b.e_) + d)), a, b, 'f');
+  if (a.constrained() || b.constrained() || c.constrained())
+  {
+    const Pair ra = a.real_out(), rb = b.real_out(), rc = c.real_out();
+    return constrain(z, floor_zero(widen(widen(product(ra, rb)) + rc), nonneg(ra) && nonneg(rb) && nonneg(rc)));
+  }
+  return z;
 }
 
 template <class F>
@@ -314,17 +343,18 @@ LeanError<F> LeanError<F>::root(const LeanError& a) {
   if (!(fa.lo >= 0) || !(ra.lo >= 0)) [[unlikely]]
     overflow(a, a, 's');
   const Pair f = to_format<F>(Pair{-std::sqrt(fa.lo), std::sqrt(fa.hi)});
-  const double d = rounding(f, a, a, 's');
-  // √f − √r = e / (√f + √r); where both may be 0, |√f − √r| ≤ √|e|
+  double d = rounding(f, a, a, 's');
+  // one computed operand whose root is a value of F: no rounding (f² − x by
+  // one fma, exact; above 2^-960 a nonzero remainder does not underflow to 0)
+  if (fa.lo == fa.hi && (fa.lo == 0 || fa.lo >= 0x1p-960) && std::fma(f[1], f[1], -fa.lo) == 0) d = 0;
+  // √f − √r = e / (√f + √r), met with |√f − √r| ≤ √|e| (√ is ½-Hölder; the
+  // only bound where both may be 0), as SymbolicError's sqrt rule
   const double den = down(down(std::sqrt(fa.lo)) + down(std::sqrt(ra.lo)));
-  Pair e;
-  if (den > 0) {
-    e = widen(quotient(a.e_, Pair{-den, up(up(std::sqrt(fa.hi)) + up(std::sqrt(ra.hi)))}));
-  } else {
-    const double m = up(std::sqrt(std::max(-ea.lo, ea.hi)));
-    e = Pair{m, m};
-  }
-  return checked(f, widen(e + d), a, a, 's');
+  const double m = up(std::sqrt(std::max(-ea.lo, ea.hi)));
+  Pair e = Pair{m, m};
+  if (den > 0) e = vmin(e, widen(quotient(a.e_, Pair{-den, up(up(std::sqrt(fa.hi)) + up(std::sqrt(ra.hi)))})));
+  // the real root √r >= 0, whatever fp − err of the result says
+  return constrain(checked(f, widen(e + d), a, a, 's'), Pair{-down(std::sqrt(ra.lo)), up(std::sqrt(ra.hi))});
 }
 
 template <class F>

@@ -506,7 +506,7 @@ TEST_CASE("LeanError literals: exact reals rounded into the format as error, com
   // two formats do not mix: no operator exists
   static_assert(!addable<LeanDouble, LeanFloat> && !addable<LeanFloat, LeanDouble>);
   static_assert(addable<LeanDouble, int> && addable<float, LeanFloat>);
-  static_assert(std::is_trivially_copyable_v<LeanFloat> && sizeof(LeanFloat) == 32);
+  static_assert(std::is_trivially_copyable_v<LeanFloat> && sizeof(LeanFloat) == 48);
   // the format's limits, as exact constants; no infinity (a clear error, not a silent 0)
   CHECK(std::numeric_limits<LeanFloat>::lowest().fp().lo == -static_cast<double>(FLT_MAX));
   CHECK(std::numeric_limits<LeanDouble>::max().fp().hi == DBL_MAX);

@@ -1,8 +1,13 @@
 // LeanError<F>: a lean drop-in error type for large FP64/FP32 kernels.
 //
-// It carries two enclosures, 32 bytes in all: the set of computed values
-// (`fp`, values of F = double or float) and the error fp − real (`err`); the
-// real value is enclosed by fp − err. Add, Sub, Mul, Div, fma, sqrt, min/max,
+// It carries two enclosures: the set of computed values (`fp`, values of
+// F = double or float) and the error fp − real (`err`); the real value is
+// enclosed by fp − err, met with a third enclosure of the real value where an
+// operation knows more than fp − err says (the square's real value is >= 0, a
+// root's, an exp's; sums, products and quotients of such values), as
+// SymbolicError's real field does: that is what makes sqrt(x·x), an RMS norm
+// and a softmax's quotient run. 48 bytes in all; values that carry no such
+// enclosure (a matmul's) take no extra work beyond one test per operation. Add, Sub, Mul, Div, fma, sqrt, min/max,
 // fabs and the comparisons are inline, in round-to-nearest double arithmetic
 // with every bound rounded outward (c + (|c|·2^-50 + 2^-1074), a few
 // successor steps; Rump, Zimmermann, Boldo, Melquiond, BIT 2009, for one
@@ -106,7 +111,7 @@ class LeanError {
   // ---- arithmetic -----------------------------------------------------------
   friend LeanError operator+(const LeanError& a) noexcept { return a; }
   friend LeanError operator-(const LeanError& a) noexcept {
-    return LeanError(lean_detail::swap(a.f_), lean_detail::swap(a.e_));
+    return LeanError(lean_detail::swap(a.f_), lean_detail::swap(a.e_), lean_detail::swap(a.r_));
   }
   friend LeanError operator+(const LeanError& a, const LeanError& b) {
     if (lean_detail::library_environment()) [[likely]]
@@ -186,6 +191,7 @@ class LeanError {
  private:
   friend struct lean_detail::Guarded;
   LeanError(Pair f, Pair e) noexcept : f_(f), e_(e) {}
+  LeanError(Pair f, Pair e, Pair r) noexcept : f_(f), e_(e), r_(r) {}
   // a literal: integers within 2^53 and floating values through FP64 (exact)
   template <class A>
   static LeanError literal(A c) {
@@ -216,8 +222,44 @@ class LeanError {
   static LeanError integer_literal(unsigned long long c);
   [[noreturn]] static void bad_literal(double d);
   LeanInterval guarded_real() const;
-  LeanInterval exact_real() const noexcept {
+  // fp − err rounded outward exactly (directed by TwoSum's remainder)
+  LeanInterval plain_real() const noexcept {
     return {lean_detail::sub_down(-f_[0], e_[1]), lean_detail::sub_up(f_[1], -e_[0])};
+  }
+  // the real enclosure: fp − err, met with r_ where the value carries one
+  LeanInterval exact_real() const noexcept {
+    LeanInterval r = plain_real();
+    if (constrained()) [[unlikely]] {
+      r.lo = std::max(r.lo, -r_[0]);
+      r.hi = std::min(r.hi, r_[1]);
+    }
+    return r;
+  }
+  [[gnu::always_inline]] bool constrained() const noexcept { return r_[0] != 0 || r_[1] != 0; }
+  // z with r, an outward enclosure of its real value, kept where it narrows
+  // fp − err (a NaN lane, e.g. from inf − inf: none); then err ⊆ fp − real
+  // (SymbolicDomainError::reduce's first rule)
+  static LeanError constrain(LeanError z, Pair r) noexcept {
+    using namespace lean_detail;
+    z.r_ = Pair{0.0, 0.0};
+    if (!(r[0] == r[0] && r[1] == r[1])) return z;
+    const LeanInterval p = z.plain_real();
+    if (-r[0] > p.lo || r[1] < p.hi) {
+      z.r_ = r;
+      const LeanInterval f = z.fp();
+      z.e_ = vmin(z.e_, pair({sub_down(f.lo, r[1]), sub_up(f.hi, -r[0])}));
+    }
+    return z;
+  }
+  // the operands' real enclosures as pairs, outward
+  Pair real_out() const noexcept { return lean_detail::pair(exact_real()); }
+  // An outward sum (product, quotient) of real enclosures is >= 0 where the
+  // exact one is (the operands' signs say so): widening must not push its
+  // lower end below 0, which sqrt would refuse. nonneg(r): r's real lower end >= 0.
+  static bool nonneg(Pair r) noexcept { return r[0] <= 0; }
+  static Pair floor_zero(Pair r, bool exact_nonneg) noexcept {
+    if (exact_nonneg) r[0] = std::min(r[0], 0.0);
+    return r;
   }
   // max and min are continuous: max(fa, fb) − max(ra, rb) lies between the
   // operands' errors, whichever operand is the larger in either program.
@@ -227,8 +269,12 @@ class LeanError {
     const bool b_wins = fb.lo >= fa.hi && b.exact_real().lo >= a.exact_real().hi;
     if (a_wins) return a;
     if (b_wins) return b;
-    return LeanError(lean_detail::pair({std::max(fa.lo, fb.lo), std::max(fa.hi, fb.hi)}),
-                     lean_detail::pair({std::min(ea.lo, eb.lo), std::max(ea.hi, eb.hi)}));
+    const LeanError z(lean_detail::pair({std::max(fa.lo, fb.lo), std::max(fa.hi, fb.hi)}),
+                      lean_detail::pair({std::min(ea.lo, eb.lo), std::max(ea.hi, eb.hi)}));
+    if (!a.constrained() && !b.constrained()) [[likely]]
+      return z;
+    const LeanInterval ra = a.exact_real(), rb = b.exact_real();
+    return constrain(z, lean_detail::pair({std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi)}));
   }
   // ||f| − |r|| ≤ |f − r| where the sign is not the same everywhere
   static LeanError magnitude(const LeanError& a) noexcept {
@@ -236,8 +282,9 @@ class LeanError {
     if (f.lo >= 0 && r.lo >= 0) return a;
     if (f.hi <= 0 && r.hi <= 0) return -a;
     const double m = std::max(a.e_[0], a.e_[1]);
-    return LeanError(lean_detail::pair({f.lo >= 0 ? f.lo : f.hi <= 0 ? -f.hi : 0.0, std::max(-f.lo, f.hi)}),
-                     Pair{m, m});
+    return constrain(LeanError(lean_detail::pair({f.lo >= 0 ? f.lo : f.hi <= 0 ? -f.hi : 0.0, std::max(-f.lo, f.hi)}),
+                               Pair{m, m}),
+                     lean_detail::pair({r.lo >= 0 ? r.lo : r.hi <= 0 ? -r.hi : 0.0, std::max(-r.lo, r.hi)}));
   }
 
   // By value: an operand whose address escapes would stay in memory on the fast path.
@@ -246,16 +293,33 @@ class LeanError {
   [[noreturn]] static void overflow(LeanError a, LeanError b, char op);
   [[noreturn]] void undecided_sign(const char* op) const;
 
-  // fp − err, rounded to nearest (not widened): (−(flo − ehi), fhi − elo)
-  [[gnu::always_inline]] Pair real_pair() const noexcept { return f_ + lean_detail::swap(e_); }
+  // fp − err, rounded to nearest (not widened): (−(flo − ehi), fhi − elo),
+  // met with r_ where the value carries one
+  // (Met = false: the caller knows that it carries none)
+  template <bool Met = true>
+  [[gnu::always_inline]] Pair real_pair() const noexcept {
+    const Pair p = f_ + lean_detail::swap(e_);
+    if constexpr (Met) {
+      if (constrained()) [[unlikely]]
+        return lean_detail::vmin(p, r_);
+    }
+    return p;
+  }
+  // Whether a or b carries a real enclosure (one test of the four lanes' bits, signs dropped).
+  [[gnu::always_inline]] static bool any_constrained(const LeanError& a, const LeanError& b) noexcept {
+    using Bits = lean_detail::PairBits;
+    const Bits x = (reinterpret_cast<Bits>(a.r_) | reinterpret_cast<Bits>(b.r_)) << 1;
+    return (x[0] | x[1]) != 0;
+  }
   // real·e widened; a real end beyond DBL_MAX (fp near it, err of the other
   // sign) would be ±inf, and inf·0 a NaN that the corners' max drops: then
   // fp·e − err·e (lean.cpp)
+  template <bool Met = true>
   [[gnu::always_inline]] static Pair real_product(const LeanError& a, Pair e) {
-    const Pair r = lean_detail::vabs(a.real_pair());
+    const Pair p = a.real_pair<Met>(), r = lean_detail::vabs(p);
     if (!(r[0] <= lean_detail::kMax<double> && r[1] <= lean_detail::kMax<double>)) [[unlikely]]
       return real_product_split(a, e);
-    return lean_detail::widen(lean_detail::product(a.real_pair(), e));
+    return lean_detail::widen(lean_detail::product(p, e));
   }
   static Pair real_product_split(const LeanError& a, Pair e);
   // A result whose err bound is not finite (an overflow of an intermediate
@@ -333,6 +397,13 @@ class LeanError {
     using namespace lean_detail;
     if (a.exact_zero()) [[unlikely]]
       return b;
+    if (any_constrained(a, b)) [[unlikely]]
+      return add_met(a, b);
+    return add_plain(a, b);
+  }
+  // add without the operands' real enclosures; add_met (lean.cpp) adds the result's
+  [[gnu::always_inline]] static LeanError add_plain(const LeanError& a, const LeanError& b) {
+    using namespace lean_detail;
     const Pair raw = a.f_ + b.f_, f = to_format<F>(raw);
     double d = rounding(f, a, b, '+');
     if (at_power_of_two(f, d)) [[unlikely]]
@@ -342,26 +413,38 @@ class LeanError {
       d = 0;
     return checked(f, widen(a.e_ + widen(b.e_ + d)), a, b, '+');
   }
+  static LeanError add_met(const LeanError& a, const LeanError& b);
   // fp: the extreme products of the fp ranges, rounded in F (exact);
   // err = fa·fb − ra·rb + δ = ea·fb + ra·eb + δ.
   [[gnu::always_inline]] static LeanError mul(const LeanError& a, const LeanError& b) {
+    if (any_constrained(a, b)) [[unlikely]]
+      return mul_met(a, b);
+    return mul_plain<false>(a, b);
+  }
+  // mul with the operands' real enclosures met (Met) or known absent; mul_met
+  // (lean.cpp) adds the result's
+  template <bool Met>
+  [[gnu::always_inline]] static LeanError mul_plain(const LeanError& a, const LeanError& b) {
     using namespace lean_detail;
     const Pair f = to_format<F>(product(a.f_, b.f_));
     double d = rounding(f, a, b, '*');
     if (at_power_of_two(f, d)) [[unlikely]]
       d = product_rounding(a.f_, b.f_, f, d);
     const Pair x = widen(product(a.e_, b.f_));
-    return checked(f, widen(x + widen(real_product(a, b.e_) + d)), a, b, '*');
+    return checked(f, widen(x + widen(real_product<Met>(a, b.e_) + d)), a, b, '*');
   }
+  static LeanError mul_met(const LeanError& a, const LeanError& b);
   // x · x of one value (SymbolicError's square rule, detail::tighten_square):
-  // the computed value is >= 0 (the rounding of r² >= 0), so is the real one,
-  // and err = fp − real <= fp.
+  // the computed value is >= 0 (the rounding of r² >= 0), so is the real one
+  // (its enclosure met with [0, +inf), kept in r_), and err = fp − real <= fp.
   static LeanError square(const LeanError& a) {
     LeanError z = mul(a, a);
     const LeanInterval f = z.fp();
     if (detail::square_narrows(f.lo, f.hi)) z.f_[0] = 0.0;  // fp ∩ [0, +inf)
     z.e_[1] = std::min(z.e_[1], z.f_[1]);                    // err <= fp − 0
-    return z;
+    LeanInterval r = z.exact_real();
+    if (detail::square_narrows(r.lo, r.hi)) r.lo = 0.0;      // real ∩ [0, +inf)
+    return constrain(z, lean_detail::pair(r));
   }
   // fp: the extreme quotients (0 ∉ fb); err = fa/fb − ra/rb + δ
   // = ea/fb − (ra/rb)·(eb/fb) + δ (0 ∉ rb).
@@ -377,6 +460,7 @@ class LeanError {
 
   Pair f_{0.0, 0.0};  // fp ⊆ [−f_[0], f_[1]], values of F
   Pair e_{0.0, 0.0};  // err = fp − real ⊆ [−e_[0], e_[1]]
+  Pair r_{0.0, 0.0};  // real ⊆ [−r_[0], r_[1]] where it narrows fp − err; (0, 0): none
 };
 
 namespace lean_detail {

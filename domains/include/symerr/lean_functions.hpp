@@ -113,7 +113,7 @@ std::ostream& operator<<(std::ostream& os, const LeanError<F>& x) {
 }
 
 static_assert(std::is_trivially_copyable_v<LeanDouble> && std::is_trivially_destructible_v<LeanDouble>);
-static_assert(sizeof(LeanDouble) == 32 && sizeof(LeanFloat) == 32);
+static_assert(sizeof(LeanDouble) == 48 && sizeof(LeanFloat) == 48);
 
 extern template class LeanError<double>;
 extern template class LeanError<float>;

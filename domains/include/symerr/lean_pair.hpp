@@ -39,6 +39,7 @@ using FloatPair = float __attribute__((vector_size(8)));
   return Pair{std::max(a[0], b[0]), std::max(a[1], b[1])};
 #endif
 }
+[[gnu::always_inline]] inline Pair vmin(Pair a, Pair b) noexcept { return -vmax(-a, -b); }
 [[gnu::always_inline]] inline Pair vabs(Pair a) noexcept {
   return reinterpret_cast<Pair>(reinterpret_cast<PairBits>(a) & PairBits{INT64_MAX, INT64_MAX});
 }
