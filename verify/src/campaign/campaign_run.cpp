@@ -168,6 +168,7 @@ std::vector<Job> jobs_of(const CampaignSpec& s, std::uint64_t seed) {
     id.package = debian_package_of(k.library);
     if (id.package.empty() && u.library != k.library) id.package = debian_package_of(u.library);
     id.build = u.build;
+    id.libraries = library_closure(k.library);
     jobs.push_back({std::move(k), std::move(o), std::move(id)});
   }
   return jobs;

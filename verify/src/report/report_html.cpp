@@ -247,6 +247,8 @@ void check_section(std::ostringstream& out, const CheckResult& c, std::size_t i)
     if (!c.item.package.empty()) out << ", Debian package " << esc(c.item.package);
     for (const auto& [k, v] : c.item.build) out << ", " << esc(k) << " " << esc(v);
     out << "</li>";
+    if (!c.item.libraries.empty())
+      out << "<li class=\"item\">libraries it loads: " << esc(detail::libraries_text(c.item)) << "</li>";
   }
   if (!c.fp_environment.empty()) out << "<li class=\"fp\">FP environment: " << esc(c.fp_environment) << "</li>";
   if (!c.semantics.empty()) out << "<li>semantics: " << esc(detail::semantics_text(c)) << "</li>";
@@ -326,6 +328,7 @@ void environment_table(std::ostringstream& out, const Environment& env) {
   row("FP state of every kernel call", env.kernel_fp_state);
   row("symerr's own FP state (observed)", env.rounding_mode + ", FTZ " + (env.flush_to_zero ? "on" : "off") +
                                               ", DAZ " + (env.denormals_are_zero ? "on" : "off"));
+  row("variables selecting code paths", detail::code_path_text(env));
   row("seed", std::to_string(env.seed));
   row("date", env.date);
   out << "</table>\n";

@@ -243,6 +243,13 @@ void fields(Io& io, X& x) {
   io("form", x.form);
   io("package", x.package);
   io("build", x.build);
+  io("libraries", x.libraries);
+}
+template <class Io, Is<LinkedLibrary> X>
+void fields(Io& io, X& x) {
+  io("path", x.path);
+  io("sha256", x.sha256);
+  io("package", x.package);
 }
 template <class Io, Is<FaultInfo> X>
 void fields(Io& io, X& x) {
@@ -300,6 +307,7 @@ void fields(Io& io, X& x) {
   io("denormals_are_zero", x.denormals_are_zero);
   io("seed", x.seed);
   io("date", x.date);
+  io("code_path_variables", x.code_path_variables);
 }
 // The overall verdicts are written (for readers of the file), not read: they
 // follow from the checks.
@@ -351,6 +359,7 @@ SYMERR_JSON_BY_FIELDS(ScatterSample)
 SYMERR_JSON_BY_FIELDS(SpecialValueStats)
 SYMERR_JSON_BY_FIELDS(BoundInfo)
 SYMERR_JSON_BY_FIELDS(ShardInfo)
+SYMERR_JSON_BY_FIELDS(LinkedLibrary)
 SYMERR_JSON_BY_FIELDS(ItemIdentity)
 SYMERR_JSON_BY_FIELDS(FaultInfo)
 SYMERR_JSON_BY_FIELDS(CampaignSource)

@@ -141,6 +141,11 @@ struct UnaryOptions {
   std::uint64_t first = 0, count = 0;  // Exhaustive: a sub-range of bit patterns (count 0: all)
   ///@}
   std::optional<SandboxOptions> isolation;  ///< run the kernel in child processes
+  /// Exhaustive: called at every 1/64 of the sweep with a line "sweep 25.0%
+  /// (N of M inputs), T s, about E s left" (the share is counted in inputs;
+  /// the time left is the time so far scaled by the inputs left). Not called
+  /// when empty; calls are serialized.
+  std::function<void(std::string_view)> progress;
 };
 
 /// One failing (or worst) argument of a unary check.
