@@ -16,6 +16,7 @@
 
 #include <symerr/verify/report/report.hpp>
 
+#include "fixture.hpp"
 #include "schema_check.hpp"
 #include "util.hpp"
 
@@ -506,4 +507,18 @@ TEST_CASE("a unary sweep counts each input once and reports its progress in inpu
   CHECK(classes == 65536);
   CHECK_THAT(c.run.output, Catch::Contains("sweep 25.0% (16384 of 65536 inputs)") && Catch::Contains("s left"));
   CHECK_THAT(read_text(c.out / "report.md"), Catch::Contains("65,536"));
+}
+
+TEST_CASE("every report format shows the same counts and durations: metrics as counts, the HTML not dropping them",
+          "[report][hostile][formats]") {
+  CampaignResult r = golden_campaign();
+  r.checks[0].evidence.metrics["not_correctly_rounded"] = 118674000;
+  r.checks[0].evidence.metrics["mpfr_fallbacks"] = 2;
+  r.checks[0].duration_seconds = 512.5;
+  const std::string md = render_markdown(r), html = render_html(r);
+  for (const std::string* page : {&md, &html}) {
+    CHECK_THAT(*page, Catch::Contains("not_correctly_rounded: 118,674,000") && Catch::Contains("mpfr_fallbacks: 2") &&
+                          Catch::Contains("duration: 512.5 s"));
+    CHECK(page->find("1.18674e+08") == std::string::npos);
+  }
 }

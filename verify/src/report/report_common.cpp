@@ -37,6 +37,11 @@ std::string format_number(double x) {
   return buf;
 }
 
+std::string format_metric(double x) {
+  if (x >= 0 && x < 0x1p53 && std::floor(x) == x) return format_count(static_cast<std::uint64_t>(x));
+  return format_number(x);
+}
+
 std::string format_count(std::uint64_t n) {
   std::string digits = std::to_string(n), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {

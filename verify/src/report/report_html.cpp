@@ -269,8 +269,9 @@ void check_section(std::ostringstream& out, const CheckResult& c, std::size_t i)
   if (e.special.checked)
     out << "<li>special values: " << format_count(e.special.matched) << " of "
         << format_count(e.special.checked) << " as specified</li>";
+  for (const auto& [k, v] : e.metrics) out << "<li>" << esc(k) << ": " << detail::format_metric(v) << "</li>";
   if (!c.reason.empty()) out << "<li>reason: " << esc(c.reason) << "</li>";
-  out << "</ul>";
+  out << "<li>duration: " << format_number(c.duration_seconds) << " s</li></ul>";
   if (e.inputs_checked > 0)
     out << "<div class=\"plots\">" << histogram_svg(c) << scatter_svg(c) << "</div>";
   if (c.fault) {

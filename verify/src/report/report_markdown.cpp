@@ -203,7 +203,7 @@ void check_section(std::ostringstream& out, const CheckResult& c) {
   if (e.special.checked > 0)
     out << "- special values: " << format_count(e.special.matched) << " of "
         << format_count(e.special.checked) << " as specified\n";
-  for (const auto& [k, v] : e.metrics) out << "- " << text(k) << ": " << format_number(v) << "\n";
+  for (const auto& [k, v] : e.metrics) out << "- " << text(k) << ": " << detail::format_metric(v) << "\n";
   if (!c.reason.empty()) out << "- reason: " << text(c.reason) << "\n";
   out << "- duration: " << format_number(c.duration_seconds) << " s\n\n";
   if (c.fault) {

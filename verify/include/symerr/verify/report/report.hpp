@@ -71,6 +71,8 @@ CampaignResult parse_report(const std::string& text, const std::filesystem::path
 namespace symerr::detail {
 std::string format_number(double x);          // "%.6g"; "inf", "-inf", "nan"
 std::string format_count(std::uint64_t n);    // 1234567 -> "1,234,567"
+// A metric: a count (a whole number below 2^53, not negative) as format_count, else format_number.
+std::string format_metric(double x);
 // s += (s.empty() ? "" : sep) + x, without temporaries.
 void append_sep(std::string& s, std::string_view sep, std::string_view x);
 // A check's semantics as "key = value, key = value" (unescaped).
