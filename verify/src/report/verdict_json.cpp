@@ -105,6 +105,16 @@ template <class D> struct ClassList { D& v; };
 template <class D> struct SubjectName { D& v; };
 template <class D> struct Required { D& v; };
 template <class D> struct NumMap { D& v; };  // std::map<std::string, double>, non-finite values as strings
+// Deduction guides: clang before 17 has no class template argument deduction
+// for aggregates (P1816), and .ci/fuzz.sh compiles this file with Debian's clang 14.
+template <class D> Num(D&) -> Num<D>;
+template <class D> Nums(D&) -> Nums<D>;
+template <class D> OptNum(D&) -> OptNum<D>;
+template <class D> Opt(D&) -> Opt<D>;
+template <class D> ClassList(D&) -> ClassList<D>;
+template <class D> SubjectName(D&) -> SubjectName<D>;
+template <class D> Required(D&) -> Required<D>;
+template <class D> NumMap(D&) -> NumMap<D>;
 
 struct Writer {
   json& j;
