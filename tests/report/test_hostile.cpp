@@ -522,3 +522,16 @@ TEST_CASE("every report format shows the same counts and durations: metrics as c
     CHECK(page->find("1.18674e+08") == std::string::npos);
   }
 }
+
+TEST_CASE("a unary kernel named by a relative path: its item path is absolute", "[cli][hostile][identity]") {
+  const auto dir = temp_dir("hostile-relative");
+  fs::copy_file(hostile_library(), dir / "libhostile.so");
+  write_text(dir / "c.json", R"({"kernels": [{"form": "unary", "library": "libhostile.so", "symbol": "good_sqrtf",
+                                 "operator": "Sqrt", "type": "FP32", "strategies": ["special"]}]})");
+  const Run r = run_command("cd " + dir.string() + " && " + symerr_exe() + " run c.json -o out -q");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const CampaignResult res = read_report(dir / "out/report.json");
+  REQUIRE(res.checks.size() == 1);
+  CHECK(res.checks[0].item.library == fs::canonical(dir / "libhostile.so").string());
+}
