@@ -505,6 +505,10 @@ TEST_CASE("a unary sweep counts each input once and reports its progress in inpu
                         InputClass::NaN})
     classes += k.evidence[ic].checked;
   CHECK(classes == 65536);
+  std::uint64_t histogram = 0;  // the ulp errors of the ordinary inputs (the HTML's chart; was empty)
+  for (auto n : k.evidence.histogram.counts) histogram += n;
+  CHECK(histogram > 30000);
+  CHECK(histogram <= 65536);
   CHECK_THAT(c.run.output, Catch::Contains("sweep 25.0% (16384 of 65536 inputs)") && Catch::Contains("s left"));
   CHECK_THAT(read_text(c.out / "report.md"), Catch::Contains("65,536"));
 }

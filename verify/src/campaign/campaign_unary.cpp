@@ -135,6 +135,7 @@ void fill(CheckResult& r, const UnaryKernel& k, const std::vector<UnaryResult>& 
       ev.classes[c].checked += p.classes[c][0];
       ev.classes[c].failed += p.classes[c][1];
     }
+    for (std::size_t b = 0; b < UlpHistogram::kBuckets; ++b) ev.histogram.counts[b] += p.histogram.counts[b];
     if (p.fault && !faulted) faulted = &p;
     ev.metrics["not_correctly_rounded"] += static_cast<double>(p.incorrectly_rounded);
     ev.metrics["mpfr_fallbacks"] += static_cast<double>(p.mpfr_calls);

@@ -100,6 +100,7 @@ void judge(UnaryResult& r, OpId op, const FloatFormat& F, std::uint64_t bits, do
   if (o.sonnx_unit_roundoff)  // a correctly rounded result meets it; others are decided exactly
     over = !correct && (!std::isfinite(y) || !unary_within_unit_roundoff(op, x, y, F));
   if (err > r.max_ulp_error || std::isnan(err)) r.max_ulp_error = err;
+  r.histogram.add(err);
   count_class(r, x, F, std::isinf(t.rounded), over);
   note_errors(r, y, t.rounded, err, F);
   if (!over && correct && err <= 0.5) return;
@@ -124,6 +125,7 @@ void merge(UnaryResult& a, const UnaryResult& b) {
   a.max_rel_error = std::max(a.max_rel_error, b.max_rel_error);
   for (std::size_t i = 0; i < a.classes.size(); ++i)
     for (std::size_t j = 0; j < 2; ++j) a.classes[i][j] += b.classes[i][j];
+  for (std::size_t i = 0; i < UlpHistogram::kBuckets; ++i) a.histogram.counts[i] += b.histogram.counts[i];
   a.interrupted = a.interrupted || b.interrupted;
   if (b.fault && !a.fault) {
     a.fault = b.fault;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include <symerr/verify/kernel/kernel.hpp>
+#include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify {
 
@@ -191,6 +192,8 @@ struct UnaryResult {
   /// per input class of x (Normal, Subnormal, Zero, Inf, NaN; Overflow: f(x)
   /// overflows): inputs run, inputs failed
   std::array<std::array<std::uint64_t, 2>, 7> classes{};
+  /// The ulp errors of the ordinary arguments (special arguments are judged apart).
+  UlpHistogram histogram;
   /// a call that did not return normally: the check stopped at its batch
   std::optional<KernelFault> fault;
   std::vector<std::uint64_t> fault_batch;  ///< the inputs (storage bits) of that call
