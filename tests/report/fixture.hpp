@@ -60,7 +60,8 @@ inline CheckResult concrete_violation() {
   c.reason = "120 of 1000 inputs violate the property";
   c.duration_seconds = 0.25;
   c.item = {"/usr/lib/x86_64-linux-gnu/librecip.so.1", std::string(64, 'a'), "recip_div", "elementwise",
-            "librecip1 1.2-3", {{"compiler", "gcc 12"}, {"flags", "-O2"}}};
+            "librecip1 1.2-3", {{"compiler", "gcc 12"}, {"flags", "-O2"}},
+            {{"/usr/lib/x86_64-linux-gnu/libm.so.6", std::string(64, 'c'), "libc6 2.36-9"}}};
   c.fp_environment = "every call started in RNE, FTZ off, DAZ off, traps off (in a child process); "
                      "leaves DAZ set after a call (3 of 3 calls)";
   e.wrong_special = 2;
@@ -79,7 +80,7 @@ inline CheckResult crashed_kernel() {
   c.requirements = {"Div/float/[C3]"};
   c.strategies = {"special_grid"};
   c.verdict = Verdict::Crashed;
-  c.item = {"/tmp/libk.so", std::string(64, 'b'), "segv_div", "elementwise", "", {}};
+  c.item = {"/tmp/libk.so", std::string(64, 'b'), "segv_div", "elementwise", "", {}, {}};
   FaultInfo f;
   f.kind = "signal";
   f.message = "the kernel was killed by signal 11 (SIGSEGV, Segmentation fault)";
@@ -158,6 +159,7 @@ inline CampaignResult golden_campaign() {
   env.kernel_fp_state = "RNE, FTZ off, DAZ off, traps off, exception flags clear";
   env.seed = 7;
   env.date = "2024-05-01T12:00:00Z";
+  env.code_path_variables = {{"ONEDNN_MAX_CPU_ISA", "AVX512_CORE"}};
   r.checks = {concrete_violation(), symbolic_proven(), audit_finding(), crashed_kernel()};
   r.source = {"campaign.json", std::string(64, 'c'), "{\"kernels\": []}", "symerr run campaign.json"};
   return r;

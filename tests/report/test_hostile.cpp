@@ -5,7 +5,10 @@
 // documented verdict or error, and the next kernel's result intact.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -13,6 +16,7 @@
 
 #include <symerr/verify/report/report.hpp>
 
+#include "fixture.hpp"
 #include "schema_check.hpp"
 #include "util.hpp"
 
@@ -370,4 +374,168 @@ TEST_CASE("a kernel's stdout and stderr are captured into the report, not mixed 
   CHECK_THAT(out, Catch::Contains("chatty_div: ") && Catch::Contains("chatty_div on stderr"));
   CHECK(out.size() < 2200);  // the first 2,048 bytes and the total
   CHECK(check_named(c.result, "good_div").semantics.count("kernel_output") == 0);
+}
+
+TEST_CASE("two runs into one output directory: the second is refused before it runs, the first's report intact",
+          "[cli][hostile][lock]") {
+  const auto dir = temp_dir("hostile-lock");
+  const auto out = dir / "out";
+  fs::create_directories(out);
+  write_text(out / "report.json", "previous\n");
+  {  // a run holding the lock (here: this test, as process 4242 says the file)
+    const int fd = ::open((out / ".symerr-lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+    REQUIRE(::write(fd, "4242\n", 5) == 5);
+    write_text(dir / "campaign.json", campaign({binary_entry("good_div")}));
+    const Run second = run_command(symerr_exe() + " run " + (dir / "campaign.json").string() + " -o " + out.string() + " -q");
+    INFO(second.output);
+    CHECK(second.status == 2);
+    CHECK_THAT(second.output, Catch::Contains(out.string() + ": the report directory is in use by another symerr run "
+                                                             "(process 4242)"));
+    CHECK(read_text(out / "report.json") == "previous\n");
+    ::close(fd);  // released: the next run takes the directory
+  }
+  const Run next = run_command(symerr_exe() + " run " + (dir / "campaign.json").string() + " -o " + out.string() + " -q");
+  INFO(next.output);
+  CHECK(next.status == 0);
+  CHECK(read_report(out / "report.json").name == "hostile");
+
+  // two real runs: the slow one holds the directory until it ends (interrupted here)
+  std::string slow = campaign({binary_entry("slow_div")});
+  slow.replace(slow.find("\"hostile\""), 9, "\"slow\"");
+  slow.replace(slow.find("\"random_count\": 2000"), 20, "\"random_count\": 400000");
+  write_text(dir / "slow.json", slow);
+  const Run pair = run_command("(" + symerr_exe() + " run " + (dir / "slow.json").string() + " -o " + out.string() +
+                               " -j 1 -q > /dev/null 2>&1 & p=$!; sleep 1; " + symerr_exe() + " run " +
+                               (dir / "campaign.json").string() + " -o " + out.string() +
+                               " -q; echo second=$?; kill -INT $p; wait $p; echo first=$?)");
+  INFO(pair.output);
+  CHECK_THAT(pair.output, Catch::Contains("in use by another symerr run") && Catch::Contains("second=2") &&
+                              Catch::Contains("first=130"));
+  const CampaignResult first = read_report(out / "report.json");
+  CHECK(first.name == "slow");  // the first run's report, whole (its Markdown names the same campaign)
+  CHECK_THAT(read_text(out / "report.md"), Catch::Contains("# symerr report: slow"));
+}
+
+TEST_CASE("report.json carries a digest of its content: symerr report refuses an edited report",
+          "[cli][hostile][report][digest]") {
+  const auto c = run_text("hostile-digest", campaign({binary_entry("good_div")}));
+  INFO(c.run.output);
+  REQUIRE(c.run.status == 0);
+  const std::string original = read_text(c.out / "report.json");
+  auto j = nlohmann::json::parse(original);
+  REQUIRE(j.contains("content_sha256"));
+  CHECK(j["content_sha256"].get<std::string>().size() == 64);
+  auto report_of = [&](const std::string& name, const std::string& text) {
+    const auto dir = temp_dir(name);
+    write_text(dir / "report.json", text);
+    return run_command(symerr_exe() + " report " + (dir / "report.json").string() + " -o " + (dir / "out").string());
+  };
+  // indentation does not matter: the digest is of the content
+  CHECK(report_of("hostile-digest-indent", j.dump(4)).status == 0);
+  // an edit the verdicts do not reveal: a smaller error, another CPU
+  j["checks"][0]["evidence"]["max_ulp_error"] = 0.25;
+  Run edited = report_of("hostile-digest-edit", j.dump(2));
+  INFO(edited.output);
+  CHECK(edited.status == 2);
+  CHECK_THAT(edited.output, Catch::Contains("report.json: the content does not match its digest") &&
+                                Catch::Contains("edited after symerr wrote it"));
+  j = nlohmann::json::parse(original);
+  j["environment"]["cpu_model"] = "another CPU";
+  CHECK(report_of("hostile-digest-cpu", j.dump(2)).status == 2);
+  // the digest removed from a report of this schema
+  j = nlohmann::json::parse(original);
+  j.erase("content_sha256");
+  edited = report_of("hostile-digest-none", j.dump(2));
+  INFO(edited.output);
+  CHECK(edited.status == 2);
+  CHECK_THAT(edited.output, Catch::Contains("has no \"content_sha256\""));
+}
+
+TEST_CASE("the item identified: the libraries it loads, the variables selecting code paths, absolute paths",
+          "[cli][hostile][identity]") {
+  const auto c = run_text("hostile-identity", campaign({binary_entry("good_div"), unary_entry("good_sqrtf")}), "-q",
+                          "ONEDNN_MAX_CPU_ISA=AVX512_CORE OMP_NUM_THREADS=3 ");
+  INFO(c.run.output);
+  REQUIRE(c.run.status == 0);
+  CHECK(c.result.environment.code_path_variables.count("ONEDNN_MAX_CPU_ISA"));
+  CHECK(c.result.environment.code_path_variables.at("ONEDNN_MAX_CPU_ISA") == "AVX512_CORE");
+  CHECK(c.result.environment.code_path_variables.at("OMP_NUM_THREADS") == "3");
+  for (const auto& k : c.result.checks) {
+    INFO(k.id);
+    CHECK(fs::path(k.item.library).is_absolute());
+    bool libm = false, libc = false;
+    for (const auto& l : k.item.libraries) {
+      CHECK(fs::path(l.path).is_absolute());
+      CHECK(l.sha256.size() == 64);
+      libm = libm || l.path.find("/libm.so") != std::string::npos;
+      libc = libc || l.path.find("/libc.so") != std::string::npos;
+      if (l.path.find("/libc.so") != std::string::npos) CHECK_THAT(l.package, Catch::StartsWith("libc6"));
+    }
+    CHECK(libm);
+    CHECK(libc);
+  }
+  const std::string md = read_text(c.out / "report.md"), html = read_text(c.out / "report.html");
+  for (const std::string* page : {&md, &html}) {
+    CHECK_THAT(*page, Catch::Contains("libraries it loads: ") && Catch::Contains("libm.so.6"));
+    CHECK_THAT(*page, Catch::Contains("ONEDNN_MAX_CPU_ISA=AVX512_CORE"));
+  }
+  const auto j = nlohmann::json::parse(read_text(c.out / "report.json"));
+  bool hypothesis = false;
+  for (const auto& h : j["hypotheses"])
+    hypothesis = hypothesis || (h["title"] == "Item under test" &&
+                                h["text"].get<std::string>().find("ONEDNN_MAX_CPU_ISA=AVX512_CORE") != std::string::npos);
+  CHECK(hypothesis);
+}
+
+TEST_CASE("a unary sweep counts each input once and reports its progress in inputs", "[cli][hostile][unary][count]") {
+  const auto c = run_text("hostile-unary-count",
+                          R"({"kernels": [{"form": "unary", "symbol": "symerr::Sqrt", "operator": "Sqrt", "type": "FP16",
+                              "strategies": ["special", "boundary", "random", "exhaustive"]}]})",
+                          "-j 1");
+  INFO(c.run.output);
+  REQUIRE(c.run.status == 0);
+  REQUIRE(c.result.checks.size() == 1);
+  const CheckResult& k = c.result.checks[0];
+  CHECK(k.verdict == Verdict::Proven);
+  CHECK(k.evidence.inputs_checked == 65536);  // was 65536 + the special, boundary and random inputs
+  std::uint64_t classes = 0;
+  for (InputClass ic : {InputClass::Zero, InputClass::Subnormal, InputClass::Normal, InputClass::Inf,
+                        InputClass::NaN})
+    classes += k.evidence[ic].checked;
+  CHECK(classes == 65536);
+  std::uint64_t histogram = 0;  // the ulp errors of the ordinary inputs (the HTML's chart; was empty)
+  for (auto n : k.evidence.histogram.counts) histogram += n;
+  CHECK(histogram > 30000);
+  CHECK(histogram <= 65536);
+  CHECK_THAT(c.run.output, Catch::Contains("sweep 25.0% (16384 of 65536 inputs)") && Catch::Contains("s left"));
+  CHECK_THAT(read_text(c.out / "report.md"), Catch::Contains("65,536"));
+}
+
+TEST_CASE("every report format shows the same counts and durations: metrics as counts, the HTML not dropping them",
+          "[report][hostile][formats]") {
+  CampaignResult r = golden_campaign();
+  r.checks[0].evidence.metrics["not_correctly_rounded"] = 118674000;
+  r.checks[0].evidence.metrics["mpfr_fallbacks"] = 2;
+  r.checks[0].duration_seconds = 512.5;
+  const std::string md = render_markdown(r), html = render_html(r);
+  for (const std::string* page : {&md, &html}) {
+    CHECK_THAT(*page, Catch::Contains("not_correctly_rounded: 118,674,000") && Catch::Contains("mpfr_fallbacks: 2") &&
+                          Catch::Contains("duration: 512.5 s"));
+    CHECK(page->find("1.18674e+08") == std::string::npos);
+  }
+}
+
+TEST_CASE("a unary kernel named by a relative path: its item path is absolute", "[cli][hostile][identity]") {
+  const auto dir = temp_dir("hostile-relative");
+  fs::copy_file(hostile_library(), dir / "libhostile.so");
+  write_text(dir / "c.json", R"({"kernels": [{"form": "unary", "library": "libhostile.so", "symbol": "good_sqrtf",
+                                 "operator": "Sqrt", "type": "FP32", "strategies": ["special"]}]})");
+  const Run r = run_command("cd " + dir.string() + " && " + symerr_exe() + " run c.json -o out -q");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const CampaignResult res = read_report(dir / "out/report.json");
+  REQUIRE(res.checks.size() == 1);
+  CHECK(res.checks[0].item.library == fs::canonical(dir / "libhostile.so").string());
 }

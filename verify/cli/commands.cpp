@@ -2,13 +2,19 @@
 // print the summary and the report path.
 #include "commands.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <stdexcept>
 #include <thread>
 
 #include <symerr/verify/campaign/campaign.hpp>
@@ -25,6 +31,62 @@ using namespace symerr::verify;
 fs::path output_dir(const Common& c) {
   if (!c.output.empty()) return c.output;
   return fs::path("report");  // relative to the current directory, never the source tree
+}
+
+// The output directory's lock: an exclusive flock(2) on DIR/.symerr-lock,
+// held until symerr exits (the kernel's of a run hold it too while they live:
+// they are killed with the run). A second run into the same directory is
+// refused before it runs anything, so two runs never interleave their reports.
+// The file stays (removing it would race with a run taking it); it holds the
+// pid of the run that last took the lock.
+class OutputLock {
+ public:
+  explicit OutputLock(const fs::path& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw std::runtime_error(dir.string() + ": cannot create the report directory: " + ec.message());
+    const fs::path file = dir / ".symerr-lock";
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0)
+      throw std::runtime_error(file.string() + ": cannot create the lock file of the report directory (" +
+                               std::strerror(errno) + ")");
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int why = errno;
+      char pid[32] = {0};
+      const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
+      std::string holder = n > 0 ? std::string(pid, static_cast<std::size_t>(n)) : std::string();
+      while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+      ::close(fd_);
+      fd_ = -1;
+      if (why != EWOULDBLOCK)
+        throw std::runtime_error(file.string() + ": cannot lock the report directory (" + std::strerror(why) + ")");
+      throw std::runtime_error(dir.string() + ": the report directory is in use by another symerr run" +
+                               (holder.empty() ? std::string() : " (process " + holder + ")") +
+                               "; wait for it to finish or choose another directory with -o");
+    }
+    const std::string me = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) < 0) {
+      // the lock is held all the same; the pid is only for the message of a second run
+    }
+  }
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+  ~OutputLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// The lock of c's output directory, or nullopt after printing why not.
+std::unique_ptr<OutputLock> lock_output(const Common& c) {
+  try {
+    return std::make_unique<OutputLock>(output_dir(c));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "symerr: %s\n", e.what());
+    return nullptr;
+  }
 }
 
 RunOptions run_options(const Common& c) {
@@ -83,6 +145,8 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
     std::fprintf(stderr, "symerr: campaign error: %s\n", e.what());
     return 2;
   }
+  const auto lock = lock_output(c);
+  if (!lock) return kExitInputError;
   RunOptions o = run_options(c);
   o.exhaustive = exhaustive;
   o.command_line = command_line;
@@ -116,6 +180,8 @@ int run_command(const Common& c, const std::string& campaign_file, bool exhausti
 
 int audit_command(const Common& c, const std::string& command_line) {
   const auto t0 = std::chrono::steady_clock::now();
+  const auto lock = lock_output(c);
+  if (!lock) return kExitInputError;
   RunOptions o = run_options(c);
   o.command_line = command_line;
   const int rc = finish(c, run_audit(o), seconds_since(t0));
@@ -131,6 +197,8 @@ int report_command(const Common& c, const std::string& json_file) {
     std::fprintf(stderr, "symerr: %s\n", e.what());
     return 2;
   }
+  const auto lock = lock_output(c);
+  if (!lock) return kExitInputError;
   return finish(c, r, -1);
 }
 

@@ -63,6 +63,7 @@ int unary_command(const UnaryArgs& a) {
     o.threads = a.threads;
     o.seed = a.seed;
     o.isolation = SandboxOptions{};  // the kernel in child processes: time and memory limits, guarded buffers
+    o.progress = [](std::string_view line) { std::cerr << "symerr: " << line << std::endl; };
     const UnaryResult r = check_unary_kernel(k, o);
     std::cout << r.summary() << "\n";
     for (const auto& w : r.worst) {

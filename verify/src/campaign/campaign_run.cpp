@@ -208,6 +208,8 @@ std::vector<CheckResult> run_jobs(const std::vector<Job>& jobs, const CampaignSp
         const std::string form = results[i].item.form;
         results[i].item = jobs[i].identity;
         if (results[i].item.form.empty()) results[i].item.form = form;
+        // after the check: ldd and dpkg take ~0.5 s, memoized per library
+        results[i].item.libraries = library_closure(results[i].item.library);
       }
       results[i].duration_seconds = seconds_since(t0);
       if (ro.progress) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 #include <symerr/verify/concrete/concrete.hpp>
@@ -134,6 +135,7 @@ void fill(CheckResult& r, const UnaryKernel& k, const std::vector<UnaryResult>& 
       ev.classes[c].checked += p.classes[c][0];
       ev.classes[c].failed += p.classes[c][1];
     }
+    for (std::size_t b = 0; b < UlpHistogram::kBuckets; ++b) ev.histogram.counts[b] += p.histogram.counts[b];
     if (p.fault && !faulted) faulted = &p;
     ev.metrics["not_correctly_rounded"] += static_cast<double>(p.incorrectly_rounded);
     ev.metrics["mpfr_fallbacks"] += static_cast<double>(p.mpfr_calls);
@@ -172,7 +174,9 @@ CheckResult run_one(const UnaryKernelSpec& u, const CampaignSpec& spec, std::uin
   const UnaryKernel k = harnessed(kernel_of(u, spec.time_limit_seconds), isolation);
   CheckResult r = header_of(u, k, seed);
   if (!u.library.empty()) {
-    r.item.library = u.library;
+    std::error_code ec;
+    const auto absolute = std::filesystem::canonical(u.library, ec);  // the item path absolute, as for binary kernels
+    r.item.library = ec ? u.library : absolute.string();
     r.item.sha256 = sha256_file(u.library);
     r.item.package = debian_package_of(u.library);
     r.item.build = u.build;
@@ -187,7 +191,10 @@ CheckResult run_one(const UnaryKernelSpec& u, const CampaignSpec& spec, std::uin
     o.samples = u.random_count;
     o.seed = seed;
     o.threads = std::max(1u, ro.jobs);
-    if (ro.progress) ro.progress(r.id + ": " + to_string(st));
+    if (ro.progress) {
+      ro.progress(r.id + ": " + to_string(st));
+      o.progress = [&ro, id = r.id](std::string_view line) { ro.progress(id + ": " + std::string(line)); };
+    }
     parts.push_back(check_unary_kernel(k, o));
     exhaustive = exhaustive || st == UnaryStrategy::Exhaustive;
     if (parts.back().fault || parts.back().interrupted) break;  // the check stops at a fault or a stop request
@@ -198,6 +205,7 @@ CheckResult run_one(const UnaryKernelSpec& u, const CampaignSpec& spec, std::uin
   }
   if (parts.empty()) throw std::invalid_argument("no strategy");
   fill(r, k, parts, exhaustive);
+  if (!u.library.empty()) r.item.libraries = library_closure(r.item.library);  // after the check: ~0.5 s
   return r;
 }
 
@@ -223,6 +231,9 @@ std::vector<CheckResult> run_unary_checks(const CampaignSpec& spec, const RunOpt
     const bool has_sweep = std::find(u.strategies.begin(), u.strategies.end(), UnaryStrategy::Exhaustive) !=
                            u.strategies.end();
     if (ro.exhaustive && sixteen && !has_sweep) u.strategies.push_back(UnaryStrategy::Exhaustive);  // --exhaustive
+    // the sweep runs every input once: the sampled strategies' inputs are among
+    // them, and run beside it they were counted twice (2^32 + 407 FP32 inputs)
+    if (has_sweep || (ro.exhaustive && sixteen)) u.strategies = {UnaryStrategy::Exhaustive};
     const auto t0 = std::chrono::steady_clock::now();
     CheckResult r;
     if (stop_requested()) {  // interrupted before this check started

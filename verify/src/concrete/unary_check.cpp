@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cfenv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -97,6 +100,7 @@ void judge(UnaryResult& r, OpId op, const FloatFormat& F, std::uint64_t bits, do
   if (o.sonnx_unit_roundoff)  // a correctly rounded result meets it; others are decided exactly
     over = !correct && (!std::isfinite(y) || !unary_within_unit_roundoff(op, x, y, F));
   if (err > r.max_ulp_error || std::isnan(err)) r.max_ulp_error = err;
+  r.histogram.add(err);
   count_class(r, x, F, std::isinf(t.rounded), over);
   note_errors(r, y, t.rounded, err, F);
   if (!over && correct && err <= 0.5) return;
@@ -121,6 +125,7 @@ void merge(UnaryResult& a, const UnaryResult& b) {
   a.max_rel_error = std::max(a.max_rel_error, b.max_rel_error);
   for (std::size_t i = 0; i < a.classes.size(); ++i)
     for (std::size_t j = 0; j < 2; ++j) a.classes[i][j] += b.classes[i][j];
+  for (std::size_t i = 0; i < UlpHistogram::kBuckets; ++i) a.histogram.counts[i] += b.histogram.counts[i];
   a.interrupted = a.interrupted || b.interrupted;
   if (b.fault && !a.fault) {
     a.fault = b.fault;
@@ -211,6 +216,37 @@ std::vector<std::uint64_t> strategy_inputs(const UnaryKernel& k, const FloatForm
   return bits;
 }
 
+// The progress of an exhaustive sweep, counted in inputs: a line at every
+// 1/64 of the inputs, whichever worker crosses the mark.
+class SweepProgress {
+ public:
+  SweepProgress(const std::function<void(std::string_view)>& out, std::uint64_t total)
+      : out_(out), total_(total), t0_(std::chrono::steady_clock::now()) {}
+  void add(std::uint64_t n) {
+    if (!out_ || total_ == 0) return;
+    const std::uint64_t done = done_ += n;
+    const std::uint64_t mark = done * 64 / total_;
+    std::lock_guard<std::mutex> lock(m_);
+    if (mark <= shown_ || done >= total_) return;
+    shown_ = mark;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    const double left = s * static_cast<double>(total_ - done) / static_cast<double>(done);
+    char line[160];
+    std::snprintf(line, sizeof line, "sweep %.1f%% (%llu of %llu inputs), %.0f s, about %.0f s left",
+                  100.0 * static_cast<double>(done) / static_cast<double>(total_),
+                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), s, left);
+    out_(line);
+  }
+
+ private:
+  const std::function<void(std::string_view)>& out_;
+  const std::uint64_t total_;
+  const std::chrono::steady_clock::time_point t0_;
+  std::atomic<std::uint64_t> done_{0};
+  std::mutex m_;
+  std::uint64_t shown_ = 0;
+};
+
 UnaryResult blank(const UnaryKernel& k, const UnaryOptions& o) {
   UnaryResult r;
   r.kernel = k.name;
@@ -269,6 +305,7 @@ UnaryResult check_unary_kernel(const UnaryKernel& kernel, const UnaryOptions& o)
   const std::uint64_t first = std::min(o.first, total);
   const std::uint64_t count = o.count == 0 ? total - first : std::min(o.count, total - first);
   const unsigned threads = std::max(1u, o.threads);
+  SweepProgress progress(o.progress, count);
   std::vector<UnaryResult> parts(threads, empty);
   std::vector<std::thread> pool;
   std::atomic<bool> stop{false};  // a kernel fault ends every worker's sweep
@@ -282,6 +319,7 @@ UnaryResult check_unary_kernel(const UnaryKernel& kernel, const UnaryOptions& o)
         in.resize(end - start);
         for (std::uint64_t b = start; b < end; ++b) in[b - start] = b;
         run_batch(k, F, in, parts[t], o);
+        progress.add(in.size());
         if (parts[t].fault) stop = true;
         if (stop_requested()) {
           parts[t].interrupted = stop = true;

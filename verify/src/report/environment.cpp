@@ -3,12 +3,15 @@
 #include <symerr/verify/report/verdict.hpp>
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cfenv>
 #include <chrono>
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -172,6 +175,24 @@ std::vector<std::string> cpu_features() {
 
 }  // namespace
 
+std::map<std::string, std::string> code_path_variables(const std::vector<std::string>& extra) {
+  static const char* const kPrefixes[] = {"ONEDNN_", "DNNL_", "OPENBLAS_", "GOTOBLAS_", "MKL_", "OMP_",
+                                          "GOMP_",   "KMP_",  "XNNPACK_",  "BLIS_"};
+  static const char* const kNames[] = {"GLIBC_TUNABLES", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_BIND_NOW"};
+  std::map<std::string, std::string> out;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string kv = *e;
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = kv.substr(0, eq);
+    bool wanted = std::find(extra.begin(), extra.end(), name) != extra.end();
+    for (const char* p : kPrefixes) wanted = wanted || name.rfind(p, 0) == 0;
+    for (const char* n : kNames) wanted = wanted || name == n;
+    if (wanted) out[name] = kv.substr(eq + 1, 1024);
+  }
+  return out;
+}
+
 Environment current_environment(std::uint64_t seed) {
   Environment e;
   e.symerr_version = symerr::version();
@@ -188,6 +209,7 @@ Environment current_environment(std::uint64_t seed) {
   e.denormals_are_zero = observed_denormals_are_zero();
   e.seed = seed;
   e.date = utc_now();
+  e.code_path_variables = code_path_variables();
   return e;
 }
 

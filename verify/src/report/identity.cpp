@@ -6,6 +6,9 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -93,8 +96,9 @@ class Sha256 {
   std::uint64_t length_ = 0;
 };
 
-// stdout of a command run without a shell: "" when it fails.
-std::string command_output(const std::vector<std::string>& argv) {
+// stdout of a command run without a shell: "" when it fails (with
+// `any_status`, whatever it printed).
+std::string command_output(const std::vector<std::string>& argv, bool any_status = false) {
   std::string cmd;
   for (const auto& a : argv) {
     std::string q = "'";
@@ -108,7 +112,37 @@ std::string command_output(const std::vector<std::string>& argv) {
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0 && out.size() < 65536) out.append(buf, n);
   const int st = ::pclose(p);
-  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? out : "";
+  return WIFEXITED(st) && (WEXITSTATUS(st) == 0 || any_status) ? out : "";
+}
+
+bool under_dpkg(const std::string& p) {
+  // dpkg only installs below these; asking about other paths costs a scan of its database
+  for (const char* prefix : {"/usr/", "/lib/", "/lib64/", "/lib32/", "/bin/", "/sbin/"})
+    if (p.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+// "name version" of the packages owning `files`, by one dpkg -S and one
+// dpkg-query per package (each call reads dpkg's database: ~0.3 s).
+std::map<std::string, std::string> debian_packages_of(const std::vector<std::string>& files) {
+  std::vector<std::string> argv = {"dpkg", "-S"};
+  for (const auto& f : files)
+    if (under_dpkg(f)) argv.push_back(f);
+  std::map<std::string, std::string> owner, version, out;
+  if (argv.size() == 2) return out;
+  std::istringstream lines(command_output(argv, true));  // status 1 when a file has no owner
+  for (std::string line; std::getline(lines, line);) {  // "package[:arch]: /path"
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string package = line.substr(0, colon);
+    if (package.find(',') != std::string::npos) continue;  // several owners: a diversion or a directory
+    owner[line.substr(colon + 2)] = package;
+  }
+  for (const auto& [file, package] : owner) {
+    if (!version.count(package)) version[package] = command_output({"dpkg-query", "-W", "-f=${Version}", package});
+    out[file] = version[package].empty() ? package : package + " " + version[package];
+  }
+  return out;
 }
 
 }  // namespace
@@ -132,12 +166,7 @@ std::string sha256_file(const std::filesystem::path& file) {
 }
 
 std::string debian_package_of(const std::filesystem::path& file) {
-  // dpkg only installs below these; asking about other paths costs a scan of its database
-  const std::string p = file.string();
-  bool system = false;
-  for (const char* prefix : {"/usr/", "/lib/", "/lib64/", "/lib32/", "/bin/", "/sbin/"})
-    system = system || p.rfind(prefix, 0) == 0;
-  if (!system) return "";
+  if (!under_dpkg(file.string())) return "";
   // dpkg -S prints "package[:arch]: /path"
   const std::string owner = command_output({"dpkg", "-S", file.string()});
   const auto colon = owner.find(": ");
@@ -146,6 +175,51 @@ std::string debian_package_of(const std::filesystem::path& file) {
   if (package.find(',') != std::string::npos) return "";  // several owners: a diversion or a directory
   std::string version = command_output({"dpkg-query", "-W", "-f=${Version}", package});
   return version.empty() ? package : package + " " + version;
+}
+
+std::vector<LinkedLibrary> library_closure(const std::filesystem::path& library) {
+  static std::mutex m;
+  static std::map<std::string, std::vector<LinkedLibrary>> memo;
+  const std::string key = library.string();
+  {
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  // "libm.so.6 => /lib/x86_64-linux-gnu/libm.so.6 (0x...)", "/lib64/ld-linux-x86-64.so.2 (0x...)";
+  // the vDSO ("linux-vdso.so.1 (0x...)") has no file
+  std::istringstream lines(command_output({"ldd", key}));
+  std::map<std::string, LinkedLibrary> found;
+  std::vector<std::string> as_listed;  // the paths dpkg knows (/lib/..., not /usr/lib/... on merged /usr)
+  for (std::string line; std::getline(lines, line);) {
+    const auto arrow = line.find("=> ");
+    std::string path = arrow == std::string::npos ? line : line.substr(arrow + 3);
+    path.erase(0, path.find_first_not_of(" \t"));
+    path = path.substr(0, path.find(" ("));
+    if (path.empty() || path[0] != '/') continue;
+    std::error_code ec;
+    const auto canonical = std::filesystem::canonical(path, ec);
+    LinkedLibrary l;
+    l.path = ec ? path : canonical.string();
+    try {
+      l.sha256 = sha256_file(l.path);
+    } catch (const std::exception&) {
+      continue;  // not a file ldd could have loaded
+    }
+    as_listed.push_back(path);
+    as_listed.push_back(l.path);
+    found[l.path] = l;
+  }
+  const auto packages = debian_packages_of(as_listed);
+  for (std::size_t i = 0; i + 1 < as_listed.size(); i += 2) {
+    LinkedLibrary& l = found[as_listed[i + 1]];
+    for (const auto& p : {as_listed[i], as_listed[i + 1]})
+      if (auto it = packages.find(p); l.package.empty() && it != packages.end()) l.package = it->second;
+  }
+  std::vector<LinkedLibrary> out;
+  for (auto& [path, l] : found) out.push_back(std::move(l));
+  std::lock_guard<std::mutex> lock(m);
+  memo[key] = out;
+  return out;
 }
 
 }  // namespace symerr::verify

@@ -20,6 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <symerr/verify/report/identity.hpp>
+
 #include "integrity.hpp"
 
 // The renderers' shared helpers (declared in report.hpp, in symerr::detail).
@@ -33,6 +35,11 @@ std::string format_number(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", x);
   return buf;
+}
+
+std::string format_metric(double x) {
+  if (x >= 0 && x < 0x1p53 && std::floor(x) == x) return format_count(static_cast<std::uint64_t>(x));
+  return format_number(x);
 }
 
 std::string format_count(std::uint64_t n) {
@@ -250,6 +257,23 @@ std::vector<TraceRow> traceability(const CampaignResult& r) {
   return rows;
 }
 
+std::string libraries_text(const ItemIdentity& item) {
+  std::string s;
+  for (const auto& l : item.libraries) {
+    std::string one = l.path + " (";
+    if (!l.package.empty()) one += l.package + ", ";
+    one += "SHA-256 " + (l.sha256.empty() ? std::string("unknown") : l.sha256.substr(0, 16) + "…") + ")";
+    append_sep(s, "; ", one);
+  }
+  return s;
+}
+
+std::string code_path_text(const Environment& env) {
+  std::string s;
+  for (const auto& [k, v] : env.code_path_variables) append_sep(s, ", ", k + "=" + v);
+  return s.empty() ? "none set" : s;
+}
+
 std::vector<std::pair<std::string, std::string>> hypotheses(const CampaignResult& r) {
   std::vector<std::pair<std::string, std::string>> h = {
       {"Oracle", "concrete checks compare with the exact result of the operation on the operands "
@@ -272,6 +296,18 @@ std::vector<std::pair<std::string, std::string>> hypotheses(const CampaignResult
       {"Sampling", "\"passed on samples\" is evidence, not proof: only the inputs counted were run"},
       {"Integer division by zero", "undefined in C and in SONNX: not run unless the campaign asks for it"},
   };
+  std::size_t items = 0, linked = 0;
+  for (const auto& c : r.checks) {
+    items += c.item.library.empty() ? 0 : 1;
+    linked += c.item.libraries.size();
+  }
+  if (items > 0)
+    h.emplace_back("Item under test",
+                   "each user kernel is its library file (absolute path, SHA-256) and the shared libraries that "
+                   "library loads, resolved by the dynamic loader and listed with its check (" +
+                       std::to_string(linked) +
+                       " in all); a verdict holds for those files, the CPU features and the variables that select "
+                       "code paths in the environment: " + code_path_text(r.environment));
   bool elementary = false;
   for (const auto& c : r.checks)
     if (c.operator_name != "Add" && c.operator_name != "Sub" && c.operator_name != "Mul" &&
@@ -305,6 +341,39 @@ std::optional<double> bound_in_ulp(const CheckResult& check) {
   return std::nullopt;
 }
 
+namespace {
+
+constexpr const char* kDigestKey = "content_sha256";
+
+// SHA-256 of the compact JSON text of `j` without its digest key. The
+// compact text of a parsed document is the text it was made from (object
+// keys sorted, numbers in their shortest round-trip form), so the reader
+// recomputes the same digest from report.json however it is indented.
+std::string content_digest(nlohmann::json j) {
+  j.erase(kDigestKey);
+  return sha256_hex(j.dump());
+}
+
+// Refuses a report whose content does not match its digest. Reports of
+// schema 2.0.x were written before the digest and have none.
+void check_digest(nlohmann::json& j, const std::string& version, const std::filesystem::path& json_file) {
+  if (!j.contains(kDigestKey)) {
+    if (version.rfind("2.0.", 0) == 0) return;
+    throw std::runtime_error(json_file.string() + ": the report has no \"" + kDigestKey + "\" (schema_version " +
+                             version + " requires it): a tampered report");
+  }
+  if (!j[kDigestKey].is_string())
+    throw std::runtime_error(json_file.string() + ": at /" + kDigestKey + ": expected a string of 64 hex digits");
+  const std::string stated = j[kDigestKey].get<std::string>();
+  const std::string actual = content_digest(j);
+  if (stated != actual)
+    throw std::runtime_error(json_file.string() + ": the content does not match its digest (/" + kDigestKey + " " +
+                             stated.substr(0, 64) + ", the content's SHA-256 is " + actual +
+                             "): the report was edited after symerr wrote it");
+}
+
+}  // namespace
+
 std::string render_json(const CampaignResult& result) {
   nlohmann::json j = result;
   // derived sections (not read back): requirement -> checks -> verdict, hypotheses
@@ -322,6 +391,7 @@ std::string render_json(const CampaignResult& result) {
   j["exit_status"] = exit_code(result);
   j["schema_version"] = kReportSchemaVersion;
   j["generator"] = "symerr";
+  j[kDigestKey] = content_digest(j);
   return j.dump(2) + "\n";
 }
 
@@ -457,6 +527,7 @@ CampaignResult parse_report(const std::string& text, const std::filesystem::path
     if (const auto why = detail::verdict_inconsistency(c))
       throw std::runtime_error(json_file.string() + ": check " + c.id + ": " + *why +
                                ": the verdict does not follow from the evidence (a tampered report)");
+  check_digest(j, version, json_file);
   return r;
 }
 

@@ -247,6 +247,8 @@ void check_section(std::ostringstream& out, const CheckResult& c, std::size_t i)
     if (!c.item.package.empty()) out << ", Debian package " << esc(c.item.package);
     for (const auto& [k, v] : c.item.build) out << ", " << esc(k) << " " << esc(v);
     out << "</li>";
+    if (!c.item.libraries.empty())
+      out << "<li class=\"item\">libraries it loads: " << esc(detail::libraries_text(c.item)) << "</li>";
   }
   if (!c.fp_environment.empty()) out << "<li class=\"fp\">FP environment: " << esc(c.fp_environment) << "</li>";
   if (!c.semantics.empty()) out << "<li>semantics: " << esc(detail::semantics_text(c)) << "</li>";
@@ -267,8 +269,9 @@ void check_section(std::ostringstream& out, const CheckResult& c, std::size_t i)
   if (e.special.checked)
     out << "<li>special values: " << format_count(e.special.matched) << " of "
         << format_count(e.special.checked) << " as specified</li>";
+  for (const auto& [k, v] : e.metrics) out << "<li>" << esc(k) << ": " << detail::format_metric(v) << "</li>";
   if (!c.reason.empty()) out << "<li>reason: " << esc(c.reason) << "</li>";
-  out << "</ul>";
+  out << "<li>duration: " << format_number(c.duration_seconds) << " s</li></ul>";
   if (e.inputs_checked > 0)
     out << "<div class=\"plots\">" << histogram_svg(c) << scatter_svg(c) << "</div>";
   if (c.fault) {
@@ -326,6 +329,7 @@ void environment_table(std::ostringstream& out, const Environment& env) {
   row("FP state of every kernel call", env.kernel_fp_state);
   row("symerr's own FP state (observed)", env.rounding_mode + ", FTZ " + (env.flush_to_zero ? "on" : "off") +
                                               ", DAZ " + (env.denormals_are_zero ? "on" : "off"));
+  row("variables selecting code paths", detail::code_path_text(env));
   row("seed", std::to_string(env.seed));
   row("date", env.date);
   out << "</table>\n";

@@ -176,6 +176,7 @@ void check_section(std::ostringstream& out, const CheckResult& c) {
     if (!c.item.package.empty()) out << ", Debian package " << text(c.item.package);
     for (const auto& [k, v] : c.item.build) out << ", " << text(k) << " " << text(v);
     out << "\n";
+    if (!c.item.libraries.empty()) out << "- libraries it loads: " << text(detail::libraries_text(c.item)) << "\n";
   }
   if (!c.fp_environment.empty()) out << "- FP environment: " << text(c.fp_environment) << "\n";
   if (!c.semantics.empty()) out << "- semantics: " << text(detail::semantics_text(c)) << "\n";
@@ -202,7 +203,7 @@ void check_section(std::ostringstream& out, const CheckResult& c) {
   if (e.special.checked > 0)
     out << "- special values: " << format_count(e.special.matched) << " of "
         << format_count(e.special.checked) << " as specified\n";
-  for (const auto& [k, v] : e.metrics) out << "- " << text(k) << ": " << format_number(v) << "\n";
+  for (const auto& [k, v] : e.metrics) out << "- " << text(k) << ": " << detail::format_metric(v) << "\n";
   if (!c.reason.empty()) out << "- reason: " << text(c.reason) << "\n";
   out << "- duration: " << format_number(c.duration_seconds) << " s\n\n";
   if (c.fault) {
@@ -239,6 +240,7 @@ void environment_section(std::ostringstream& out, const Environment& env) {
       << "| FP state of every kernel call | " << cell(env.kernel_fp_state) << " |\n"
       << "| symerr's own FP state (observed) | " << cell(env.rounding_mode) << ", FTZ "
       << (env.flush_to_zero ? "on" : "off") << ", DAZ " << (env.denormals_are_zero ? "on" : "off") << " |\n"
+      << "| variables selecting code paths | " << cell(detail::code_path_text(env)) << " |\n"
       << "| seed | " << env.seed << " |\n"
       << "| date | " << cell(env.date) << " |\n\n";
 }

@@ -105,6 +105,16 @@ template <class D> struct ClassList { D& v; };
 template <class D> struct SubjectName { D& v; };
 template <class D> struct Required { D& v; };
 template <class D> struct NumMap { D& v; };  // std::map<std::string, double>, non-finite values as strings
+// Deduction guides: clang before 17 has no class template argument deduction
+// for aggregates (P1816), and .ci/fuzz.sh compiles this file with Debian's clang 14.
+template <class D> Num(D&) -> Num<D>;
+template <class D> Nums(D&) -> Nums<D>;
+template <class D> OptNum(D&) -> OptNum<D>;
+template <class D> Opt(D&) -> Opt<D>;
+template <class D> ClassList(D&) -> ClassList<D>;
+template <class D> SubjectName(D&) -> SubjectName<D>;
+template <class D> Required(D&) -> Required<D>;
+template <class D> NumMap(D&) -> NumMap<D>;
 
 struct Writer {
   json& j;
@@ -243,6 +253,13 @@ void fields(Io& io, X& x) {
   io("form", x.form);
   io("package", x.package);
   io("build", x.build);
+  io("libraries", x.libraries);
+}
+template <class Io, Is<LinkedLibrary> X>
+void fields(Io& io, X& x) {
+  io("path", x.path);
+  io("sha256", x.sha256);
+  io("package", x.package);
 }
 template <class Io, Is<FaultInfo> X>
 void fields(Io& io, X& x) {
@@ -300,6 +317,7 @@ void fields(Io& io, X& x) {
   io("denormals_are_zero", x.denormals_are_zero);
   io("seed", x.seed);
   io("date", x.date);
+  io("code_path_variables", x.code_path_variables);
 }
 // The overall verdicts are written (for readers of the file), not read: they
 // follow from the checks.
@@ -351,6 +369,7 @@ SYMERR_JSON_BY_FIELDS(ScatterSample)
 SYMERR_JSON_BY_FIELDS(SpecialValueStats)
 SYMERR_JSON_BY_FIELDS(BoundInfo)
 SYMERR_JSON_BY_FIELDS(ShardInfo)
+SYMERR_JSON_BY_FIELDS(LinkedLibrary)
 SYMERR_JSON_BY_FIELDS(ItemIdentity)
 SYMERR_JSON_BY_FIELDS(FaultInfo)
 SYMERR_JSON_BY_FIELDS(CampaignSource)

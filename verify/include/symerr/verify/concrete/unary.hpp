@@ -30,6 +30,7 @@
 #include <vector>
 
 #include <symerr/verify/kernel/kernel.hpp>
+#include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify {
 
@@ -141,6 +142,11 @@ struct UnaryOptions {
   std::uint64_t first = 0, count = 0;  // Exhaustive: a sub-range of bit patterns (count 0: all)
   ///@}
   std::optional<SandboxOptions> isolation;  ///< run the kernel in child processes
+  /// Exhaustive: called at every 1/64 of the sweep with a line "sweep 25.0%
+  /// (N of M inputs), T s, about E s left" (the share is counted in inputs;
+  /// the time left is the time so far scaled by the inputs left). Not called
+  /// when empty; calls are serialized.
+  std::function<void(std::string_view)> progress;
 };
 
 /// One failing (or worst) argument of a unary check.
@@ -186,6 +192,8 @@ struct UnaryResult {
   /// per input class of x (Normal, Subnormal, Zero, Inf, NaN; Overflow: f(x)
   /// overflows): inputs run, inputs failed
   std::array<std::array<std::uint64_t, 2>, 7> classes{};
+  /// The ulp errors of the ordinary arguments (special arguments are judged apart).
+  UlpHistogram histogram;
   /// a call that did not return normally: the check stopped at its batch
   std::optional<KernelFault> fault;
   std::vector<std::uint64_t> fault_batch;  ///< the inputs (storage bits) of that call

@@ -13,6 +13,9 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <symerr/verify/report/verdict.hpp>
 
 namespace symerr::verify {
 
@@ -25,5 +28,11 @@ std::string sha256_file(const std::filesystem::path& file);
 /// "name version" of the Debian package that owns `file` (dpkg -S and
 /// dpkg-query at run time); "" when dpkg is missing or no package owns it.
 std::string debian_package_of(const std::filesystem::path& file);
+
+/// The shared libraries `library` loads, resolved as the dynamic loader
+/// resolves them (`ldd`, which lists them without running the library's
+/// code), with their SHA-256 and Debian package; sorted by path, memoized per
+/// path. Empty when ldd is missing or fails.
+std::vector<LinkedLibrary> library_closure(const std::filesystem::path& library);
 
 }  // namespace symerr::verify

@@ -19,10 +19,12 @@ namespace symerr::verify {
 
 /// Version of the JSON report layout; bumped on any incompatible change of
 /// verify/schema/report.schema.json. Written as the top-level "schema_version".
-inline constexpr const char* kReportSchemaVersion = "2.0.0";
+inline constexpr const char* kReportSchemaVersion = "2.1.0";
 
-/// The JSON evidence: to_json(CampaignResult) plus "schema_version" and
-/// "generator", pretty-printed with two-space indentation and a final newline.
+/// The JSON evidence: to_json(CampaignResult) plus "schema_version",
+/// "generator" and "content_sha256" (the SHA-256 of the compact JSON of
+/// everything else, keys sorted), pretty-printed with two-space indentation
+/// and a final newline.
 std::string render_json(const CampaignResult& result);
 /// The Markdown report of a campaign.
 std::string render_markdown(const CampaignResult& result);
@@ -53,7 +55,10 @@ struct ReportFiles {
 ReportFiles write_reports(const CampaignResult& result, const std::filesystem::path& dir);
 
 /// Reads a report.json back. Throws std::runtime_error naming the file and the
-/// reason (unreadable, not JSON with line and column, wrong schema_version).
+/// reason (unreadable, not JSON with line and column, wrong schema_version, a
+/// repeated key, a verdict that does not follow from its evidence, content
+/// that does not match its "content_sha256"; reports of schema 2.0.x have no
+/// digest and are read without it).
 CampaignResult read_report(const std::filesystem::path& json_file);
 /// The same from the text of a report; `json_file` names it in errors.
 CampaignResult parse_report(const std::string& text, const std::filesystem::path& json_file);
@@ -66,6 +71,8 @@ CampaignResult parse_report(const std::string& text, const std::filesystem::path
 namespace symerr::detail {
 std::string format_number(double x);          // "%.6g"; "inf", "-inf", "nan"
 std::string format_count(std::uint64_t n);    // 1234567 -> "1,234,567"
+// A metric: a count (a whole number below 2^53, not negative) as format_count, else format_number.
+std::string format_metric(double x);
 // s += (s.empty() ? "" : sep) + x, without temporaries.
 void append_sep(std::string& s, std::string_view sep, std::string_view x);
 // A check's semantics as "key = value, key = value" (unescaped).
@@ -77,6 +84,10 @@ struct LineColumn {
 LineColumn line_column(const std::string& text, std::size_t offset);
 // Inputs covered per class, "normal 10 (1 failed), zero 2"; "-" when none.
 std::string classes_text(const verify::Evidence& e);
+// The libraries an item loads, "path (package, SHA-256 prefix); ..." (unescaped).
+std::string libraries_text(const verify::ItemIdentity& item);
+// The code-path variables, "NAME=value, ..."; "none set" when empty (unescaped).
+std::string code_path_text(const verify::Environment& env);
 // Margin to the bound at the worst input: bound_ulp - max_ulp_error, if known.
 std::optional<double> margin_in_ulp(const verify::CheckResult& check);
 

@@ -278,6 +278,13 @@ struct ShardInfo {
   bool complete() const noexcept { return indices.size() == count; }
 };
 
+/// A shared library the kernel's library loads (its resolved closure).
+struct LinkedLibrary {
+  std::string path;     ///< absolute path as the dynamic loader resolves it
+  std::string sha256;   ///< of the file (hex); "" when it cannot be read
+  std::string package;  ///< the Debian package owning the file, "name version"; "" when none
+};
+
 /// What identifies the item under test of a concrete check.
 struct ItemIdentity {
   std::string library;  ///< absolute path of the shared library; "" for symerr's built-in kernels
@@ -286,6 +293,9 @@ struct ItemIdentity {
   std::string form;     ///< "elementwise" | "tensor"
   std::string package;  ///< the Debian package owning the file, "name version"; "" when none
   std::map<std::string, std::string> build;  ///< user-supplied build information (campaign file)
+  /// Every shared library the library loads, as the dynamic loader resolves
+  /// them for it (ldd), the loader itself included; empty for built-in kernels.
+  std::vector<LinkedLibrary> libraries;
 };
 
 /// A kernel call that did not return normally, and the smallest input batch
@@ -370,7 +380,16 @@ struct Environment {
   /// The campaign's seed.
   std::uint64_t seed = 0;
   std::string date;            ///< ISO 8601 UTC, e.g. "2024-05-01T12:00:00Z"
+  /// The environment variables known to select kernels' code paths, as set
+  /// when the campaign ran (ONEDNN_*, DNNL_*, OPENBLAS_*, MKL_*, OMP_*,
+  /// GOMP_*, KMP_*, XNNPACK_*, GLIBC_TUNABLES, LD_PRELOAD, LD_LIBRARY_PATH,
+  /// and the names a campaign lists); kernels inherit them.
+  std::map<std::string, std::string> code_path_variables;
 };
+
+/// The variables of the environment that select code paths
+/// (Environment::code_path_variables), plus those named in `extra`.
+std::map<std::string, std::string> code_path_variables(const std::vector<std::string>& extra = {});
 
 /// Fill an Environment by observing the running process (environment.cpp).
 Environment current_environment(std::uint64_t seed = 0);
@@ -446,6 +465,8 @@ void to_json(nlohmann::json& j, const ShardInfo& x);
 void from_json(const nlohmann::json& j, ShardInfo& x);
 void to_json(nlohmann::json& j, const CheckResult& x);
 void from_json(const nlohmann::json& j, CheckResult& x);
+void to_json(nlohmann::json& j, const LinkedLibrary& x);
+void from_json(const nlohmann::json& j, LinkedLibrary& x);
 void to_json(nlohmann::json& j, const ItemIdentity& x);
 void from_json(const nlohmann::json& j, ItemIdentity& x);
 void to_json(nlohmann::json& j, const FaultInfo& x);
