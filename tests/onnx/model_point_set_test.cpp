@@ -186,3 +186,33 @@ TEST_CASE("model point set: bad point files name the file and the tensor", "[onn
   CHECK_THROWS_WITH(so::analyse_point_set(g, opt, so::load_point_set(g, {{"x", good}})),
                     Contains("input 'x' has both a fixed point and a point set"));
 }
+
+TEST_CASE("model point set: a box around each point, sound, its twin caught, wider than the point", "[onnx][model]") {
+  const so::Graph g = small_mlp();
+  const fs::path dir = scratch("halfwidth");
+  const std::vector<so::InputPoint> points = so::load_point_set(g, {{"x", three_points(dir)}});
+  so::ModelOptions opt;
+  opt.input_error = std::ldexp(1.0, -20);
+  opt.samples = 300;
+  const so::PointSetResult at = so::analyse_point_set(g, opt, points);
+  opt.point_half_width = 1e-3;
+  const so::PointSetResult around = so::analyse_point_set(g, opt, points);
+  for (std::size_t k = 0; k < 3; ++k) {
+    INFO("point " << k);
+    for (const auto& f : around.points[k].containment_failures) UNSCOPED_INFO(f);
+    CHECK(around.points[k].containment_failures.empty());
+    CHECK(around.points[k].elements_checked > 0);
+    // the box around the point holds the point: its bound cannot be smaller
+    CHECK(tensor(around.points[k], "y").max_abs_err >= tensor(at.points[k], "y").max_abs_err);
+    const auto& x = tensor(around.points[k], "x");
+    CHECK(x.real_hi - x.real_lo >= 2e-3);  // the input's range is the box, not the point
+  }
+  opt.enclosure_scale = 0.5;
+  const so::PointSetResult twin = so::analyse_point_set(g, opt, points);
+  std::size_t computed = 0;
+  for (const auto& p : twin.points)
+    for (const auto& [name, count] : p.failures_per_tensor) computed += name == "x" ? 0 : count;
+  CHECK(computed > 0);
+  opt.point_half_width = -1;
+  CHECK_THROWS_WITH(so::analyse_point_set(g, opt, points), Contains("half-width"));
+}

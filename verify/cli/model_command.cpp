@@ -87,6 +87,8 @@ ModelCommand add_model_command(CLI::App& app) {
   c->add_option("--point-set", a.point_sets,
                 "NAME=A.pb,B.pb,...: analyse at each of these FP32 inputs (repeatable; point k takes the k-th "
                 "file of every input named), the bounds per point and their maximum");
+  c->add_option("--point-half-width", a.point_half_width,
+                "H: around each point (--point, --point-set), the real values in [p - H, p + H] (default 0)");
   c->add_option("--input-error", a.input_error, "|computed - real| of every input element (default 0)");
   c->add_option("--domain", a.domain, "Enclosures: interval (default) or affine (correlations kept, slower)");
   c->add_option("--affine-terms", a.affine_terms, "Affine: the most noise symbols per form (default 48)");
@@ -115,6 +117,7 @@ int model_command(const ModelArgs& a) {
   std::map<std::string, std::vector<std::filesystem::path>> sets;
   for (const auto& p : a.point_sets) parse_point_set(p, sets);
   opt.input_error = a.input_error;
+  opt.point_half_width = a.point_half_width;
   opt.domain = a.domain;
   opt.affine_max_terms = a.affine_terms;
   if (!a.epsilon.empty()) opt.epsilon = number(a.epsilon, "--epsilon");

@@ -71,7 +71,9 @@ std::string hypotheses(const Graph& g, const ModelOptions& opt, const ModelResul
     << "\n- mode: " << r.mode << "; input error: |computed - real| <= " << opt.input_error << " per element\n";
   for (const auto& in : g.inputs) {
     if (opt.points.count(in.name)) {
-      s << "- input `" << in.name << "` " << to_string(in.shape) << ": a given point\n";
+      s << "- input `" << in.name << "` " << to_string(in.shape) << ": a given point";
+      if (opt.point_half_width > 0) s << ", real values within " << opt.point_half_width << " of it per element";
+      s << "\n";
       continue;
     }
     const auto it = opt.boxes.find(in.name);
@@ -94,6 +96,7 @@ std::string model_json(const Graph& g, const ModelOptions& opt, const ModelResul
   j["mode"] = r.mode;
   j["domain"] = opt.domain;
   j["input_error"] = opt.input_error;
+  j["point_half_width"] = opt.point_half_width;
   j["samples"] = r.samples_run;
   j["elements_checked"] = r.elements_checked;
   j["containment_failures"] = r.containment_failures;

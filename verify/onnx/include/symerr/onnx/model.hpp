@@ -25,6 +25,11 @@ struct ModelOptions {
   /// Per graph input, a point: the FP32 input the runner gets; its real value
   /// is within input_error of it. An input with a point is not a box.
   std::map<std::string, Tensor<float>> points;
+  /// Per input point, a box around it: each element's real value lies in
+  /// [p − h, p + h] (p the point's element, the ends computed in binary64)
+  /// and the runner gets any FP32 value of that box within input_error of it;
+  /// 0: the point itself.
+  double point_half_width = 0;
   double input_error = 0;                 ///< |computed − real| of every input element
   /// The enclosures' domain for every node: "interval" (SymbolicError) or
   /// "affine" (SymbolicDomainError<Affine>: correlations kept, slower, more memory).
