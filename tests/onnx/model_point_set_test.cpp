@@ -113,6 +113,7 @@ TEST_CASE("model point set: per-point bounds are the single-point runs', the max
   CHECK_THAT(md, Contains(files[2].string()));
   const auto js = nlohmann::json::parse(so::point_set_json(g, opt, points, r));
   CHECK(js["mode"] == "point-set");
+  CHECK(js["point_half_width"] == 0.0);
   CHECK(js["outputs"][0]["max_bound"].get<double>() == max_bound);
   CHECK(js["outputs"][0]["at_point"].get<std::size_t>() == at);
   REQUIRE(js["points"].size() == 3);

@@ -182,7 +182,7 @@ std::string point_set_json(const Graph& g, const ModelOptions& opt, const std::v
                            const PointSetResult& r) {
   nlohmann::json j;
   j["model"] = g.source, j["opset"] = g.opset, j["format"] = "FP32", j["mode"] = "point-set";
-  j["domain"] = opt.domain, j["input_error"] = opt.input_error;
+  j["domain"] = opt.domain, j["input_error"] = opt.input_error, j["point_half_width"] = opt.point_half_width;
   if (opt.epsilon) j["epsilon"] = *opt.epsilon;
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs) {
