@@ -16,7 +16,9 @@ struct ModelArgs {
   std::string model;                 // the .onnx file
   std::vector<std::string> boxes;    // "[NAME=]LO,HI"
   std::vector<std::string> points;   // "NAME=FILE.pb"
+  std::vector<std::string> point_sets;  // "NAME=A.pb,B.pb,...": one file per point of the set
   double input_error = 0;
+  double point_half_width = 0;       // a box [p - h, p + h] around each point
   std::string domain = "interval";   // the enclosures' domain
   std::size_t affine_terms = 48;     // affine: the most symbols per form
   std::string epsilon;               // absolute ε on every output ("" = none)

@@ -76,6 +76,8 @@ void check_options(const Graph& g, const ModelOptions& opt) {
   if (!(opt.input_error >= 0) || !std::isfinite(opt.input_error))
     throw InputError("the input error must be a finite number >= 0");
   if (opt.epsilon && !(*opt.epsilon >= 0)) throw InputError("epsilon must be >= 0");
+  if (!(opt.point_half_width >= 0) || !std::isfinite(opt.point_half_width))
+    throw InputError("the half-width of the box around a point must be a finite number >= 0");
   for (const auto& [name, box] : opt.boxes) {
     graph_input(g, name);
     if (!(box.first <= box.second) || !std::isfinite(box.first) || !std::isfinite(box.second))
@@ -92,6 +94,22 @@ std::pair<double, double> box_of(const ModelOptions& opt, const std::string& nam
   return it == opt.boxes.end() ? opt.default_box : it->second;
 }
 
+// The real values element k of an input may take: its point (fixed), the
+// box [p − h, p + h] around it, or the input's box.
+struct ElementRange {
+  bool fixed;
+  double lo, hi;
+};
+
+ElementRange range_of(const ModelOptions& opt, const std::string& name, std::size_t k) {
+  if (const auto p = opt.points.find(name); p != opt.points.end()) {
+    const double x = p->second[k], h = opt.point_half_width;
+    return {h == 0, x - h, x + h};
+  }
+  const auto [lo, hi] = box_of(opt, name);
+  return {false, lo, hi};
+}
+
 template <class D>
 Values<SymbolicDomainError<D>> symbolic_inputs(const Graph& g, const ModelOptions& opt) {
   using S = SymbolicDomainError<D>;
@@ -102,7 +120,10 @@ Values<SymbolicDomainError<D>> symbolic_inputs(const Graph& g, const ModelOption
     const std::size_t n = element_count(in.shape);
     xs.reserve(n);
     if (const auto p = opt.points.find(in.name); p != opt.points.end()) {
-      for (const float x : p->second.values()) xs.push_back(S::computed(x, -e, e, FP32));
+      for (std::size_t k = 0; k < n; ++k) {
+        const ElementRange b = range_of(opt, in.name, k);
+        xs.push_back(b.fixed ? S::computed(p->second[k], -e, e, FP32) : S::input(b.lo, b.hi, -e, e, FP32));
+      }
     } else {
       const auto [lo, hi] = box_of(opt, in.name);
       for (std::size_t k = 0; k < n; ++k) xs.push_back(S::input(lo, hi, -e, e, FP32));
@@ -167,13 +188,13 @@ Sample draw(const Graph& g, const ModelOptions& opt, std::size_t s, std::mt19937
     std::vector<float> f(n);
     std::vector<double> r(n);
     const auto p = opt.points.find(in.name);
-    const auto [lo, hi] = box_of(opt, in.name);
     for (std::size_t k = 0; k < n; ++k) {
-      if (p != opt.points.end()) f[k] = p->second[k];
+      const auto [fixed, lo, hi] = range_of(opt, in.name, k);
+      if (fixed) f[k] = p->second[k];
       else if (s % 4 == 1) f[k] = float_in(unit(rng) < 0.5 ? lo : hi, lo, hi);  // a corner of the box
       else f[k] = float_in(lo + (hi - lo) * unit(rng), lo, hi);
       const double cand = static_cast<double>(f[k]) - e * (2 * unit(rng) - 1);
-      const bool in_box = p != opt.points.end() || (cand >= lo && cand <= hi);
+      const bool in_box = fixed || (cand >= lo && cand <= hi);
       r[k] = in_box && within(f[k], cand, e) ? cand : f[k];
     }
     out.computed.emplace(in.name, Tensor<float>(in.shape, std::move(f)));
@@ -239,10 +260,9 @@ Sample directed(const ModelOptions& opt, const Sample& centre,
   Sample s = centre;
   const double e = opt.input_error;
   for (auto& [name, f] : s.computed) {
-    const bool point = opt.points.count(name);
-    const auto [lo, hi] = box_of(opt, name);
     Tensor<double>& r = s.real.at(name);
     for (std::size_t k = 0; k < f.size(); ++k) {
+      const auto [point, lo, hi] = range_of(opt, name, k);
       const double d = sign * grad.at(name)[k] >= 0 ? 1.0 : -1.0;
       if (!point) f[k] = float_in(d > 0 ? hi : lo, lo, hi);
       const double cand = static_cast<double>(f[k]) - d * e;

@@ -71,7 +71,9 @@ std::string hypotheses(const Graph& g, const ModelOptions& opt, const ModelResul
     << "\n- mode: " << r.mode << "; input error: |computed - real| <= " << opt.input_error << " per element\n";
   for (const auto& in : g.inputs) {
     if (opt.points.count(in.name)) {
-      s << "- input `" << in.name << "` " << to_string(in.shape) << ": a given point\n";
+      s << "- input `" << in.name << "` " << to_string(in.shape) << ": a given point";
+      if (opt.point_half_width > 0) s << ", real values within " << opt.point_half_width << " of it per element";
+      s << "\n";
       continue;
     }
     const auto it = opt.boxes.find(in.name);
@@ -94,6 +96,7 @@ std::string model_json(const Graph& g, const ModelOptions& opt, const ModelResul
   j["mode"] = r.mode;
   j["domain"] = opt.domain;
   j["input_error"] = opt.input_error;
+  j["point_half_width"] = opt.point_half_width;
   j["samples"] = r.samples_run;
   j["elements_checked"] = r.elements_checked;
   j["containment_failures"] = r.containment_failures;
@@ -146,6 +149,89 @@ std::string model_markdown(const Graph& g, const ModelOptions& opt, const ModelR
     s << "\n## Soundness failures (report a bug)\n\n";
     for (const auto& f : r.containment_failures) s << "- " << f << "\n";
   }
+  return s.str();
+}
+
+namespace {
+
+// The hypotheses of a point set: those of one point, with the set's mode and
+// the executions of every point.
+std::string set_hypotheses(const Graph& g, const ModelOptions& opt, const std::vector<InputPoint>& points,
+                           const PointSetResult& r) {
+  ModelOptions o = opt;
+  ModelResult sum;
+  sum.mode = "point set, " + std::to_string(points.size()) + " points (the bounds per point and their maximum)";
+  for (const auto& [name, t] : points.front().inputs) o.points.insert_or_assign(name, t);
+  for (const auto& p : r.points) {
+    sum.samples_run += p.samples_run, sum.elements_checked += p.elements_checked;
+    sum.containment_failures.insert(sum.containment_failures.end(), p.containment_failures.begin(),
+                                    p.containment_failures.end());
+  }
+  return hypotheses(g, o, sum);
+}
+
+std::string files_of(const InputPoint& p) {
+  std::string s;
+  for (const auto& [name, file] : p.files) s += (s.empty() ? "" : ", ") + name + "=" + file;
+  return s;
+}
+
+}  // namespace
+
+std::string point_set_json(const Graph& g, const ModelOptions& opt, const std::vector<InputPoint>& points,
+                           const PointSetResult& r) {
+  nlohmann::json j;
+  j["model"] = g.source, j["opset"] = g.opset, j["format"] = "FP32", j["mode"] = "point-set";
+  j["domain"] = opt.domain, j["input_error"] = opt.input_error, j["point_half_width"] = opt.point_half_width;
+  if (opt.epsilon) j["epsilon"] = *opt.epsilon;
+  j["outputs"] = nlohmann::json::array();
+  for (const auto& o : r.outputs) {
+    nlohmann::json x;
+    x["output"] = o.output, x["max_bound"] = number(o.max_bound), x["at_point"] = o.at_point;
+    x["observed"] = o.observed;
+    if (!o.verdict.empty()) x["verdict"] = o.verdict;
+    j["outputs"].push_back(std::move(x));
+  }
+  j["points"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < r.points.size(); ++k) {
+    ModelOptions o = opt;
+    for (const auto& [name, t] : points[k].inputs) o.points.insert_or_assign(name, t);
+    nlohmann::json p;
+    p["index"] = k, p["files"] = points[k].files;
+    p["report"] = nlohmann::json::parse(model_json(g, o, r.points[k]));
+    j["points"].push_back(std::move(p));
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string point_set_markdown(const Graph& g, const ModelOptions& opt, const std::vector<InputPoint>& points,
+                               const PointSetResult& r) {
+  std::ostringstream s;
+  s << "# symerr model report\n\n## Hypotheses\n\n" << set_hypotheses(g, opt, points, r) << "\n"
+    << "## Over the point set\n\n| output | verdict | max bound | at point | epsilon | largest observed |\n"
+       "|---|---|---|---|---|---|\n";
+  for (const auto& o : r.outputs)
+    s << "| " << o.output << " | " << (o.verdict.empty() ? "-" : o.verdict) << " | " << text(o.max_bound) << " | "
+      << o.at_point << " | " << (opt.epsilon ? text(*opt.epsilon) : "-") << " | " << text(o.observed) << " |\n";
+  s << "\n## Per point\n\n| point | files |";
+  for (const auto& o : r.outputs) s << " " << o.output << " bound | " << o.output << " observed |";
+  s << " verdicts |\n|---|---|";
+  for (std::size_t k = 0; k < r.outputs.size(); ++k) s << "---|---|";
+  s << "---|\n";
+  for (std::size_t k = 0; k < r.points.size(); ++k) {
+    s << "| " << k << " | " << files_of(points[k]) << " |";
+    std::string verdicts;
+    for (const auto& o : r.outputs)
+      for (const auto& t : r.points[k].tensors)
+        if (t.name == o.output) s << " " << text(t.max_abs_err) << " | " << text(t.observed) << " |";
+    for (const auto& v : r.points[k].verdicts) verdicts += (verdicts.empty() ? "" : ", ") + v.output + " " + v.verdict;
+    s << " " << (verdicts.empty() ? "-" : verdicts) << " |\n";
+  }
+  for (std::size_t k = 0; k < r.points.size(); ++k)
+    if (!r.points[k].containment_failures.empty()) {
+      s << "\n## Soundness failures at point " << k << " (report a bug)\n\n";
+      for (const auto& f : r.points[k].containment_failures) s << "- " << f << "\n";
+    }
   return s.str();
 }
 

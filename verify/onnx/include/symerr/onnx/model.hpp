@@ -25,6 +25,11 @@ struct ModelOptions {
   /// Per graph input, a point: the FP32 input the runner gets; its real value
   /// is within input_error of it. An input with a point is not a box.
   std::map<std::string, Tensor<float>> points;
+  /// Per input point, a box around it: each element's real value lies in
+  /// [p − h, p + h] (p the point's element, the ends computed in binary64)
+  /// and the runner gets any FP32 value of that box within input_error of it;
+  /// 0: the point itself.
+  double point_half_width = 0;
   double input_error = 0;                 ///< |computed − real| of every input element
   /// The enclosures' domain for every node: "interval" (SymbolicError) or
   /// "affine" (SymbolicDomainError<Affine>: correlations kept, slower, more memory).
@@ -105,6 +110,55 @@ ModelResult analyse_model(const Graph& g, const ModelOptions& opt);
 std::string model_json(const Graph& g, const ModelOptions& opt, const ModelResult& r);
 /// The result as Markdown: hypotheses, per-tensor table, verdicts.
 std::string model_markdown(const Graph& g, const ModelOptions& opt, const ModelResult& r);
+
+/// One point of a point set: per graph input it gives, the FP32 tensor the
+/// runner gets (its real value within the input error of it) and its file.
+struct InputPoint {
+  std::map<std::string, Tensor<float>> inputs;  ///< per graph input, the FP32 tensor
+  std::map<std::string, std::string> files;     ///< per graph input, the .pb file it came from
+};
+
+/// One graph output over a point set.
+struct PointSetOutput {
+  /// The output's name.
+  std::string output;
+  double max_bound = 0;       ///< the largest bound (max |err|) over the points
+  std::size_t at_point = 0;   ///< the index of the point with that bound (the first one on ties)
+  double observed = 0;        ///< the largest error of the concrete executions over the points
+  /// With an ε: "proven" when proven at every point, "violated" when some
+  /// point has a re-checked witness, otherwise "inconclusive"; "" without ε.
+  std::string verdict;
+};
+
+/// The analysis of every point of a set, and per output the maximum over it.
+struct PointSetResult {
+  /// Per point, in the order given, the analysis of that point (mode "point").
+  std::vector<ModelResult> points;
+  /// Per graph output.
+  std::vector<PointSetOutput> outputs;
+};
+
+/// Loads a point set: per graph input named, its .pb files (the same count
+/// for every input named); point k takes the k-th file of each input.
+/// @throws InputError naming the file and the tensor: a file that cannot be
+/// read or parsed, a tensor that is not FLOAT, a shape other than the graph
+/// input's, an input the graph does not have, unequal counts, no files.
+std::vector<InputPoint> load_point_set(const Graph& g,
+                                       const std::map<std::string, std::vector<std::filesystem::path>>& files);
+
+/// analyse_model() at every point (the options' own `points` apply to every
+/// point; an input may not be in both), witnesses saved under
+/// witness_dir/point_K; per output the maximum bound over the set and the ε
+/// verdict over the set.
+/// @throws InputError as analyse_model(), or for an input both in opt.points and in the set.
+PointSetResult analyse_point_set(const Graph& g, const ModelOptions& opt, const std::vector<InputPoint>& points);
+
+/// The point-set result as JSON: the set's summary per output, and per point its files and full model report.
+std::string point_set_json(const Graph& g, const ModelOptions& opt, const std::vector<InputPoint>& points,
+                           const PointSetResult& r);
+/// The point-set result as Markdown: hypotheses, the maximum per output, the bounds per point.
+std::string point_set_markdown(const Graph& g, const ModelOptions& opt, const std::vector<InputPoint>& points,
+                               const PointSetResult& r);
 
 /// The FP32 reference runner on graph inputs by name; the graph outputs by name.
 /// @throws InputError for a missing input or a wrong shape.
