@@ -4,6 +4,8 @@
 #include "affine_engine.hpp"
 
 #include <atomic>
+#include <sstream>
+#include <thread>
 
 #include <symerr/domains/mpfr_support.hpp>
 
@@ -148,8 +150,25 @@ std::vector<AffineTerm> AffineContext::terms(const Affine& a) const {
   return t;
 }
 
-AffineScope::AffineScope(AffineContext& ctx) noexcept : previous_(tls_current) { tls_current = &ctx; }
-AffineScope::~AffineScope() { tls_current = previous_; }
+AffineScope::AffineScope(AffineContext& ctx) : previous_(tls_current), held_(&ctx) {
+  // One compare-exchange per scope: the driver makes one context per box.
+  AffineContext::Impl& im = ctx.impl();
+  const std::thread::id me = std::this_thread::get_id();
+  std::thread::id holder{};
+  if (!im.owner.compare_exchange_strong(holder, me) && holder != me) {
+    std::ostringstream msg;
+    msg << "AffineContext " << ctx.id() << ": used by thread " << me << " while thread " << holder
+        << " holds it (a context is used by one thread at a time; give each thread its own)";
+    throw std::logic_error(msg.str());
+  }
+  ++im.owner_depth;
+  tls_current = &ctx;
+}
+AffineScope::~AffineScope() {
+  tls_current = previous_;
+  AffineContext::Impl& im = held_->impl();
+  if (--im.owner_depth == 0) im.owner.store(std::thread::id{});
+}
 
 // ---- construction ----------------------------------------------------------
 

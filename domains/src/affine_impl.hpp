@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <memory>
 #include <new>
+#include <thread>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -294,6 +296,11 @@ struct RoundingHook {
 namespace symerr {
 
 struct AffineContext::Impl {
+  // The thread whose AffineScope holds this context (none: a default id), and
+  // the number of its nested scopes on it (changed by that thread only): a
+  // second thread's scope is refused (affine_context.cpp).
+  std::atomic<std::thread::id> owner{};
+  std::uint32_t owner_depth = 0;
   affine_detail::Chunked<affine_detail::Header, 12> forms;
   affine_detail::TermStore terms;
   std::uint32_t next_symbol = 0;

@@ -484,3 +484,36 @@ TEST_CASE("storage: forms stay intact across many term blocks", "[affine][contex
     }
   }
 }
+
+TEST_CASE("a context held by one thread's scope is refused to another thread's scope", "[affine][context]") {
+  AffineContext ctx;
+  std::string refused;
+  bool taken_after_release = false;
+  {
+    AffineScope outer(ctx);
+    AffineScope nested(ctx);  // the same thread may nest scopes on its context
+    const Affine x = Affine::between(1, 2);
+    // the scope is made on the second thread while this one holds ctx (join
+    // before the scopes end: no timing involved)
+    std::thread t([&] {
+      try {
+        AffineScope scope(ctx);
+      } catch (const std::logic_error& e) {
+        refused = e.what();
+      }
+    });
+    t.join();
+    CHECK(is_point(x - x));  // the holder's context is untouched by the refusal
+  }
+  // released: another thread may now hold it (sequential use)
+  std::thread t([&] {
+    AffineScope scope(ctx);
+    const Affine y = Affine::between(3, 4);
+    taken_after_release = is_point(y - y);
+  });
+  t.join();
+  INFO(refused);
+  CHECK(refused.find("used by thread") != std::string::npos);
+  CHECK(refused.find("while thread") != std::string::npos);
+  CHECK(taken_after_release);
+}

@@ -21,8 +21,10 @@
 // * a handle is valid only in the context that created it, while it lives;
 //   using it in another context (or after its context died) throws
 //   std::logic_error;
-// * a context is used by one thread at a time (it is not synchronised); scopes
-//   nest (the innermost is current) and must be destroyed in reverse order.
+// * a context is used by one thread at a time (it is not synchronised): an
+//   AffineScope on a context that a scope of another thread holds throws
+//   std::logic_error naming both threads; scopes nest (the innermost is
+//   current) and must be destroyed in reverse order.
 //
 // Semantics (functional, stronger than the set semantics of concept.hpp): in
 // every execution there is one assignment ε* ∈ [-1, 1]^N of all the context's
@@ -226,17 +228,23 @@ class AffineContext {
   std::uint32_t id_;
 };
 
-/// Makes a context current on this thread for its lifetime (nestable).
+/// Makes a context current on this thread for its lifetime (nestable). A
+/// context is held by one thread at a time: while a scope of one thread holds
+/// it, a scope on it from another thread throws std::logic_error naming both
+/// threads (the context is not synchronised; sequential use by several
+/// threads, one scope after another, is fine).
 class AffineScope {
  public:
   /// Makes `ctx` current until the scope ends (the previous one is then restored).
-  explicit AffineScope(AffineContext& ctx) noexcept;
+  /// @throws std::logic_error when a scope of another thread holds `ctx`.
+  explicit AffineScope(AffineContext& ctx);
   ~AffineScope();
   AffineScope(const AffineScope&) = delete;
   AffineScope& operator=(const AffineScope&) = delete;
 
  private:
   AffineContext* previous_;
+  AffineContext* held_;
 };
 
 ///@{
