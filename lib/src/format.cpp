@@ -288,6 +288,23 @@ Rounded round_to(mpfr_srcptr x, const FloatFormat& F, RoundingMode mode) {
   if (mpfr_nan_p(x)) return Rounded{NAN, Ternary::Exact, false, false};
   if (mpfr_inf_p(x)) return round_to(mpfr_signbit(x) ? -INFINITY : INFINITY, F, mode);
   if (mpfr_zero_p(x)) return Rounded{mpfr_signbit(x) ? -0.0 : 0.0, Ternary::Exact, false, false};
+  // |x| in [2^(E-1), 2^E). Far outside F's range the rounding depends on the
+  // sign alone: below 2^(emin-p) (half the subnormal spacing, and below
+  // 2^(emin-1), the flush threshold without subnormals) and from 2^(emax+2)
+  // (beyond the overflow threshold) the ±2^(emin-p-2) or ±2^(emax+2) stand-in
+  // rounds the same (value, ternary, flags). The exact rational of x would
+  // have |E| bits: 2^-1073741824, MPFR's underflow in its default exponent
+  // range, took 134 MB (a 2^30-bit denominator).
+  const mpfr_exp_t E = mpfr_get_exp(x);
+  const bool below = E <= F.emin - F.precision - 1;
+  if (below || E >= F.emax + 3) {
+    const long k = below ? F.emin - F.precision - 2 : F.emax + 2;
+    mpq_class stand_in(1);
+    if (k >= 0) mpq_mul_2exp(stand_in.get_mpq_t(), stand_in.get_mpq_t(), static_cast<mp_bitcnt_t>(k));
+    else mpq_div_2exp(stand_in.get_mpq_t(), stand_in.get_mpq_t(), static_cast<mp_bitcnt_t>(-k));
+    if (mpfr_signbit(x)) stand_in = -stand_in;
+    return round_to(stand_in, F, mode);
+  }
   mpz_class z;
   const mpfr_exp_t e = mpfr_get_z_2exp(z.get_mpz_t(), x);
   mpq_class q(z);

@@ -241,3 +241,50 @@ TEST_CASE("exact_decimal: decimal constants in base 10, leading zeros included",
   for (const char* bad : {"", "-", ".", "1e", "1e-", "0x10", "1.2.3", "1,5", " 1", "1 ", "e5", "nan"})
     CHECK_THROWS_WITH(exact_decimal(bad), Catch::Contains("is not a decimal number"));
 }
+
+TEST_CASE("round_to(MPFR number) equals round_to(its exact rational), far outside the format's range too",
+          "[formats][rounding]") {
+  // Far below the subnormals and far beyond the overflow threshold the MPFR
+  // overload rounds a stand-in of the same sign (the exact rational of
+  // 2^-1073741824 is not built); both sides of each switch point, and
+  // MPFR's smallest and largest numbers against the same result at 2^∓4000.
+  auto same = [](const Rounded& a, const Rounded& b) {
+    return a.value == b.value && std::signbit(a.value) == std::signbit(b.value) && a.ternary == b.ternary &&
+           a.overflow == b.overflow && a.underflow == b.underflow;
+  };
+  auto pow2q = [](long k) {
+    mpq_class q(1);
+    if (k >= 0) mpq_mul_2exp(q.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(k));
+    else mpq_div_2exp(q.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(-k));
+    return q;
+  };
+  mpfr_t x;
+  mpfr_init2(x, 64);
+  long checked = 0;
+  for (const FloatFormat& F : kFloatFormats) {
+    const long lo = F.emin - F.precision - 6, hi = F.emax + 6;
+    for (long e = lo; e <= hi; ++e)
+      for (const double m : {0.5, 0.75, 0x1.fffffffffffffp-1})
+        for (const int s : {1, -1})
+          for (RoundingMode mode : kModes) {
+            mpfr_set_d(x, s * m, MPFR_RNDN);
+            mpfr_mul_2si(x, x, e, MPFR_RNDN);  // exact: s·m·2^e
+            mpq_class q;
+            mpfr_get_q(q.get_mpq_t(), x);
+            INFO(F.name << " " << to_string(mode) << " " << s * m << " * 2^" << e);
+            REQUIRE(same(round_to(x, F, mode), round_to(q, F, mode)));
+            ++checked;
+          }
+    for (const int s : {1, -1})
+      for (RoundingMode mode : kModes) {
+        INFO(F.name << " " << to_string(mode) << " sign " << s);
+        mpfr_set_si_2exp(x, s, mpfr_get_emin() - 1, MPFR_RNDN);  // the smallest MPFR number
+        REQUIRE(same(round_to(x, F, mode), round_to(mpq_class(s * pow2q(-4000)), F, mode)));
+        mpfr_set_si_2exp(x, s, mpfr_get_emax() - 1, MPFR_RNDN);  // the largest power of 2
+        REQUIRE(same(round_to(x, F, mode), round_to(mpq_class(s * pow2q(4000)), F, mode)));
+        checked += 2;
+      }
+  }
+  mpfr_clear(x);
+  CHECK(checked > 10000);
+}

@@ -205,6 +205,30 @@ inline std::optional<RealValue> real_value(const ENode& n, const mpq_class& r) {
   return v;
 }
 
+// Whether MPFR rounds f correctly (sigmoid is composed of three roundings).
+inline bool correctly_rounded(Fn f) { return f != Fn::Sigmoid; }
+
+// Whether hi is lo or the next number above it at their precision. The
+// directed roundings of a correctly rounded f(t) are then f(t) (equal) or
+// enclose it strictly; a rounding boundary of F (a value of F, a midpoint
+// between two, the overflow threshold: at most 54 significant bits) is a
+// number of that precision (>= 320 bits), so none lies strictly between
+// them, and every value in between rounds in F as f(t) does. This decides at
+// the first precision where the ends' roundings differ only because an end
+// is a boundary: erf(200) rounded up is 1, and the Ziv loop below would
+// otherwise raise the precision to 84 000 bits before 1 − erf(200) shows.
+inline bool adjacent_or_equal(const mpfr_t lo, const mpfr_t hi) {
+  if (!mpfr_regular_p(lo) || !mpfr_regular_p(hi)) return false;
+  if (mpfr_equal_p(lo, hi)) return true;
+  mpfr_t n;
+  mpfr_init2(n, mpfr_get_prec(lo));
+  mpfr_set(n, lo, MPFR_RNDN);
+  mpfr_nextabove(n);
+  const bool r = mpfr_equal_p(n, hi);
+  mpfr_clear(n);
+  return r;
+}
+
 // impl(t) in F under the model (k = 0: correctly rounded in mode m; else
 // ulps(k), the drawn implementation j ulps from f(t)). f(t) is enclosed by
 // MPFR's directed roundings at a growing precision until the answer is
@@ -226,6 +250,7 @@ inline std::optional<Computed> implementation(const ENode& n, const Computed& t,
     }
     mp_apply(n, lo, x, MPFR_RNDD);
     mp_apply(n, hi, x, MPFR_RNDU);
+    const bool adjacent = correctly_rounded(n.fn) && adjacent_or_equal(lo, hi);
     std::optional<Computed> r;
     bool decided = true;
     if (mpfr_nan_p(lo)) {
@@ -242,7 +267,10 @@ inline std::optional<Computed> implementation(const ENode& n, const Computed& t,
       mpfr_get_q(qh.get_mpq_t(), hi);
       const bool neg = sgn(ql) < 0 || (sgn(ql) == 0 && sgn(qh) < 0);
       if (k == 0 || j == 0 || t.kind != Kind::Finite) {
-        const Computed a = round_exact(ql, neg, F, m), b = round_exact(qh, neg, F, m);
+        // adjacent ends: f(t) is one of them or strictly between, and no
+        // rounding boundary of F is strictly between: the midpoint rounds as f(t)
+        const Computed a = round_exact(adjacent ? mpq_class((ql + qh) / 2) : ql, neg, F, m);
+        const Computed b = adjacent ? a : round_exact(qh, neg, F, m);
         decided = a.kind == b.kind && a.v == b.v && a.neg_zero == b.neg_zero && sgn(ql) == sgn(qh);
         if (decided) r = a;
       } else if (sgn(ql) != sgn(qh) || sgn(ql) == 0 || mpfr_get_exp(lo) != mpfr_get_exp(hi)) {
