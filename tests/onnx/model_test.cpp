@@ -64,6 +64,14 @@ void check_sound(const so::Graph& g, so::ModelOptions opt) {
   CHECK(computed > 0);
 }
 
+// check_sound at input error 0 and at 2^-20.
+void check_sound_both_errors(const so::Graph& g, so::ModelOptions opt) {
+  for (const double e : {0.0, std::ldexp(1.0, -20)}) {
+    opt.input_error = e;
+    check_sound(g, opt);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("model: MLP with Relu, every tensor inside its enclosure on 10^3 executions", "[onnx][model]") {
@@ -72,9 +80,7 @@ TEST_CASE("model: MLP with Relu, every tensor inside its enclosure on 10^3 execu
   CHECK(g.shapes.at("r2") == Shape{1, 8});
   so::ModelOptions opt;
   opt.default_box = {-1.0, 1.0};
-  check_sound(g, opt);
-  opt.input_error = std::ldexp(1.0, -20);
-  check_sound(g, opt);
+  check_sound_both_errors(g, opt);
 }
 
 TEST_CASE("model: LeNet-like conv net, every tensor inside its enclosure on 10^3 executions", "[onnx][model]") {
@@ -82,9 +88,7 @@ TEST_CASE("model: LeNet-like conv net, every tensor inside its enclosure on 10^3
   CHECK(g.shapes.at("a1") == Shape{1, 2, 4, 4});
   CHECK(g.shapes.at("f") == Shape{1, 3});
   so::ModelOptions opt;
-  check_sound(g, opt);
-  opt.input_error = std::ldexp(1.0, -20);
-  check_sound(g, opt);
+  check_sound_both_errors(g, opt);
 }
 
 TEST_CASE("model: CNN with BatchNormalization and the other operators, inside its enclosures", "[onnx][model]") {
@@ -93,9 +97,7 @@ TEST_CASE("model: CNN with BatchNormalization and the other operators, inside it
   CHECK(g.shapes.at("tr") == Shape{6, 1});
   so::ModelOptions opt;
   opt.default_box = {-1.0, 1.0};
-  check_sound(g, opt);
-  opt.input_error = std::ldexp(1.0, -20);
-  check_sound(g, opt);
+  check_sound_both_errors(g, opt);
 }
 
 TEST_CASE("model: two layers with LayerNormalization and Gelu, inside their enclosures", "[onnx][model]") {
@@ -104,10 +106,9 @@ TEST_CASE("model: two layers with LayerNormalization and Gelu, inside their encl
   CHECK(g.shapes.at("ln") == Shape{1, 12});
   so::ModelOptions opt;
   opt.default_box = {-1.0, 1.0};
-  check_sound(g, opt);
-  opt.input_error = std::ldexp(1.0, -20);
-  check_sound(g, opt);
+  check_sound_both_errors(g, opt);
   opt.domain = "affine";
+  opt.input_error = std::ldexp(1.0, -20);
   check_sound(g, opt);
   if (std::getenv("SYMERR_PRINT_RATIOS"))  // the bound / observed figures of docs/models.md
     for (const char* domain : {"interval", "affine"})
